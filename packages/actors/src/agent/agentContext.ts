@@ -1,0 +1,47 @@
+import type { ErrorInfo, Message, StopReason, ToolCall, Usage } from '@agentchart/core';
+import type { AgentRuntime } from './agentRuntime.js';
+
+/** One executed (or answered) tool call of a run. */
+export interface ToolCallRecord {
+  step: number;
+  call: ToolCall;
+  /** What the model saw. */
+  content: string;
+  isError: boolean;
+  /** The tool's return value (unwrapped from `toolResult`), when it ran. */
+  value?: unknown;
+}
+
+/** The outcome of one tool call, as the tool-batch actor reports it. */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+  value?: unknown;
+  error?: ErrorInfo;
+}
+
+/** The model reply being assembled from stream events. */
+export interface ReplyDraft {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+}
+
+/** The agent machine's context. Everything but `runtime` is plain data. */
+export interface AgentContext {
+  runtime: AgentRuntime;
+  runId: string;
+  /** The conversation, without the system prompt. */
+  messages: Message[];
+  /** Model calls made so far. */
+  step: number;
+  draft: ReplyDraft;
+  /** The calls of the current batch and their outcomes, in call order. */
+  batch: { calls: ToolCall[]; outcomes: (ToolOutcome | undefined)[]; pending: number };
+  toolCalls: ToolCallRecord[];
+  usage: Usage;
+  stopReason: StopReason | undefined;
+  error: ErrorInfo | undefined;
+}
+
+export const emptyDraft = (): ReplyDraft => ({ text: '', reasoning: '', toolCalls: [] });

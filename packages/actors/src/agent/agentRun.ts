@@ -1,0 +1,55 @@
+import type { Message, RunEvent } from '@agentchart/core';
+import { Observable, Subject } from 'rxjs';
+import { type Actor, createActor } from 'xstate';
+import { newRunId } from '../ids.js';
+import { agentMachine } from './agentMachine.js';
+import type { AgentRuntime } from './agentRuntime.js';
+import type { RunResult } from './runResult.js';
+
+/** A running (or finished) agent run. */
+export interface AgentRun {
+  readonly runId: string;
+  /**
+   * Every event of the run, from `run.started` to `run.finished`. The run
+   * starts on the next microtask, so subscribing right after `run()` sees all.
+   */
+  readonly events$: Observable<RunEvent>;
+  /** Resolves when the run ends, whatever the reason (see `stopReason`). */
+  readonly result: Promise<RunResult>;
+  /** Ends the run with stop reason `aborted`. */
+  abort(): void;
+  /** The root actor, for inspection. */
+  readonly actor: Actor<typeof agentMachine>;
+}
+
+/** Starts the agent machine for one run and wires its handle. */
+export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: AbortSignal | undefined): AgentRun {
+  const runId = newRunId();
+  const events = new Subject<RunEvent>();
+  const actor = createActor(agentMachine, { input: { runtime, runId, messages: input } });
+  actor.on('*', (event) => events.next(event));
+
+  const result = new Promise<RunResult>((resolve, reject) => {
+    actor.subscribe({
+      complete: () => {
+        events.complete();
+        resolve(actor.getSnapshot().output as RunResult);
+      },
+      error: (error) => {
+        events.error(error);
+        reject(error);
+      },
+    });
+  });
+
+  const abort = () => actor.send({ type: 'abort' });
+  queueMicrotask(() => {
+    actor.start();
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    actor.send({ type: 'start' });
+  });
+  void result.finally(() => signal?.removeEventListener('abort', abort));
+
+  return { runId, events$: events.asObservable(), result, abort, actor };
+}

@@ -1,0 +1,44 @@
+import type { ErrorInfo, Message, StopReason, Usage } from '@agentchart/core';
+import type { AgentContext, ToolCallRecord } from './agentContext.js';
+
+/** What a finished run returns. */
+export interface RunResult {
+  runId: string;
+  agent: string;
+  /** The conversation: the input and every message the run added (no system prompt). */
+  messages: Message[];
+  /** The text of the last assistant message ('' if there is none). */
+  text: string;
+  /** Every tool call the run answered, in order, with what the model saw. */
+  toolCalls: ToolCallRecord[];
+  usage: Usage;
+  /** Model calls made. */
+  steps: number;
+  stopReason: StopReason;
+  /** Set when `stopReason` is `error`. */
+  error?: ErrorInfo;
+}
+
+/** Builds the result from the machine's final context. */
+export function toRunResult(context: AgentContext): RunResult {
+  const result: RunResult = {
+    runId: context.runId,
+    agent: context.runtime.agentName,
+    messages: context.messages,
+    text: lastAssistantText(context.messages),
+    toolCalls: context.toolCalls,
+    usage: context.usage,
+    steps: context.step,
+    stopReason: context.stopReason ?? 'completed',
+  };
+  if (context.error) result.error = context.error;
+  return result;
+}
+
+function lastAssistantText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as Message;
+    if (message.role === 'assistant') return message.content;
+  }
+  return '';
+}

@@ -1,0 +1,4 @@
+/** Defaults that change behaviour, in one place. */
+
+/** Model round trips a run may make unless `maxSteps` says otherwise. */
+export const DEFAULT_MAX_STEPS = 10;

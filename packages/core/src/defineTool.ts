@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { JsonSchema, ToolSpec } from './chatModel.js';
+import { ToolDefinitionError } from './errors.js';
+import type { ToolContext } from './toolContext.js';
+import { assertValidToolName } from './toolNames.js';
+
+/** Any zod schema that describes an object of tool arguments. */
+export type ToolParameters = z.ZodType<Record<string, unknown>>;
+
+/** What `defineTool` takes. */
+export interface ToolDefinition<P extends ToolParameters, R> {
+  name: string;
+  description: string;
+  parameters: P;
+  execute: (args: z.output<P>, ctx: ToolContext) => R | Promise<R>;
+  /** Ask providers that support it to enforce the schema exactly. */
+  strict?: boolean;
+}
+
+/** A typed tool, ready to give to an agent. */
+export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: P;
+  readonly strict: boolean;
+  /** The JSON Schema of the parameters, as the model sees it. */
+  readonly jsonSchema: JsonSchema;
+  /** The tool as sent to a model. */
+  readonly spec: ToolSpec;
+  execute(args: z.output<P>, ctx: ToolContext): R | Promise<R>;
+}
+
+/** A tool whose argument and result types are not known here. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<ToolParameters, unknown>;
+
+/**
+ * Defines a typed tool. The model sees the JSON Schema generated from
+ * `parameters` by `z.toJSONSchema`; the agent parses and validates the model's
+ * arguments with the same schema before `execute` runs.
+ *
+ * @example
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Adds two numbers.',
+ *   parameters: z.object({ a: z.number(), b: z.number() }),
+ *   execute: ({ a, b }) => a + b,
+ * });
+ */
+export function defineTool<P extends ToolParameters, R>(definition: ToolDefinition<P, R>): Tool<P, R> {
+  assertValidToolName(definition.name);
+  if (typeof definition.description !== 'string') {
+    throw new ToolDefinitionError(`Tool "${definition.name}" needs a description string: models choose tools by it.`, {
+      name: definition.name,
+    });
+  }
+  if (!(definition.parameters instanceof z.ZodType)) {
+    throw new ToolDefinitionError(
+      `Tool "${definition.name}" needs \`parameters\` as a zod schema, e.g. z.object({ city: z.string() }).`,
+      { name: definition.name },
+    );
+  }
+  if (typeof definition.execute !== 'function') {
+    throw new ToolDefinitionError(`Tool "${definition.name}" needs an \`execute(args, ctx)\` function.`, {
+      name: definition.name,
+    });
+  }
+  const jsonSchema = toParametersJsonSchema(definition.name, definition.parameters);
+  const strict = definition.strict ?? false;
+  const spec: ToolSpec = { name: definition.name, description: definition.description, parameters: jsonSchema };
+  if (strict) spec.strict = true;
+  return {
+    name: definition.name,
+    description: definition.description,
+    parameters: definition.parameters,
+    strict,
+    jsonSchema,
+    spec,
+    execute: definition.execute,
+  };
+}
+
+function toParametersJsonSchema(name: string, parameters: ToolParameters): JsonSchema {
+  let schema: JsonSchema;
+  try {
+    schema = z.toJSONSchema(parameters, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  } catch (error) {
+    throw new ToolDefinitionError(
+      `The parameters of tool "${name}" cannot be expressed as JSON Schema: ${(error as Error).message}`,
+      { name },
+    );
+  }
+  if (schema.type !== 'object') {
+    throw new ToolDefinitionError(
+      `The parameters of tool "${name}" must be a zod object (z.object({...})): models pass tool arguments as a JSON object.`,
+      { name, type: schema.type },
+    );
+  }
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}

@@ -1,0 +1,90 @@
+/**
+ * The base of every error agentchart throws or reports. `code` is stable and
+ * safe to switch on; the message says what to do; `details` carries the data
+ * needed to act on it.
+ *
+ * @example
+ * try { defineTool({ name: 'bad name', ... }) }
+ * catch (e) { if (e instanceof AgentchartError && e.code === 'TOOL_DEFINITION_INVALID') ... }
+ */
+export class AgentchartError extends Error {
+  readonly code: string;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: string, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** A tool definition that cannot be used (bad name, missing schema, ...). */
+export class ToolDefinitionError extends AgentchartError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super('TOOL_DEFINITION_INVALID', message, details);
+  }
+}
+
+/** Two different tools with the same name were given to one agent or run. */
+export class DuplicateToolError extends AgentchartError {
+  constructor(readonly toolName: string) {
+    super(
+      'TOOL_NAME_DUPLICATE',
+      `Two different tools are named "${toolName}". Tool names must be unique within an agent: rename one of them.`,
+      { toolName },
+    );
+  }
+}
+
+/** An option passed to an agentchart function is invalid. */
+export class ConfigurationError extends AgentchartError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super('CONFIGURATION_INVALID', message, details);
+  }
+}
+
+/**
+ * A model provider failed: the server could not be reached, the model is
+ * unknown, the server answered with an HTTP error, or the stream broke off.
+ * `code` says which (`MODEL_CONNECTION_FAILED`, `MODEL_NOT_FOUND`,
+ * `MODEL_HTTP_ERROR`, `MODEL_STREAM_INTERRUPTED`, `MODEL_RESPONSE_INVALID`,
+ * `MODEL_SCRIPT_EXHAUSTED`).
+ */
+export class ModelError extends AgentchartError {
+  constructor(
+    code:
+      | 'MODEL_CONNECTION_FAILED'
+      | 'MODEL_NOT_FOUND'
+      | 'MODEL_HTTP_ERROR'
+      | 'MODEL_STREAM_INTERRUPTED'
+      | 'MODEL_RESPONSE_INVALID'
+      | 'MODEL_SCRIPT_EXHAUSTED',
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, details, options);
+  }
+}
+
+/** Thrown by `toModelError` callers when an operation was aborted by its signal. */
+export class AbortedError extends AgentchartError {
+  constructor(message = 'The operation was aborted.') {
+    super('ABORTED', message);
+  }
+}
+
+/** Turns anything thrown into an Error, keeping Errors as they are. */
+export function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  return new Error(typeof thrown === 'string' ? thrown : safeStringify(thrown));
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
+
+/**
+ * Why a run ended.
+ * - `completed`: the model answered without calling a tool.
+ * - `max-steps`: the run reached `maxSteps` model calls.
+ * - `aborted`: the run's signal was aborted (or `abort()` was called).
+ * - `error`: the model failed (see `error`).
+ */
+export const StopReasonSchema = z.enum(['completed', 'max-steps', 'aborted', 'error']);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+
+/** An error as it travels on events and in results: plain data. */
+export const ErrorInfoSchema = z.object({
+  name: z.string(),
+  code: z.string().optional(),
+  message: z.string(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+const base = { runId: z.string(), agent: z.string() };
+
+/**
+ * Everything a run reports on `events$`, in the order it happens.
+ *
+ * A run starts with `run.started` and ends with exactly one `run.finished`.
+ * Every message appended to the transcript is also reported as `message`.
+ */
+export const RunEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run.started'), ...base, input: z.array(MessageSchema) }),
+  z.object({
+    type: z.literal('model.request'),
+    ...base,
+    step: z.number().int(),
+    tools: z.array(z.string()),
+    toolChoice: z.unknown(),
+  }),
+  z.object({ type: z.literal('text.delta'), ...base, step: z.number().int(), text: z.string() }),
+  z.object({ type: z.literal('reasoning.delta'), ...base, step: z.number().int(), text: z.string() }),
+  z.object({ type: z.literal('usage'), ...base, step: z.number().int(), usage: UsageSchema }),
+  z.object({ type: z.literal('message'), ...base, message: MessageSchema }),
+  z.object({ type: z.literal('tool.call'), ...base, step: z.number().int(), call: ToolCallSchema }),
+  z.object({
+    type: z.literal('tool.result'),
+    ...base,
+    step: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+    /** The full error, when the tool threw (the model may see less). */
+    error: ErrorInfoSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('run.finished'),
+    ...base,
+    reason: StopReasonSchema,
+    error: ErrorInfoSchema.optional(),
+  }),
+]);
+export type RunEvent = z.infer<typeof RunEventSchema>;
+
+/** The run event of a given `type`. */
+export type RunEventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+
+/** Turns anything thrown into plain error data for events and results. */
+export function toErrorInfo(error: unknown): ErrorInfo {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string'
+      ? { name: error.name, code, message: error.message }
+      : { name: error.name, message: error.message };
+  }
+  return { name: 'Error', message: String(error) };
+}

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type { ToolCall } from './messages.js';
+import type { AnyTool } from './defineTool.js';
+
+/** One problem with a tool call's arguments. */
+export interface ArgumentIssue {
+  /** Where the problem is, e.g. `items[2].price`; empty for the whole object. */
+  path: string;
+  message: string;
+}
+
+/** The outcome of validating a call's arguments against its tool's schema. */
+export type ArgumentValidation =
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; issues: ArgumentIssue[] };
+
+/**
+ * Parses and validates a call's arguments with the tool's zod schema
+ * (async refinements included).
+ *
+ * @example
+ * const v = await validateToolArguments(addTool, { id: '1', name: 'add', arguments: { a: 'x' } });
+ * if (!v.ok) console.log(formatArgumentIssues('add', v.issues));
+ */
+export async function validateToolArguments(tool: AnyTool, call: ToolCall): Promise<ArgumentValidation> {
+  if (call.malformedArguments !== undefined) {
+    return {
+      ok: false,
+      issues: [{ path: '', message: `The arguments are not valid JSON: ${truncate(call.malformedArguments, 200)}` }],
+    };
+  }
+  const parsed = await tool.parameters.safeParseAsync(call.arguments ?? {});
+  if (parsed.success) return { ok: true, args: parsed.data };
+  return { ok: false, issues: parsed.error.issues.map(toArgumentIssue) };
+}
+
+/**
+ * The tool result a model sees when its arguments were invalid: every issue
+ * with its path, so it can fix them all in one go.
+ *
+ * @example
+ * formatArgumentIssues('add', [{ path: 'a', message: 'Expected number' }])
+ * // 'Invalid arguments for tool "add":\n- a: Expected number\nFix these and call "add" again.'
+ */
+export function formatArgumentIssues(toolName: string, issues: readonly ArgumentIssue[]): string {
+  const lines = issues.map((issue) => `- ${issue.path === '' ? '(arguments)' : issue.path}: ${issue.message}`);
+  return `Invalid arguments for tool "${toolName}":\n${lines.join('\n')}\nFix these and call "${toolName}" again.`;
+}
+
+function toArgumentIssue(issue: z.core.$ZodIssue): ArgumentIssue {
+  return { path: formatPath(issue.path), message: issue.message };
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

@@ -1,0 +1,2 @@
+export * from './printEvents.js';
+export * from './travelTools.js';

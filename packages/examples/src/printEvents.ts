@@ -1,0 +1,44 @@
+import type { RunEvent } from '@agentchart/core';
+import type { Observable } from 'rxjs';
+
+/**
+ * Prints a run's events as a readable log: who said what, which tool ran with
+ * which arguments and what it returned. Text deltas are written as they come.
+ *
+ * @example
+ * printEvents(agent.run('Hi').events$);
+ */
+export function printEvents(events$: Observable<RunEvent>, write: (text: string) => void = (t) => process.stdout.write(t)): void {
+  let streaming = false;
+  const line = (text: string) => {
+    if (streaming) write('\n');
+    streaming = false;
+    write(`${text}\n`);
+  };
+  events$.subscribe((event) => {
+    switch (event.type) {
+      case 'run.started':
+        line(`▶ ${event.agent} starts: ${event.input.map((m) => `[${m.role}] ${m.content}`).join(' | ')}`);
+        break;
+      case 'model.request':
+        line(`… ${event.agent} asks the model (step ${event.step}, tools: ${event.tools.join(', ') || 'none'})`);
+        break;
+      case 'text.delta':
+        if (!streaming) write(`💬 ${event.agent}: `);
+        streaming = true;
+        write(event.text);
+        break;
+      case 'tool.call':
+        line(`🔧 ${event.call.name}(${JSON.stringify(event.call.arguments ?? event.call.malformedArguments)})`);
+        break;
+      case 'tool.result':
+        line(`${event.isError ? '✗' : '✓'} ${event.toolName} → ${event.content}`);
+        break;
+      case 'run.finished':
+        line(`■ ${event.agent} finished: ${event.reason}${event.error ? ` (${event.error.message})` : ''}`);
+        break;
+      default:
+        break;
+    }
+  });
+}
