@@ -6,9 +6,10 @@ import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
  * - `completed`: the model answered without calling a tool.
  * - `max-steps`: the run reached `maxSteps` model calls.
  * - `aborted`: the run's signal was aborted (or `abort()` was called).
- * - `error`: the model failed (see `error`).
+ * - `error`: the model failed, or a tool rule failed the run (see `error`).
+ * - `terminal-tool`: a tool with a terminal rule ran.
  */
-export const StopReasonSchema = z.enum(['completed', 'max-steps', 'aborted', 'error']);
+export const StopReasonSchema = z.enum(['completed', 'max-steps', 'aborted', 'error', 'terminal-tool']);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
 /** An error as it travels on events and in results: plain data. */
@@ -51,6 +52,21 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     /** The full error, when the tool threw (the model may see less). */
     error: ErrorInfoSchema.optional(),
+  }),
+  /**
+   * A tool call the tool rules refused: it was not executed, and the model
+   * was answered with `content` (naming the rule and the tools allowed now).
+   */
+  z.object({
+    type: z.literal('tool.refused'),
+    ...base,
+    step: z.number().int(),
+    call: ToolCallSchema,
+    /** The rule family that refused it, e.g. `child`, `maxCount`, `requiresApproval`. */
+    rule: z.string(),
+    reason: z.string(),
+    allowedTools: z.array(z.string()),
+    content: z.string(),
   }),
   z.object({
     type: z.literal('run.finished'),

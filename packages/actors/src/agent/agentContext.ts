@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message, StopReason, ToolCall, Usage } from '@agentchart/core';
+import type { ErrorInfo, Message, StopReason, ToolCall, ToolRuleState, Usage } from '@agentchart/core';
 import type { AgentRuntime } from './agentRuntime.js';
 
 /** One executed (or answered) tool call of a run. */
@@ -10,6 +10,8 @@ export interface ToolCallRecord {
   isError: boolean;
   /** The tool's return value (unwrapped from `toolResult`), when it ran. */
   value?: unknown;
+  /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
+  refusedBy?: string;
 }
 
 /** The outcome of one tool call, as the tool-batch actor reports it. */
@@ -18,6 +20,8 @@ export interface ToolOutcome {
   isError: boolean;
   value?: unknown;
   error?: ErrorInfo;
+  /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
+  refusedBy?: string;
 }
 
 /** The model reply being assembled from stream events. */
@@ -37,9 +41,17 @@ export interface AgentContext {
   step: number;
   draft: ReplyDraft;
   /** The calls of the current batch and their outcomes, in call order. */
-  batch: { calls: ToolCall[]; outcomes: (ToolOutcome | undefined)[]; pending: number };
+  batch: {
+    calls: ToolCall[];
+    outcomes: (ToolOutcome | undefined)[];
+    pending: number;
+    /** Per call: whether the tool rules admitted it (absent without rules). */
+    admitted?: boolean[];
+  };
   toolCalls: ToolCallRecord[];
   usage: Usage;
+  /** The tool-rule machine's context (mirrors the `toolRules` child); absent without rules. */
+  rules: ToolRuleState | undefined;
   stopReason: StopReason | undefined;
   error: ErrorInfo | undefined;
 }

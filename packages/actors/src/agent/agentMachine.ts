@@ -5,6 +5,11 @@ import {
   type ToolCall,
   type ToolMessage,
   addUsage,
+  applyEnd,
+  buildToolRuleProgram,
+  canEnd,
+  createToolRulesMachine,
+  initialToolRuleState,
   toErrorInfo,
   zeroUsage,
 } from '@agentchart/core';
@@ -16,6 +21,8 @@ import { type ModelStreamEvent, callModelActor } from './callModelActor.js';
 import { type ToolSettledEvent, runToolBatchActor } from './runToolBatchActor.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
+import { gateToolCalls, refusalOutcome } from './toolRulesGate.js';
+import { applyBatchOutputs, endReminder } from './toolRulesProgress.js';
 
 export interface AgentMachineInput {
   runtime: AgentRuntime;
@@ -37,11 +44,22 @@ export const agentMachine = setup({
     events: {} as AgentMachineEvent,
     emitted: {} as RunEvent,
   },
-  actors: { callModel: callModelActor, runToolBatch: runToolBatchActor },
+  actors: {
+    callModel: callModelActor,
+    runToolBatch: runToolBatchActor,
+    /** The agent's compiled rule machine, provided per agent (see `startAgentRun`); this default allows nothing. */
+    toolRules: createToolRulesMachine(buildToolRuleProgram([], [])),
+  },
   guards: {
     replyHasToolCalls: ({ context }) => context.draft.toolCalls.length > 0,
     batchSettled: ({ context }) => context.batch.pending === 0,
     stepsExhausted: ({ context }) => context.step >= context.runtime.maxSteps,
+    rulesForbidEnd: ({ context }) =>
+      context.runtime.toolRules !== undefined &&
+      context.rules !== undefined &&
+      !canEnd(context.runtime.toolRules.program, context.rules),
+    rulesEnded: ({ context }) => context.rules?.phase === 'done',
+    rulesFailed: ({ context }) => context.rules?.phase === 'failed',
   },
   actions: {
     startStep: enqueueActions(({ context, enqueue }) => {
@@ -87,11 +105,48 @@ export const agentMachine = setup({
       enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
     }),
     startBatch: enqueueActions(({ context, enqueue }) => {
-      const calls = context.draft.toolCalls;
-      enqueue.assign({ batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length } });
-      for (const call of calls) {
-        enqueue.emit({ type: 'tool.call', runId: context.runId, agent: context.runtime.agentName, step: context.step, call });
+      const { runtime } = context;
+      const base = { runId: context.runId, agent: runtime.agentName, step: context.step };
+      if (runtime.toolRules === undefined || context.rules === undefined) {
+        const calls = context.draft.toolCalls;
+        enqueue.assign({ batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length } });
+        for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
+        return;
       }
+      // Issue 5 brings approvers; until then calls that need approval are refused.
+      const gated = gateToolCalls(runtime.toolRules, runtime.tools, context.rules, context.draft.toolCalls, { approver: false });
+      const outcomes = gated.refusals.map(refusalOutcome);
+      const pending = outcomes.filter((outcome) => outcome === undefined).length;
+      enqueue.assign({ batch: { calls: gated.calls, outcomes, pending, admitted: gated.admitted }, rules: gated.state });
+      for (const event of gated.events) enqueue.sendTo('toolRules', event);
+      gated.calls.forEach((call, index) => {
+        const refusal = gated.refusals[index];
+        if (refusal === undefined) enqueue.emit({ type: 'tool.call', ...base, call });
+        else {
+          const { rule, reason, allowedTools, content } = refusal;
+          enqueue.emit({ type: 'tool.refused', ...base, call, rule, reason, allowedTools, content });
+        }
+      });
+    }),
+    advanceRules: enqueueActions(({ context, enqueue }) => {
+      const { toolRules } = context.runtime;
+      const { batch } = context;
+      if (toolRules === undefined || context.rules === undefined || batch.admitted === undefined) return;
+      const progress = applyBatchOutputs(toolRules, context.rules, { ...batch, admitted: batch.admitted });
+      enqueue.assign({ rules: progress.state, ...(progress.error ? { error: progress.error } : {}) });
+      for (const event of progress.events) enqueue.sendTo('toolRules', event);
+    }),
+    remindOfRules: enqueueActions(({ context, enqueue }) => {
+      if (context.runtime.toolRules === undefined || context.rules === undefined) return;
+      const message = endReminder(context.runtime.toolRules, context.rules);
+      if (message === undefined) return;
+      enqueue.assign({ messages: [...context.messages, message] });
+      enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
+    }),
+    endRules: enqueueActions(({ context, enqueue }) => {
+      if (context.rules === undefined) return;
+      enqueue.assign({ rules: applyEnd(context.rules) });
+      enqueue.sendTo('toolRules', { type: 'end' });
     }),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'tool.settled') return;
@@ -99,7 +154,7 @@ export const agentMachine = setup({
       const call = batch.calls[event.index] as ToolCall;
       const outcomes = batch.outcomes.slice();
       outcomes[event.index] = event.outcome;
-      enqueue.assign({ batch: { calls: batch.calls, outcomes, pending: batch.pending - 1 } });
+      enqueue.assign({ batch: { ...batch, outcomes, pending: batch.pending - 1 } });
       const { outcome } = event;
       enqueue.emit({
         type: 'tool.result',
@@ -126,6 +181,7 @@ export const agentMachine = setup({
         messages.push(message);
         const record: ToolCallRecord = { step: context.step, call, content: outcome.content, isError: outcome.isError };
         if ('value' in outcome) record.value = outcome.value;
+        if (outcome.refusedBy !== undefined) record.refusedBy = outcome.refusedBy;
         records.push(record);
         enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
       }
@@ -154,16 +210,22 @@ export const agentMachine = setup({
     batch: { calls: [], outcomes: [], pending: 0 },
     toolCalls: [],
     usage: zeroUsage(),
+    rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
     stopReason: undefined,
     error: undefined,
   }),
   initial: 'idle',
-  entry: emit(({ context }) => ({
-    type: 'run.started' as const,
-    runId: context.runId,
-    agent: context.runtime.agentName,
-    input: context.messages,
-  })),
+  entry: [
+    emit(({ context }) => ({
+      type: 'run.started' as const,
+      runId: context.runId,
+      agent: context.runtime.agentName,
+      input: context.messages,
+    })),
+    enqueueActions(({ context, enqueue }) => {
+      if (context.runtime.toolRules) enqueue.spawnChild('toolRules', { id: 'toolRules' });
+    }),
+  ],
   on: { abort: '.aborted' },
   states: {
     idle: { on: { start: 'thinking' } },
@@ -174,7 +236,8 @@ export const agentMachine = setup({
         input: ({ context }) => ({ model: context.runtime.model, request: buildModelRequest(context) }),
         onDone: [
           { guard: 'replyHasToolCalls', target: 'acting', actions: ['appendReply', 'startBatch'] },
-          { target: 'done', actions: 'appendReply' },
+          { guard: 'rulesForbidEnd', target: 'stepDone', actions: ['appendReply', 'remindOfRules'] },
+          { target: 'done', actions: ['appendReply', 'endRules'] },
         ],
         onError: {
           target: 'failed',
@@ -189,19 +252,26 @@ export const agentMachine = setup({
         input: ({ context }) => ({
           tools: context.runtime.tools,
           calls: context.batch.calls,
+          answered: context.batch.outcomes.map((outcome) => outcome !== undefined),
           agentName: context.runtime.agentName,
           runId: context.runId,
         }),
       },
       on: { 'tool.settled': { actions: 'recordOutcome' } },
       always: [
-        { guard: 'batchSettled', target: 'stepDone', actions: 'appendToolResults' },
+        { guard: 'batchSettled', target: 'stepDone', actions: ['advanceRules', 'appendToolResults'] },
       ],
     },
     stepDone: {
-      always: [{ guard: 'stepsExhausted', target: 'maxStepsReached' }, { target: 'thinking' }],
+      always: [
+        { guard: 'rulesFailed', target: 'failed' },
+        { guard: 'rulesEnded', target: 'terminalToolCalled' },
+        { guard: 'stepsExhausted', target: 'maxStepsReached' },
+        { target: 'thinking' },
+      ],
     },
     done: { type: 'final', entry: { type: 'finish', params: { reason: 'completed' } } },
+    terminalToolCalled: { type: 'final', entry: { type: 'finish', params: { reason: 'terminal-tool' } } },
     maxStepsReached: { type: 'final', entry: { type: 'finish', params: { reason: 'max-steps' } } },
     aborted: { type: 'final', entry: { type: 'finish', params: { reason: 'aborted' } } },
     failed: {

@@ -26,7 +26,8 @@ export interface AgentRun {
 export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: AbortSignal | undefined): AgentRun {
   const runId = newRunId();
   const events = new Subject<RunEvent>();
-  const actor = createActor(agentMachine, { input: { runtime, runId, messages: input } });
+  const machine = runtime.toolRules ? agentMachine.provide({ actors: { toolRules: runtime.toolRules.machine } }) : agentMachine;
+  const actor = createActor(machine, { input: { runtime, runId, messages: input } });
   actor.on('*', (event) => events.next(event));
 
   const result = new Promise<RunResult>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { AnyTool, ChatModel, ToolChoice, ToolSpec } from '@agentchart/core';
+import type { AnyTool, ChatModel, CompiledToolRules, ToolChoice, ToolSpec } from '@agentchart/core';
 
 /**
  * The parts of an agent that are code, not data: the model, the tools.
@@ -13,4 +13,6 @@ export interface AgentRuntime {
   readonly instructions: string | undefined;
   readonly toolChoice: ToolChoice;
   readonly maxSteps: number;
+  /** The compiled tool rules; the agent runs their machine as its `toolRules` child. */
+  readonly toolRules: CompiledToolRules | undefined;
 }

@@ -1,10 +1,13 @@
 import {
   type AnyTool,
   type ChatModel,
+  type CompiledToolRules,
   ConfigurationError,
   DuplicateToolError,
   type Message,
   type ToolChoice,
+  type ToolRuleInput,
+  compileToolRules,
 } from '@agentchart/core';
 import { DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
@@ -22,6 +25,12 @@ export interface AgentOptions {
   maxSteps?: number;
   /** What the model may do with its tools (default `auto`). */
   toolChoice?: ToolChoice;
+  /**
+   * Tool rules (`rules.init('search')`, ... or Letta JSON), compiled and
+   * checked when the agent is created: a rule set that names unknown tools or
+   * can deadlock throws `ToolRulesError` before any model is called.
+   */
+  toolRules?: readonly ToolRuleInput[];
 }
 
 /** What `agent.run` takes beside the input. */
@@ -34,6 +43,8 @@ export interface RunOptions {
 export interface Agent {
   readonly name: string;
   readonly tools: readonly AnyTool[];
+  /** The compiled tool rules (their machine, warnings, analysis), when the agent has rules. */
+  readonly toolRules: CompiledToolRules | undefined;
   /**
    * Starts a run. `input` is a user message text or a list of messages.
    *
@@ -63,6 +74,7 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     name: runtime.agentName,
     tools,
+    toolRules: runtime.toolRules,
     run: (input, runOptions = {}) => startAgentRun(runtime, toMessages(input), runOptions.signal),
   };
 }
@@ -97,6 +109,7 @@ function buildRuntime(options: AgentOptions): AgentRuntime {
     instructions: options.instructions,
     toolChoice: options.toolChoice ?? 'auto',
     maxSteps,
+    toolRules: options.toolRules === undefined ? undefined : compileToolRules(options.toolRules, [...tools.keys()]),
   };
 }
 

@@ -13,6 +13,8 @@ export interface ToolSettledEvent {
 export interface RunToolBatchInput {
   tools: ReadonlyMap<string, AnyTool>;
   calls: readonly ToolCall[];
+  /** Per call: true when it is already answered (refused by the tool rules) and must not run. */
+  answered?: readonly boolean[];
   agentName: string;
   runId: string;
 }
@@ -26,6 +28,7 @@ export const runToolBatchActor = fromCallback<EventObject, RunToolBatchInput>(({
   const controller = new AbortController();
   const base = { agentName: input.agentName, runId: input.runId, signal: controller.signal };
   input.calls.forEach((call, index) => {
+    if (input.answered?.[index]) return;
     void executeToolCall(input.tools, call, base).then((outcome) => {
       if (!controller.signal.aborted) sendBack({ type: 'tool.settled', index, outcome } satisfies ToolSettledEvent);
     });
