@@ -1,1 +1,5 @@
 export * from './scripted/scriptedModel.js';
+export * from './constants.js';
+export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
+export { resolveOllamaHost } from './ollama/ollamaHost.js';
+export { toolCallFormat } from './ollama/toolCallFormat.js';
