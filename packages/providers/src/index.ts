@@ -3,3 +3,4 @@ export * from './constants.js';
 export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
 export { resolveOllamaHost } from './ollama/ollamaHost.js';
 export { toolCallFormat } from './ollama/toolCallFormat.js';
+export { openai, type OpenAIModelOptions } from './openai/openaiModel.js';
