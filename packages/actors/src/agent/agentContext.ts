@@ -1,4 +1,5 @@
 import type { ErrorInfo, Message, StopReason, ToolCall, ToolRuleState, Usage } from '@agentchart/core';
+import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 
 /** One executed (or answered) tool call of a run. */
@@ -54,6 +55,8 @@ export interface AgentContext {
   rules: ToolRuleState | undefined;
   stopReason: StopReason | undefined;
   error: ErrorInfo | undefined;
+  /** The run's shared-state actor (or the group chat's, when the agent takes part in one). */
+  sharedState: SharedStateRef;
 }
 
 export const emptyDraft = (): ReplyDraft => ({ text: '', reasoning: '', toolCalls: [] });

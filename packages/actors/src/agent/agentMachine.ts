@@ -23,11 +23,15 @@ import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
 import { gateToolCalls, refusalOutcome } from './toolRulesGate.js';
 import { applyBatchOutputs, endReminder } from './toolRulesProgress.js';
+import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
   runtime: AgentRuntime;
   runId: string;
   messages: Message[];
+  /** Initial values of the run's own shared state, or the group chat's shared state to use instead. */
+  state?: RunSharedStateInput;
 }
 
 export type AgentMachineEvent = ModelStreamEvent | ToolSettledEvent | { type: 'start' } | { type: 'abort' };
@@ -47,6 +51,7 @@ export const agentMachine = setup({
   actors: {
     callModel: callModelActor,
     runToolBatch: runToolBatchActor,
+    sharedState: sharedStateMachine,
     /** The agent's compiled rule machine, provided per agent (see `startAgentRun`); this default allows nothing. */
     toolRules: createToolRulesMachine(buildToolRuleProgram([], [])),
   },
@@ -201,7 +206,7 @@ export const agentMachine = setup({
   },
 }).createMachine({
   id: 'agent',
-  context: ({ input }) => ({
+  context: ({ input, spawn }) => ({
     runtime: input.runtime,
     runId: input.runId,
     messages: input.messages,
@@ -213,6 +218,14 @@ export const agentMachine = setup({
     rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
     stopReason: undefined,
     error: undefined,
+    sharedState:
+      input.state !== undefined && 'ref' in input.state
+        ? input.state.ref
+        : spawn('sharedState', {
+            id: SHARED_STATE_SYSTEM_ID,
+            systemId: SHARED_STATE_SYSTEM_ID,
+            input: { initial: input.state?.initial ?? {} },
+          }),
   }),
   initial: 'idle',
   entry: [
@@ -255,6 +268,7 @@ export const agentMachine = setup({
           answered: context.batch.outcomes.map((outcome) => outcome !== undefined),
           agentName: context.runtime.agentName,
           runId: context.runId,
+          state: toolStateHandle(context),
         }),
       },
       on: { 'tool.settled': { actions: 'recordOutcome' } },

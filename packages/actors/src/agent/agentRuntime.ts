@@ -1,4 +1,5 @@
-import type { AnyTool, ChatModel, CompiledToolRules, ToolChoice, ToolSpec } from '@agentchart/core';
+import type { AnyTool, ChatModel, CompiledToolRules, StateRecord, ToolChoice, ToolSpec } from '@agentchart/core';
+import type { z } from 'zod';
 
 /**
  * The parts of an agent that are code, not data: the model, the tools.
@@ -15,4 +16,6 @@ export interface AgentRuntime {
   readonly maxSteps: number;
   /** The compiled tool rules; the agent runs their machine as its `toolRules` child. */
   readonly toolRules: CompiledToolRules | undefined;
+  /** Checked on every write to the run's shared state. */
+  readonly stateSchema?: z.ZodType<StateRecord> | undefined;
 }

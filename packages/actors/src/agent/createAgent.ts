@@ -5,10 +5,13 @@ import {
   ConfigurationError,
   DuplicateToolError,
   type Message,
+  type StateRecord,
   type ToolChoice,
   type ToolRuleInput,
   compileToolRules,
 } from '@agentchart/core';
+import type { z } from 'zod';
+import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, startAgentRun } from './agentRun.js';
@@ -31,12 +34,19 @@ export interface AgentOptions {
    * can deadlock throws `ToolRulesError` before any model is called.
    */
   toolRules?: readonly ToolRuleInput[];
+  /**
+   * A zod schema for the shared state: initial values and every write are
+   * checked against it (make keys optional that may be absent).
+   */
+  stateSchema?: z.ZodType<StateRecord>;
 }
 
 /** What `agent.run` takes beside the input. */
 export interface RunOptions {
   /** Aborting it cancels the model call and running tools; the run ends `aborted`. */
   signal?: AbortSignal;
+  /** Initial values of the run's shared state (checked against `stateSchema`). */
+  state?: StateRecord;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
@@ -75,7 +85,8 @@ export function createAgent(options: AgentOptions): Agent {
     name: runtime.agentName,
     tools,
     toolRules: runtime.toolRules,
-    run: (input, runOptions = {}) => startAgentRun(runtime, toMessages(input), runOptions.signal),
+    run: (input, runOptions = {}) =>
+      startAgentRun(runtime, toMessages(input), runOptions.signal, validateInitialState(runOptions.state, runtime.stateSchema)),
   };
 }
 
@@ -110,6 +121,7 @@ function buildRuntime(options: AgentOptions): AgentRuntime {
     toolChoice: options.toolChoice ?? 'auto',
     maxSteps,
     toolRules: options.toolRules === undefined ? undefined : compileToolRules(options.toolRules, [...tools.keys()]),
+    stateSchema: options.stateSchema,
   };
 }
 
