@@ -5,6 +5,9 @@ import { newRunId } from '../ids.js';
 import { agentMachine } from './agentMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import type { RunResult } from './runResult.js';
+import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import { stateChangedEvent } from '../sharedState/stateChangedEvent.js';
+import type { StateRecord } from '@agentchart/core';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {
@@ -18,20 +21,33 @@ export interface AgentRun {
   readonly result: Promise<RunResult>;
   /** Ends the run with stop reason `aborted`. */
   abort(): void;
+  /**
+   * The run's shared state: read it, observe `changes$`, or write it while
+   * the run is going (writes before the run starts or after it ends throw).
+   */
+  readonly state: SharedStateHandle;
   /** The root actor, for inspection. */
   readonly actor: Actor<typeof agentMachine>;
 }
 
 /** Starts the agent machine for one run and wires its handle. */
-export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: AbortSignal | undefined): AgentRun {
+export function startAgentRun(
+  runtime: AgentRuntime,
+  input: Message[],
+  signal: AbortSignal | undefined,
+  initialState: StateRecord = {},
+): AgentRun {
   const runId = newRunId();
   const events = new Subject<RunEvent>();
-  const actor = createActor(agentMachine, { input: { runtime, runId, messages: input } });
+  const actor = createActor(agentMachine, { input: { runtime, runId, messages: input, state: { initial: initialState } } });
   actor.on('*', (event) => events.next(event));
+  const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
+  const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
 
   const result = new Promise<RunResult>((resolve, reject) => {
     actor.subscribe({
       complete: () => {
+        stateChanges.unsubscribe();
         events.complete();
         resolve(actor.getSnapshot().output as RunResult);
       },
@@ -51,5 +67,5 @@ export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: A
   });
   void result.finally(() => signal?.removeEventListener('abort', abort));
 
-  return { runId, events$: events.asObservable(), result, abort, actor };
+  return { runId, events$: events.asObservable(), result, abort, state, actor };
 }

@@ -4,8 +4,11 @@ import {
   ConfigurationError,
   DuplicateToolError,
   type Message,
+  type StateRecord,
   type ToolChoice,
 } from '@agentchart/core';
+import type { z } from 'zod';
+import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, startAgentRun } from './agentRun.js';
@@ -22,12 +25,19 @@ export interface AgentOptions {
   maxSteps?: number;
   /** What the model may do with its tools (default `auto`). */
   toolChoice?: ToolChoice;
+  /**
+   * A zod schema for the shared state: initial values and every write are
+   * checked against it (make keys optional that may be absent).
+   */
+  stateSchema?: z.ZodType<StateRecord>;
 }
 
 /** What `agent.run` takes beside the input. */
 export interface RunOptions {
   /** Aborting it cancels the model call and running tools; the run ends `aborted`. */
   signal?: AbortSignal;
+  /** Initial values of the run's shared state (checked against `stateSchema`). */
+  state?: StateRecord;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
@@ -63,7 +73,8 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     name: runtime.agentName,
     tools,
-    run: (input, runOptions = {}) => startAgentRun(runtime, toMessages(input), runOptions.signal),
+    run: (input, runOptions = {}) =>
+      startAgentRun(runtime, toMessages(input), runOptions.signal, validateInitialState(runOptions.state, runtime.stateSchema)),
   };
 }
 
@@ -97,6 +108,7 @@ function buildRuntime(options: AgentOptions): AgentRuntime {
     instructions: options.instructions,
     toolChoice: options.toolChoice ?? 'auto',
     maxSteps,
+    stateSchema: options.stateSchema,
   };
 }
 

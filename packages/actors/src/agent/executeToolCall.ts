@@ -3,6 +3,7 @@ import {
   type ToolCall,
   type ToolContext,
   formatArgumentIssues,
+  isToolError,
   toErrorInfo,
   toolOutputText,
   toolOutputValue,
@@ -37,6 +38,7 @@ export async function executeToolCall(
     return { content: toolOutputText(output), isError: false, value: toolOutputValue(output) };
   } catch (error) {
     const info = toErrorInfo(error);
+    if (isToolError(error)) return { content: error.message, isError: true, error: info };
     return { content: `Tool "${tool.name}" failed: ${info.message}`, isError: true, error: info };
   }
 }
