@@ -1,6 +1,8 @@
 import { createAgent, reliableTool } from '@agentchart/actors';
+import { ToolError, defineTool } from '@agentchart/core';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { callWith, priceTool, verdict } from './fixtures.js';
 
 describe('reliableTool as a tool', () => {
@@ -60,6 +62,37 @@ describe('reliableTool as a tool', () => {
         'the last failed because "lookup_price" failed: unknown symbol BAD. Raise maxToolInvocations, state the validation ' +
         'criteria more clearly, or guide the runner with runnerInstructions, messages or groundTruth.',
     );
+  });
+
+  it("gives the wrapped tool the calling agent's shared state, and a run of its own otherwise", async () => {
+    const convert = defineTool({
+      name: 'convert',
+      description: 'Converts 10 USD to the currency in shared state.',
+      parameters: z.object({}),
+      execute: (_args, ctx) => {
+        const currency = ctx.state.get('currency');
+        if (currency === undefined) throw new ToolError('Set a currency first.');
+        ctx.state.set('converted', true);
+        return `10 USD = 9 ${String(currency)}`;
+      },
+    });
+    const runnerModel = scriptedModel(() => ({ toolCalls: [{ name: 'convert', arguments: { hypothesis: 'h' } }] }));
+    const converter = reliableTool({
+      name: 'reliable_convert',
+      tool: convert,
+      runnerModel,
+      validatorModel: scriptedModel(() => verdict(true, 'ok')),
+      maxToolInvocations: 1,
+    });
+
+    const alone = await converter.runWithDetails({ task: 'Convert' });
+    expect(alone.attempts[0]).toMatchObject({ outcome: 'execution-error', failureReason: 'Set a currency first.' });
+
+    const model = scriptedModel([{ toolCalls: [{ name: 'reliable_convert', arguments: { task: 'Convert' } }] }, { text: 'Done.' }]);
+    const run = createAgent({ name: 'banker', model, tools: [converter] }).run('Convert 10 USD', { state: { currency: 'EUR' } });
+    const result = await run.result;
+    expect(result.toolCalls[0]?.content).toBe('10 USD = 9 EUR');
+    expect(run.state.get('converted')).toBe(true);
   });
 
   it('describes itself in the tools and the legacy functions formats', () => {

@@ -154,16 +154,21 @@ describe('reliableTool runs', () => {
     const { tool, invocations } = priceTool();
     const taskOf = (messages: readonly { role: string; content: string }[]) =>
       messages.find((m) => m.role === 'user' && !m.content.startsWith('[['))?.content ?? '';
-    // Run "A" needs two attempts; run "B" succeeds at once. Latency interleaves them.
-    const runnerModel = scriptedModel(
-      (request) => {
-        const task = taskOf(request.messages);
-        const failedBefore = request.messages.some((m) => m.role === 'tool');
-        if (task === 'Price of ACME') return { ...callWith(failedBefore ? 'ACME' : 'BAD'), latencyMs: 5 };
-        return { ...callWith('GLOBEX'), latencyMs: 1 };
-      },
-    );
-    const validatorModel = scriptedModel((request) => ({ ...verdict(true, `ok for ${taskOf(request.messages.slice(1))}`), latencyMs: 2 }));
+    // Run A needs two attempts; run B succeeds at once. A's first runner turn
+    // waits until B's result is being validated, so the runs overlap for sure.
+    let bValidating!: () => void;
+    const bReachedValidation = new Promise<void>((resolve) => (bValidating = resolve));
+    const runnerModel = scriptedModel(async (request) => {
+      if (taskOf(request.messages) === 'Price of GLOBEX') return callWith('GLOBEX');
+      if (request.messages.some((m) => m.role === 'tool')) return callWith('ACME');
+      await bReachedValidation;
+      return callWith('BAD');
+    });
+    const validatorModel = scriptedModel((request) => {
+      const task = taskOf(request.messages.slice(1));
+      if (task.includes('GLOBEX')) bValidating();
+      return verdict(true, 'ok');
+    });
     const prices = reliableTool({ name: 'reliable_price', tool, runnerModel, validatorModel });
     const runIds = new Set<string>();
     prices.events$.subscribe((event) => runIds.add(event.runId));
@@ -180,6 +185,11 @@ describe('reliableTool runs', () => {
     expect(a.runId).not.toBe(b.runId);
     expect(runIds).toEqual(new Set([a.runId, b.runId]));
     expect(invocations.map((i) => i.symbol)).toEqual(['GLOBEX', 'BAD', 'ACME']);
+    // Neither run's runner saw anything of the other run.
+    for (const request of runnerModel.requests) {
+      const text = JSON.stringify(request.messages);
+      expect(text.includes('GLOBEX') && (text.includes('ACME') || text.includes('BAD'))).toBe(false);
+    }
   });
 
   it('ends with RELIABLE_TOOL_ABORTED when the signal aborts, stopping the attempt in progress', async () => {

@@ -29,7 +29,11 @@ export function attemptRecord(
 
 /** Why a failed attempt failed, in words the runner can act on. */
 export function failureReasonOf(draft: AttemptDraft, toolName: string): string {
-  if (draft.toolRun && !draft.toolRun.ok) return `"${toolName}" failed: ${draft.toolRun.error.message}`;
+  if (draft.toolRun && !draft.toolRun.ok) {
+    const { error } = draft.toolRun;
+    // A ToolError's message is written for the model, as in an agent.
+    return error.code === 'TOOL_ERROR' ? error.message : `"${toolName}" failed: ${error.message}`;
+  }
   if (draft.validation) return `the validator rejected the result: ${draft.validation.justification}`;
   return draft.noCallReason ?? `the reply had no valid call of "${toolName}".`;
 }

@@ -1,4 +1,4 @@
-import { type AnyTool, type ChatModel, type ChatRequest, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core';
+import { type AnyTool, type ChatModel, type ChatRequest, type SharedState, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core';
 import { fromPromise } from 'xstate';
 import { type ModelReply, collectModelReply } from './collectModelReply.js';
 import type { ToolRun } from './reliableRunContext.js';
@@ -27,6 +27,7 @@ export interface InvokeToolInput {
   runnerCall: RunnerCall;
   runId: string;
   agentName: string;
+  state: SharedState;
 }
 
 /**
@@ -42,6 +43,7 @@ export const invokeToolActor = fromPromise<ToolRun, InvokeToolInput>(async ({ in
       agentName: input.agentName,
       runId: input.runId,
       signal,
+      state: input.state,
     });
     return { ok: true, value: toolOutputValue(output), text: toolOutputText(output) };
   } catch (error) {

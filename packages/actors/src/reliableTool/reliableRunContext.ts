@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message, Usage } from '@agentchart/core';
+import type { ErrorInfo, Message, SharedState, Usage } from '@agentchart/core';
 import type { ModelReply } from './collectModelReply.js';
 import type { ReliableToolAttempt } from './reliableToolAttempt.js';
 import type { ReliableToolErrorCode } from './reliableToolError.js';
@@ -34,4 +34,6 @@ export interface ReliableRunContext {
   current: AttemptDraft;
   usage: Usage;
   failure: { code: ReliableToolErrorCode; reason: string; error?: ErrorInfo } | undefined;
+  /** The shared state the wrapped tool sees: the caller's, or the run's own. */
+  state: SharedState;
 }

@@ -1,4 +1,6 @@
-import { type ErrorInfo, type Message, addUsage, msg, toErrorInfo, zeroUsage } from '@agentchart/core';
+import { type ErrorInfo, type Message, type SharedState, addUsage, msg, toErrorInfo, zeroUsage } from '@agentchart/core';
+import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { buildRunnerRequest, buildValidatorRequest } from './buildRequests.js';
 import { attemptRecord, failedAttemptMessages, failureReasonOf } from './concludeAttempt.js';
@@ -16,6 +18,8 @@ export interface ReliableRunInput {
   validationPromptAddition: string | undefined;
   /** Prepended messages and ground-truth messages, shown to both models. */
   preamble: Message[];
+  /** The shared state the wrapped tool sees (default: the run's own, empty). */
+  state?: SharedState;
 }
 
 export type ReliableRunMachineEvent = { type: 'abort' };
@@ -49,7 +53,7 @@ export const reliableRunMachine = setup({
     emitted: {} as ReliableToolEvent,
     output: {} as ReliableRunOutput,
   },
-  actors: { runner: runnerActor, invokeTool: invokeToolActor, validator: validatorActor },
+  actors: { runner: runnerActor, invokeTool: invokeToolActor, validator: validatorActor, sharedState: sharedStateMachine },
   guards: {
     runnerMadeValidCall: ({ context }) => context.current.runnerCall !== undefined,
     toolSucceeded: ({ context }) => context.current.toolRun?.ok === true,
@@ -123,7 +127,7 @@ export const reliableRunMachine = setup({
   },
 }).createMachine({
   id: 'reliableRun',
-  context: ({ input }) => ({
+  context: ({ input, spawn }) => ({
     runtime: input.runtime,
     runId: input.runId,
     task: input.task,
@@ -134,6 +138,11 @@ export const reliableRunMachine = setup({
     current: { attempt: 0 },
     usage: zeroUsage(),
     failure: undefined,
+    state:
+      input.state ??
+      sharedStateHandle(spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: {} }), {
+        source: { agent: input.runtime.name },
+      }),
   }),
   entry: emit(({ context }) => ({
     type: 'reliable.run.started' as const,
@@ -181,6 +190,7 @@ export const reliableRunMachine = setup({
           runnerCall: context.current.runnerCall!,
           runId: context.runId,
           agentName: context.runtime.name,
+          state: context.state,
         }),
         onDone: {
           target: 'checkingToolRun',

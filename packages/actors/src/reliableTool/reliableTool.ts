@@ -112,7 +112,7 @@ export function reliableTool<P extends ToolParameters, R>(options: ReliableToolO
     description: options.description ?? options.tool.description,
     parameters,
     execute: async (args, ctx) => {
-      const request: ReliableRunRequest = { task: args.task, signal: ctx.signal };
+      const request: ReliableRunRequest = { task: args.task, signal: ctx.signal, state: ctx.state };
       if (args.validationPromptAddition !== undefined) request.validationPromptAddition = args.validationPromptAddition;
       const details = await runWithDetails(request);
       if (!details.ok) throw details.error;

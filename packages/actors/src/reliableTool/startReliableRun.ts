@@ -1,4 +1,4 @@
-import type { Message, Usage } from '@agentchart/core';
+import type { Message, SharedState, Usage } from '@agentchart/core';
 import { zeroUsage } from '@agentchart/core';
 import type { Observer } from 'rxjs';
 import { createActor } from 'xstate';
@@ -23,6 +23,8 @@ export interface ReliableRunRequest {
   groundTruth?: readonly string[];
   /** Aborting it stops the models and the tool; the run fails with `RELIABLE_TOOL_ABORTED`. */
   signal?: AbortSignal;
+  /** The shared state the wrapped tool sees as `ctx.state` (default: the run's own, empty). As a tool, the calling agent's. */
+  state?: SharedState;
 }
 
 interface RunDetailsBase {
@@ -70,7 +72,14 @@ export function startReliableRun<V>(settings: ReliableRunSettings, request: Reli
     ...groundTruthMessages([...settings.groundTruth, ...context.groundTruth]),
   ];
   const actor = createActor(reliableRunMachine, {
-    input: { runtime, runId, task: request.task, validationPromptAddition: request.validationPromptAddition, preamble },
+    input: {
+      runtime,
+      runId,
+      task: request.task,
+      validationPromptAddition: request.validationPromptAddition,
+      preamble,
+      ...(request.state ? { state: request.state } : {}),
+    },
   });
   actor.on('*', (event) => settings.events.next(event));
   const { signal } = request;
