@@ -31,10 +31,11 @@ export async function executeToolCall(
       isError: true,
     };
   }
-  const validation = await validateToolArguments(tool, call);
-  if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
+  const ctx: ToolContext = { ...context, callId: call.id, toolName: tool.name };
   try {
-    const output = await tool.execute(validation.args, { ...context, callId: call.id, toolName: tool.name });
+    const validation = await validateToolArguments(tool, call, ctx);
+    if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
+    const output = await tool.execute(validation.args, ctx);
     return { content: toolOutputText(output), isError: false, value: toolOutputValue(output) };
   } catch (error) {
     const info = toErrorInfo(error);
