@@ -5,12 +5,12 @@
  * the third passes. Runs on scripted models; set OLLAMA_MODEL (e.g.
  * `OLLAMA_MODEL=qwen3:8b`) to run both actors on a local Ollama model.
  */
-import { type ChatModel } from '@agentchart/core';
+import type { ChatModel } from '@agentchart/core';
 import { ollama, scriptedModel } from '@agentchart/providers';
 import { flightRunnerScript, flightValidatorScript, printReliableToolEvents, reliableFlightSearch } from '../reliableTool/index.js';
 
 const local = process.env.OLLAMA_MODEL;
-const [runner, validator]: ChatModel[] = local
+const [runner, validator]: [ChatModel, ChatModel] = local
   ? [ollama({ model: local, options: { temperature: 0 } }), ollama({ model: local, options: { temperature: 0 } })]
   : [scriptedModel(flightRunnerScript), scriptedModel(flightValidatorScript)];
 console.log(`ReliableTool example — models: ${local ? `ollama ${local}` : 'scripted (deterministic)'}\n`);
