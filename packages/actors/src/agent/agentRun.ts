@@ -1,10 +1,12 @@
-import type { Message, RunEvent } from '@agentchart/core';
+import { ApprovalError, type Message, type RunEvent, type ToolModeSetting } from '@agentchart/core';
 import { Observable, Subject } from 'rxjs';
-import { type Actor, createActor } from 'xstate';
+import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../ids.js';
 import { agentMachine } from './agentMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
+import { type ApprovalRequest, pendingRequests } from './approvals.js';
 import type { RunResult } from './runResult.js';
+import { type PersistedRun, persistRun } from './runSnapshot.js';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {
@@ -12,21 +14,63 @@ export interface AgentRun {
   /**
    * Every event of the run, from `run.started` to `run.finished`. The run
    * starts on the next microtask, so subscribing right after `run()` sees all.
+   * A resumed run reports from the resume on.
    */
   readonly events$: Observable<RunEvent>;
   /** Resolves when the run ends, whatever the reason (see `stopReason`). */
   readonly result: Promise<RunResult>;
   /** Ends the run with stop reason `aborted`. */
   abort(): void;
+  /** The calls the run waits on a human decision for (empty unless it awaits approval). */
+  readonly pendingApprovals: readonly ApprovalRequest[];
+  /**
+   * Approves a pending call; once every pending call is decided, the batch runs.
+   * Throws `ApprovalError` when `id` is not pending.
+   *
+   * @example
+   * for (const request of run.pendingApprovals) run.approve(request.id);
+   */
+  approve(id: string): void;
+  /** Rejects a pending call: the model gets "rejected by the user" (and the reason) instead of a result. */
+  reject(id: string, reason?: string): void;
+  /**
+   * The run, while it waits for approval, as JSON: store it and continue it
+   * later, in any process, with `agent.resume(snapshot)`. Throws
+   * `RunSnapshotError` in any other state.
+   */
+  persist(): PersistedRun;
   /** The root actor, for inspection. */
   readonly actor: Actor<typeof agentMachine>;
 }
 
 /** Starts the agent machine for one run and wires its handle. */
-export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: AbortSignal | undefined): AgentRun {
+export function startAgentRun(
+  runtime: AgentRuntime,
+  input: Message[],
+  toolMode: ToolModeSetting,
+  signal: AbortSignal | undefined,
+): AgentRun {
   const runId = newRunId();
+  return wireRun(runId, signal, true, createActor(agentMachine, { input: { runtime, runId, messages: input, toolMode } }));
+}
+
+/** Continues a run from a restored machine snapshot (see `restoreRun`). */
+export function resumeAgentRun(
+  runId: string,
+  snapshot: SnapshotFrom<typeof agentMachine>,
+  signal: AbortSignal | undefined,
+): AgentRun {
+  const { runtime, messages, toolMode } = snapshot.context;
+  return wireRun(runId, signal, false, createActor(agentMachine, { snapshot, input: { runtime, runId, messages, toolMode } }));
+}
+
+function wireRun(
+  runId: string,
+  signal: AbortSignal | undefined,
+  sendStart: boolean,
+  actor: Actor<typeof agentMachine>,
+): AgentRun {
   const events = new Subject<RunEvent>();
-  const actor = createActor(agentMachine, { input: { runtime, runId, messages: input } });
   actor.on('*', (event) => events.next(event));
 
   const result = new Promise<RunResult>((resolve, reject) => {
@@ -47,9 +91,31 @@ export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: A
     actor.start();
     if (signal?.aborted) return abort();
     signal?.addEventListener('abort', abort, { once: true });
-    actor.send({ type: 'start' });
+    if (sendStart) actor.send({ type: 'start' });
   });
   void result.finally(() => signal?.removeEventListener('abort', abort));
 
-  return { runId, events$: events.asObservable(), result, abort, actor };
+  const pending = () => {
+    const snapshot = actor.getSnapshot();
+    return snapshot.matches('awaitingApproval') ? pendingRequests(snapshot.context.approvals) : [];
+  };
+  const decide = (id: string, approved: boolean, reason?: string) => {
+    const waiting = pending();
+    if (!waiting.some((request) => request.id === id)) throw new ApprovalError(id, waiting.map((request) => request.id));
+    actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
+  };
+
+  return {
+    runId,
+    events$: events.asObservable(),
+    result,
+    abort,
+    get pendingApprovals() {
+      return pending();
+    },
+    approve: (id) => decide(id, true),
+    reject: (id, reason) => decide(id, false, reason),
+    persist: () => persistRun(actor),
+    actor,
+  };
 }
