@@ -47,9 +47,10 @@ export function normalizeToolMode(mode: ToolMode | ToolChoice | undefined, toolN
 
 function toSetting(mode: ToolMode | ToolChoice | undefined): ToolModeSetting {
   if (mode === undefined) return { mode: 'auto' };
-  if (typeof mode === 'string') return ToolModeSettingSchema.parse({ mode });
-  if ('type' in mode && mode.type === 'tool') return { mode: 'required', requiredFunctionName: mode.name };
-  const parsed = ToolModeSettingSchema.safeParse(mode);
+  if (typeof mode === 'object' && mode !== null && 'type' in mode && mode.type === 'tool') {
+    return { mode: 'required', requiredFunctionName: mode.name };
+  }
+  const parsed = ToolModeSettingSchema.safeParse(typeof mode === 'string' ? { mode } : mode);
   if (!parsed.success) {
     throw new ConfigurationError(
       `toolChoice is invalid: use 'auto', 'none', 'required', { mode: 'required', requiredFunctionName } or { mode, allowedTools }. ` +
