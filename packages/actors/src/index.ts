@@ -8,3 +8,4 @@ export { LiveToolSet, type ToolListChange } from './agent/liveTools.js';
 export type { ApprovalRequest, ApprovalDecision } from './agent/approvals.js';
 export type { PersistedRun } from './agent/runSnapshot.js';
 export { invokeWithMiddleware, type InvocationOutcome } from './agent/middleware.js';
+export * from './sharedState/index.js';

@@ -6,6 +6,8 @@ export * from './toolContext.js';
 export * from './toolApproval.js';
 export * from './toolMode.js';
 export * from './middleware.js';
+export * from './sharedState.js';
+export * from './toolError.js';
 export * from './toolResult.js';
 export * from './defineTool.js';
 export * from './validateToolArguments.js';

@@ -96,6 +96,19 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
   }),
   z.object({
+    type: z.literal('state.changed'),
+    ...base,
+    key: z.string(),
+    /** The new value; absent when the key was deleted. */
+    value: z.unknown(),
+    previous: z.unknown(),
+    deleted: z.boolean(),
+    version: z.number().int(),
+    /** The tool call that made the change, when a tool made it. */
+    toolName: z.string().optional(),
+    callId: z.string().optional(),
+  }),
+  z.object({
     type: z.literal('run.finished'),
     ...base,
     reason: StopReasonSchema,

@@ -1,5 +1,6 @@
 import type { AnyTool } from './defineTool.js';
 import { ToolExposureError } from './errors.js';
+import { type SharedState, SharedStateError } from './sharedState.js';
 
 /** What `ctx.addTools` takes: one tool or a list. */
 export type ToolsToAdd = AnyTool | readonly AnyTool[];
@@ -24,6 +25,8 @@ export interface ToolContext {
   readonly runId: string;
   /** Aborted when the run is aborted: pass it to anything that waits. */
   readonly signal: AbortSignal;
+  /** The run's (or group chat's) shared state; see `SharedState`. */
+  readonly state: SharedState;
   /**
    * The run's live tool list, as it is now (a copy: change it with
    * `addTools` / `removeTools`). `undefined` when the tool is executed outside
@@ -54,13 +57,13 @@ export interface ToolContext {
 /**
  * A context for executing a tool directly, outside an agent run (tests,
  * scripts): `tools` is `undefined` and `addTools` / `removeTools` throw a
- * `ToolExposureError` that says so.
+ * `ToolExposureError` that says so; `state` throws unless you pass one.
  *
  * @example
  * await getRecord.execute({ record_id: 'REC-1' }, directToolContext({ toolName: 'get_record' }));
  */
 export function directToolContext(
-  fields: Partial<Pick<ToolContext, 'callId' | 'toolName' | 'agentName' | 'runId' | 'signal'>> = {},
+  fields: Partial<Pick<ToolContext, 'callId' | 'toolName' | 'agentName' | 'runId' | 'signal' | 'state'>> = {},
 ): ToolContext {
   const toolName = fields.toolName ?? 'tool';
   const outside = (helper: string) => () => {
@@ -72,8 +75,30 @@ export function directToolContext(
     agentName: fields.agentName ?? 'direct',
     runId: fields.runId ?? 'direct',
     signal: fields.signal ?? new AbortController().signal,
+    state: fields.state ?? stateOutsideRun(toolName),
     tools: undefined,
     addTools: outside('addTools'),
     removeTools: outside('removeTools'),
+  };
+}
+
+function stateOutsideRun(toolName: string): SharedState {
+  const fail = (): never => {
+    throw new SharedStateError(
+      'STATE_NOT_RUNNING',
+      `Tool "${toolName}" used ctx.state outside an agent run: there is no shared state. Pass one: directToolContext({ state }).`,
+      { toolName },
+    );
+  };
+  return {
+    get: fail,
+    has: fail,
+    set: fail,
+    delete: fail,
+    update: fail,
+    values: fail,
+    get changes$() {
+      return fail();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, Usage } from '@agentchart/core';
+import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import type { ApprovalState } from './approvals.js';
 
@@ -57,6 +58,8 @@ export interface AgentContext {
   approvals: ApprovalState;
   /** The call whose middleware ended the run. */
   endedBy: { callId: string; toolName: string } | undefined;
+  /** The run's shared-state actor (or the group chat's, when the agent takes part in one). */
+  sharedState: SharedStateRef;
 }
 
 export const emptyDraft = (): ReplyDraft => ({ text: '', reasoning: '', toolCalls: [] });

@@ -20,12 +20,16 @@ import { type ToolSettledEvent, type ToolsChangedEvent, runToolBatchActor } from
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
 import { afterToolIteration } from './toolChoice.js';
+import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
   runtime: AgentRuntime;
   runId: string;
   messages: Message[];
   toolMode: ToolModeSetting;
+  /** Initial values of the run's own shared state, or the group chat's shared state to use instead. */
+  state?: RunSharedStateInput;
 }
 
 /** A human decision on a pending approval request (see `AgentRun.approve` / `reject`). */
@@ -70,7 +74,12 @@ export const agentMachine = setup({
     events: {} as AgentMachineEvent,
     emitted: {} as RunEvent,
   },
-  actors: { callModel: callModelActor, runToolBatch: runToolBatchActor, screenApprovals: screenApprovalsActor },
+  actors: {
+    callModel: callModelActor,
+    runToolBatch: runToolBatchActor,
+    screenApprovals: screenApprovalsActor,
+    sharedState: sharedStateMachine,
+  },
   guards: {
     replyHasToolCalls: ({ context }) => context.draft.toolCalls.length > 0,
     isFinalCall: ({ context }) => context.finalCall !== undefined,
@@ -261,7 +270,7 @@ export const agentMachine = setup({
   },
 }).createMachine({
   id: 'agent',
-  context: ({ input }) => ({
+  context: ({ input, spawn }) => ({
     runtime: input.runtime,
     runId: input.runId,
     messages: input.messages,
@@ -278,6 +287,14 @@ export const agentMachine = setup({
     finalCall: undefined,
     approvals: noApprovals(),
     endedBy: undefined,
+    sharedState:
+      input.state !== undefined && 'ref' in input.state
+        ? input.state.ref
+        : spawn('sharedState', {
+            id: SHARED_STATE_SYSTEM_ID,
+            systemId: SHARED_STATE_SYSTEM_ID,
+            input: { initial: input.state?.initial ?? {} },
+          }),
   }),
   initial: 'idle',
   entry: emit(({ context }) => ({
@@ -312,6 +329,8 @@ export const agentMachine = setup({
         input: ({ context }) => ({
           calls: context.batch.calls,
           tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
+          liveTools: context.runtime.liveTools,
+          state: toolStateHandle(context),
           agentName: context.runtime.agentName,
           runId: context.runId,
           step: context.step,
@@ -345,6 +364,7 @@ export const agentMachine = setup({
           agentName: context.runtime.agentName,
           runId: context.runId,
           step: context.step,
+          state: toolStateHandle(context),
         }),
       },
       on: {

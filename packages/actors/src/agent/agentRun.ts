@@ -1,4 +1,4 @@
-import { ApprovalError, type Message, type RunEvent, type ToolModeSetting } from '@agentchart/core';
+import { ApprovalError, type Message, type RunEvent, type StateRecord, type ToolModeSetting } from '@agentchart/core';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../ids.js';
@@ -7,6 +7,8 @@ import type { AgentRuntime } from './agentRuntime.js';
 import { type ApprovalRequest, pendingRequests } from './approvals.js';
 import type { RunResult } from './runResult.js';
 import { type PersistedRun, persistRun } from './runSnapshot.js';
+import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import { stateChangedEvent } from '../sharedState/stateChangedEvent.js';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {
@@ -21,6 +23,11 @@ export interface AgentRun {
   readonly result: Promise<RunResult>;
   /** Ends the run with stop reason `aborted`. */
   abort(): void;
+  /**
+   * The run's shared state: read it, observe `changes$`, or write it while
+   * the run is going (writes before the run starts or after it ends throw).
+   */
+  readonly state: SharedStateHandle;
   /** The calls the run waits on a human decision for (empty unless it awaits approval). */
   readonly pendingApprovals: readonly ApprovalRequest[];
   /**
@@ -49,9 +56,13 @@ export function startAgentRun(
   input: Message[],
   toolMode: ToolModeSetting,
   signal: AbortSignal | undefined,
+  initialState: StateRecord = {},
 ): AgentRun {
   const runId = newRunId();
-  return wireRun(runId, signal, true, createActor(agentMachine, { input: { runtime, runId, messages: input, toolMode } }));
+  const actor = createActor(agentMachine, {
+    input: { runtime, runId, messages: input, toolMode, state: { initial: initialState } },
+  });
+  return wireRun(runId, signal, true, actor);
 }
 
 /** Continues a run from a restored machine snapshot (see `restoreRun`). */
@@ -72,10 +83,14 @@ function wireRun(
 ): AgentRun {
   const events = new Subject<RunEvent>();
   actor.on('*', (event) => events.next(event));
+  const { runtime } = actor.getSnapshot().context;
+  const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
+  const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
 
   const result = new Promise<RunResult>((resolve, reject) => {
     actor.subscribe({
       complete: () => {
+        stateChanges.unsubscribe();
         events.complete();
         resolve(actor.getSnapshot().output as RunResult);
       },
@@ -110,6 +125,7 @@ function wireRun(
     events$: events.asObservable(),
     result,
     abort,
+    state,
     get pendingApprovals() {
       return pending();
     },

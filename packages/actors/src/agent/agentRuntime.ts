@@ -1,4 +1,5 @@
-import type { AnyTool, ChatModel, FunctionMiddleware } from '@agentchart/core';
+import type { AnyTool, ChatModel, FunctionMiddleware, StateRecord } from '@agentchart/core';
+import type { z } from 'zod';
 import type { LiveToolSet } from './liveTools.js';
 
 /**
@@ -21,4 +22,6 @@ export interface AgentRuntime {
   readonly maxToolCalls: number;
   readonly maxConsecutiveErrors: number;
   readonly detailedErrors: boolean;
+  /** Checked on every write to the run's shared state. */
+  readonly stateSchema?: z.ZodType<StateRecord> | undefined;
 }

@@ -1,6 +1,9 @@
 import { type AnyTool, type ToolCall, validateToolArguments } from '@agentchart/core';
 import { fromPromise } from 'xstate';
+import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
+import { createRunToolContext } from './executeToolCall.js';
+import type { LiveToolSet } from './liveTools.js';
 
 /** A call waiting for a human decision. `id` is the call's id. */
 export interface ApprovalRequest {
@@ -38,6 +41,8 @@ export function rejectedOutcome(toolName: string, decision: ApprovalDecision): T
 export interface ScreenApprovalsInput {
   calls: readonly ToolCall[];
   tools: ReadonlyMap<string, AnyTool>;
+  liveTools: LiveToolSet;
+  state: SharedStateHandle;
   agentName: string;
   runId: string;
   step: number;
@@ -52,10 +57,21 @@ export interface ScreenApprovalsInput {
  */
 export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprovalsInput>(async ({ input }) => {
   const requests: ApprovalRequest[] = [];
+  const env = {
+    ...input,
+    signal: new AbortController().signal,
+    stateFor: (call: ToolCall) => input.state.withSource({ agent: input.agentName, toolName: call.name, callId: call.id }),
+    onToolsChanged: () => {},
+  };
   for (const call of input.calls) {
     const tool = input.tools.get(call.name);
     if (tool === undefined || tool.approval === 'never') continue;
-    const validation = await validateToolArguments(tool, call);
+    let validation;
+    try {
+      validation = await validateToolArguments(tool, call, createRunToolContext(call, tool, env));
+    } catch {
+      continue; // a ToolError from a refinement: the call will be answered with it
+    }
     if (!validation.ok) continue;
     let needed: boolean;
     try {

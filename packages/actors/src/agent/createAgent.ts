@@ -5,9 +5,12 @@ import {
   DuplicateToolError,
   type FunctionMiddleware,
   type Message,
+  type StateRecord,
   type ToolChoice,
   type ToolMode,
 } from '@agentchart/core';
+import type { z } from 'zod';
+import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
@@ -39,6 +42,11 @@ export interface AgentOptions {
   toolChoice?: ToolMode | ToolChoice;
   /** Function middleware around every tool invocation of every run, outermost first. */
   middleware?: readonly FunctionMiddleware[];
+  /**
+   * A zod schema for the shared state: initial values and every write are
+   * checked against it (make keys optional that may be absent).
+   */
+  stateSchema?: z.ZodType<StateRecord>;
 }
 
 /** What `agent.run` takes beside the input. */
@@ -49,6 +57,8 @@ export interface RunOptions {
   toolChoice?: ToolMode | ToolChoice;
   /** Function middleware for this run, inside the agent's middleware. */
   middleware?: readonly FunctionMiddleware[];
+  /** Initial values of the run's shared state (checked against `stateSchema`). */
+  state?: StateRecord;
 }
 
 /** What `agent.resume` takes beside the persisted run. */
@@ -117,7 +127,8 @@ export function createAgent(options: AgentOptions): Agent {
     tools,
     run: (input, runOptions = {}) => {
       const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames);
-      return startAgentRun(runtimeFor(tools, runOptions.middleware), toMessages(input), toolMode, runOptions.signal);
+      const state = validateInitialState(runOptions.state, config.stateSchema);
+      return startAgentRun(runtimeFor(tools, runOptions.middleware), toMessages(input), toolMode, runOptions.signal, state);
     },
     resume: (snapshot, resumeOptions = {}) => {
       const known = new Map(config.tools);
@@ -155,6 +166,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     maxToolCalls: positiveInteger('maxToolCalls', options.maxToolCalls, Number.POSITIVE_INFINITY),
     maxConsecutiveErrors: positiveInteger('maxConsecutiveErrors', options.maxConsecutiveErrors, DEFAULT_MAX_CONSECUTIVE_ERRORS),
     detailedErrors: options.detailedErrors ?? DEFAULT_DETAILED_ERRORS,
+    stateSchema: options.stateSchema,
   };
 }
 

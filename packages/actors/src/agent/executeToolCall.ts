@@ -4,7 +4,9 @@ import {
   type FunctionMiddleware,
   type ToolCall,
   type ToolContext,
+  type SharedState,
   formatArgumentIssues,
+  isToolError,
   toErrorInfo,
   toolOutputText,
   toolOutputValue,
@@ -27,6 +29,8 @@ export interface ToolCallEnvironment {
   runId: string;
   step: number;
   signal: AbortSignal;
+  /** The shared state as this call sees it (its writes tagged with the call). */
+  stateFor(call: ToolCall): SharedState;
   /** Told about every change a tool makes to the live list. */
   onToolsChanged(callId: string, change: ToolListChange): void;
 }
@@ -34,8 +38,9 @@ export interface ToolCallEnvironment {
 /**
  * Runs one tool call and turns every outcome into something the model can
  * read: an unknown tool, invalid arguments and a thrown error each become an
- * error result, never an exception. Valid calls go through the middleware
- * chain, which may answer for the tool or end the run.
+ * error result, never an exception (a `ToolError`'s message reaches the
+ * model as is). Valid calls go through the middleware chain, which may
+ * answer for the tool or end the run.
  */
 export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment): Promise<ToolOutcome> {
   const tool = env.tools.get(call.name);
@@ -48,17 +53,18 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
       isError: true,
     };
   }
-  const validation = await validateToolArguments(tool, call);
-  if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
   const toolContext = createRunToolContext(call, tool, env);
   const metadata = { callId: call.id, toolName: tool.name, agentName: env.agentName, runId: env.runId, step: env.step };
   try {
+    const validation = await validateToolArguments(tool, call, toolContext);
+    if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
     const { result, endsRun } = await invokeWithMiddleware(tool, validation.args, toolContext, metadata, env.middleware);
     const outcome: ToolOutcome = { content: toolOutputText(result), isError: false, value: toolOutputValue(result) };
     if (endsRun) outcome.endsRun = true;
     return outcome;
   } catch (error) {
     const info: ErrorInfo = toErrorInfo(error);
+    if (isToolError(error)) return { content: error.message, isError: true, error: info };
     if (error instanceof Error && error.stack !== undefined) info.stack = error.stack;
     const content = env.detailedErrors ? `Tool "${tool.name}" failed: ${info.message}` : `Tool "${tool.name}" failed.`;
     return { content, isError: true, error: info };
@@ -66,13 +72,18 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
 }
 
 /** The context a tool receives inside a run: its `tools` reads the live list. */
-function createRunToolContext(call: ToolCall, tool: AnyTool, env: ToolCallEnvironment): ToolContext {
+export function createRunToolContext(
+  call: ToolCall,
+  tool: AnyTool,
+  env: Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged'>,
+): ToolContext {
   return {
     callId: call.id,
     toolName: tool.name,
     agentName: env.agentName,
     runId: env.runId,
     signal: env.signal,
+    state: env.stateFor(call),
     get tools() {
       return env.liveTools.list();
     },

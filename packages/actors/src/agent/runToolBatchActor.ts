@@ -1,5 +1,6 @@
 import type { AnyTool, FunctionMiddleware, ToolCall } from '@agentchart/core';
 import { type EventObject, fromCallback } from 'xstate';
+import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
 import { executeToolCall } from './executeToolCall.js';
 import type { LiveToolSet, ToolListChange } from './liveTools.js';
@@ -30,6 +31,8 @@ export interface RunToolBatchInput {
   agentName: string;
   runId: string;
   step: number;
+  /** The run's shared state; each call gets it tagged with its tool and call id. */
+  state: SharedStateHandle;
 }
 
 /**
@@ -49,6 +52,7 @@ export const runToolBatchActor = fromCallback<EventObject, RunToolBatchInput>(({
     runId: input.runId,
     step: input.step,
     signal: controller.signal,
+    stateFor: (call: ToolCall) => input.state.withSource({ agent: input.agentName, toolName: call.name, callId: call.id }),
     onToolsChanged: (callId: string, change: ToolListChange) => {
       if (!controller.signal.aborted) sendBack({ type: 'tools.changed', callId, change } satisfies ToolsChangedEvent);
     },
