@@ -9,3 +9,4 @@ export type { ApprovalRequest, ApprovalDecision } from './agent/approvals.js';
 export type { PersistedRun } from './agent/runSnapshot.js';
 export { invokeWithMiddleware, type InvocationOutcome } from './agent/middleware.js';
 export * from './sharedState/index.js';
+export * from './reliableTool/index.js';
