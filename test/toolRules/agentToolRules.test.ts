@@ -182,13 +182,46 @@ describe('agent with tool rules', () => {
     expect(result.error?.code).toBe('TOOL_RULE_OUTPUT_UNMATCHED');
   });
 
-  it('refuses a call that requires approval when no approver is configured', async () => {
+  it('holds a requiresApproval call for a person and refuses the rest of its batch meanwhile', async () => {
+    executed.length = 0;
+    const model = scriptedModel([{ toolCalls: [{ name: 'delete' }, { name: 'search' }] }, { text: 'ok' }]);
+    const agent = createAgent({
+      name: 'a',
+      model,
+      tools: [tool('delete'), tool('search')],
+      toolRules: [rules.requiresApproval('delete'), rules.maxCount('delete', 1)],
+    });
+    const run = agent.run('Go');
+    const events: RunEvent[] = [];
+    run.events$.subscribe(collect(events));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(run.pendingApprovals.map((request) => request.toolName)).toEqual(['delete']);
+    expect(executed).toEqual([]);
+    run.approve(run.pendingApprovals[0]?.id ?? '');
+    const result = await run.result;
+    expect(executed).toEqual(['delete']);
+    expect(result.toolCalls[1]?.refusedBy).toBe('requiresApproval');
+    expect(events.filter((event) => event.type === 'tool.refused').map((event) => event.type === 'tool.refused' && event.reason)).toEqual([
+      'the call of delete is waiting for approval',
+    ]);
+    expect(model.requests[1]?.tools.map((spec) => spec.name)).toEqual(['search']);
+  });
+
+  it('does not count a rejected requiresApproval call', async () => {
     executed.length = 0;
     const model = scriptedModel([{ toolCalls: [{ name: 'delete' }] }, { text: 'ok' }]);
-    const agent = createAgent({ name: 'a', model, tools: [tool('delete')], toolRules: [rules.requiresApproval('delete')] });
-    const result = await agent.run('Go').result;
+    const agent = createAgent({
+      name: 'a',
+      model,
+      tools: [tool('delete'), tool('search')],
+      toolRules: [rules.requiresApproval('delete'), rules.maxCount('delete', 1)],
+    });
+    const run = agent.run('Go');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    run.reject(run.pendingApprovals[0]?.id ?? '', 'no');
+    await run.result;
     expect(executed).toEqual([]);
-    expect(result.toolCalls[0]?.refusedBy).toBe('requiresApproval');
+    expect(model.requests[1]?.tools.map((spec) => spec.name)).toEqual(['delete', 'search']);
   });
 
   it('prefills init and child arguments over the model values', async () => {

@@ -35,21 +35,17 @@ export interface GatedBatch {
   events: ToolRulesEvent[];
 }
 
-/** What the gate needs to know beside the rules. */
-export interface GateOptions {
-  /** Whether someone can approve calls of `requiresApproval` tools; without one they are refused. */
-  approver: boolean;
-}
-
 /**
  * Checks a batch of calls against the rules in order, each admitted call
  * advancing the state before the next is checked. A refused call is never
  * executed. Calls of tools the rules do not know, and calls whose arguments
  * fail the tool's schema, pass through without advancing the rules (the tool
- * runner answers them with the error).
+ * runner answers them with the error). A call of a `requiresApproval` tool
+ * puts the rules in their waiting state: the agent asks a person, and later
+ * calls of the batch are refused until the decision.
  *
  * @example
- * const gated = gateToolCalls(compiled, tools, state, reply.toolCalls, { approver: false });
+ * const gated = gateToolCalls(compiled, tools, state, reply.toolCalls);
  * gated.refusals[1]?.content; // 'Tool "read" was not run: after search only summarize may be called (rule: child). ...'
  */
 export function gateToolCalls(
@@ -57,19 +53,12 @@ export function gateToolCalls(
   tools: ReadonlyMap<string, AnyTool>,
   initial: ToolRuleState,
   calls: readonly ToolCall[],
-  options: GateOptions,
 ): GatedBatch {
   const { program } = rules;
   const gated: GatedBatch = { calls: [], refusals: [], admitted: [], state: initial, events: [] };
   for (const original of calls) {
     const { state } = gated;
-    let block: RuleBlock | null = program.toolSet.has(original.name) ? explainBlockedCall(program, state, original.name) : null;
-    if (block === null && program.requiresApproval.has(original.name) && !options.approver) {
-      block = {
-        rule: 'requiresApproval',
-        reason: `${original.name} needs a person's approval and this agent has no approver`,
-      };
-    }
+    const block = program.toolSet.has(original.name) ? explainBlockedCall(program, state, original.name) : null;
     if (block !== null) {
       const allowed = allowedTools(program, state);
       gated.calls.push(original);
@@ -110,10 +99,13 @@ function withPrefilledArgs(call: ToolCall, args: Readonly<Record<string, unknown
 /**
  * Whether the arguments pass the tool's schema, checked synchronously so a
  * call that cannot run does not count against the rules. Schemas with async
- * refinements cannot be checked here and count as valid.
+ * refinements (or built from the call's context) cannot be checked here and
+ * count as valid.
  */
 function argumentsLookValid(tool: AnyTool | undefined, call: ToolCall): boolean {
   if (tool === undefined || call.malformedArguments !== undefined) return false;
+  // A schema built from the call's context can only be checked with it, when the call runs.
+  if (tool.parametersFor !== undefined) return true;
   try {
     return tool.parameters.safeParse(call.arguments ?? {}).success;
   } catch {
