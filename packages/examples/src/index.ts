@@ -1,3 +1,4 @@
 export * from './printEvents.js';
 export * from './travelTools.js';
 export * from './chooseDemoModel.js';
+export * from './citations/index.js';
