@@ -20,7 +20,7 @@ export interface Deadlock {
 
 /** A finding of the analysis that does not stop compilation. */
 export interface ToolRuleWarning {
-  code: 'TOOL_NEVER_RUNNABLE' | 'TERMINAL_TOOL_UNREACHABLE' | 'TOOL_RULES_ANALYSIS_INCOMPLETE';
+  code: 'TOOL_NEVER_RUNNABLE' | 'TERMINAL_TOOL_UNREACHABLE' | 'RUN_CAN_NEVER_END' | 'TOOL_RULES_ANALYSIS_INCOMPLETE';
   message: string;
   tool?: string;
 }
@@ -51,17 +51,21 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
   const runnable = new Set<string>();
   let complete = true;
   let deadlock: Deadlock | null = null;
+  let endReachable = false;
 
   for (let head = 0; head < queue.length; head++) {
     const state = queue[head] as ToolRuleState;
     const key = stateKey(program, state);
     const allowed = allowedTools(program, state);
-    if (allowed.length === 0 && !canEnd(program, state)) {
+    const mayEnd = canEnd(program, state);
+    endReachable ||= mayEnd;
+    if (allowed.length === 0 && !mayEnd) {
       deadlock = { path: pathTo(seen, key), state, reason: explainBlockedEnd(program, state)?.reason ?? '' };
       break;
     }
     for (const tool of allowed) {
       runnable.add(tool);
+      endReachable ||= program.terminal.has(tool);
       for (const { next, step } of successors(program, state, tool)) {
         if (next.phase !== 'running') continue;
         const nextKey = stateKey(program, next);
@@ -83,6 +87,12 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
       message: `The analysis stopped after ${maxStates} rule states: deadlocks beyond them are not ruled out and never-runnable tools are not reported. Raise maxAnalysisStates to explore further.`,
     });
   } else if (deadlock === null) {
+    if (!endReachable) {
+      warnings.push({
+        code: 'RUN_CAN_NEVER_END',
+        message: 'No reachable state lets the run end (by a final answer or a terminal tool): every run will stop at maxSteps.',
+      });
+    }
     for (const tool of program.tools) {
       if (runnable.has(tool)) continue;
       warnings.push(
