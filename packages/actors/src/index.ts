@@ -4,3 +4,4 @@ export type { AgentRun } from './agent/agentRun.js';
 export type { RunResult } from './agent/runResult.js';
 export type { ToolCallRecord, ToolOutcome } from './agent/agentContext.js';
 export { agentMachine } from './agent/agentMachine.js';
+export * from './groupChat/index.js';

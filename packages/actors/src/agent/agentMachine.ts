@@ -42,6 +42,11 @@ export const agentMachine = setup({
     replyHasToolCalls: ({ context }) => context.draft.toolCalls.length > 0,
     batchSettled: ({ context }) => context.batch.pending === 0,
     stepsExhausted: ({ context }) => context.step >= context.runtime.maxSteps,
+    endTurnToolCalled: ({ context }) => {
+      const endTurnTools = context.runtime.endTurnTools;
+      if (endTurnTools === undefined) return false;
+      return context.toolCalls.some((record) => record.step === context.step && !record.isError && endTurnTools.has(record.call.name));
+    },
   },
   actions: {
     startStep: enqueueActions(({ context, enqueue }) => {
@@ -199,7 +204,11 @@ export const agentMachine = setup({
       ],
     },
     stepDone: {
-      always: [{ guard: 'stepsExhausted', target: 'maxStepsReached' }, { target: 'thinking' }],
+      always: [
+        { guard: 'endTurnToolCalled', target: 'done' },
+        { guard: 'stepsExhausted', target: 'maxStepsReached' },
+        { target: 'thinking' },
+      ],
     },
     done: { type: 'final', entry: { type: 'finish', params: { reason: 'completed' } } },
     maxStepsReached: { type: 'final', entry: { type: 'finish', params: { reason: 'max-steps' } } },

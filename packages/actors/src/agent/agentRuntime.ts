@@ -13,4 +13,9 @@ export interface AgentRuntime {
   readonly instructions: string | undefined;
   readonly toolChoice: ToolChoice;
   readonly maxSteps: number;
+  /**
+   * Tools whose successful call ends the run once its batch has settled,
+   * without another model call (a group chat's handoff tools).
+   */
+  readonly endTurnTools?: ReadonlySet<string>;
 }

@@ -9,6 +9,7 @@ import {
 import { DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, startAgentRun } from './agentRun.js';
+import { registerAgentRuntime } from './agentRegistry.js';
 
 /** What `createAgent` takes. */
 export interface AgentOptions {
@@ -60,11 +61,13 @@ export interface Agent {
 export function createAgent(options: AgentOptions): Agent {
   const runtime = buildRuntime(options);
   const tools = [...runtime.tools.values()];
-  return {
+  const agent: Agent = {
     name: runtime.agentName,
     tools,
     run: (input, runOptions = {}) => startAgentRun(runtime, toMessages(input), runOptions.signal),
   };
+  registerAgentRuntime(agent, runtime);
+  return agent;
 }
 
 function buildRuntime(options: AgentOptions): AgentRuntime {
