@@ -13,9 +13,10 @@ export interface ParticipantRoutes {
 
 /**
  * Finds what would make a chat stall or leave someone out, before any model
- * is called: names that are not participants, speakers with no way out
- * (with the shortest sequence of speakers that reaches them), participants
- * that can never speak, and handoffs the transitions do not allow.
+ * is called. Errors: names that are not participants, handoffs the
+ * transitions do not allow. Warnings: speakers with no way out (the chat
+ * would end there with `no-eligible-speaker`; reported with the shortest
+ * sequence of speakers that reaches them) and participants that can never speak.
  *
  * @example
  * analyzeTransitions(compileTransitions(['a', 'b'], { transitions: { allowed: { a: ['b'] } } }), routes);
@@ -24,6 +25,7 @@ export interface ParticipantRoutes {
 export function analyzeTransitions(graph: SpeakerGraph, routes: readonly ParticipantRoutes[]): TransitionProblem[] {
   const problems: TransitionProblem[] = graph.unknownNames.map(({ name, where }) => ({
     kind: 'unknown-participant',
+    severity: 'error',
     participant: name,
     message: `${where} names "${name}", who is not a participant (participants: ${graph.participants.join(', ')}).`,
   }));
@@ -41,6 +43,7 @@ export function analyzeTransitions(graph: SpeakerGraph, routes: readonly Partici
     if (path === undefined) {
       problems.push({
         kind: 'never-speaks',
+        severity: 'warning',
         participant: name,
         path: [...pathTo.keys()],
         message:
@@ -53,6 +56,7 @@ export function analyzeTransitions(graph: SpeakerGraph, routes: readonly Partici
     if (graph.eligibleAfter(name).length === 0 && route?.endsChat !== true) {
       problems.push({
         kind: 'no-way-out',
+        severity: 'warning',
         participant: name,
         path,
         message:
@@ -68,12 +72,14 @@ export function analyzeTransitions(graph: SpeakerGraph, routes: readonly Partici
       if (!graph.participants.includes(to)) {
         problems.push({
           kind: 'unknown-participant',
+          severity: 'error',
           participant: to,
           message: `${where} names "${to}", who is not a participant (participants: ${graph.participants.join(', ')}).`,
         });
       } else if (!allowed.has(to)) {
         problems.push({
           kind: 'handoff-not-allowed',
+          severity: 'error',
           participant: route.name,
           path: [route.name, to],
           message: `${where} hands off from "${route.name}" to "${to}", but the transitions do not allow "${route.name}" → "${to}".`,

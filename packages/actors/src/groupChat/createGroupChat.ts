@@ -6,7 +6,7 @@ import { buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
 import type { ChatRuntime, SelectionMethod } from './chatRuntime.js';
 import { compileTransitions } from './compileTransitions.js';
-import { TransitionGraphError } from './groupChatErrors.js';
+import { TransitionGraphError, type TransitionProblem } from './groupChatErrors.js';
 import type {
   GroupChatOptions,
   GroupChatRun,
@@ -26,6 +26,8 @@ export interface GroupChat extends NestedChatParticipant {
   readonly participants: readonly string[];
   /** The compiled speaker transitions (a state per last speaker), for inspection. */
   readonly transitions: AnyStateMachine;
+  /** Speakers with no way out and participants that can never speak, each with its path. */
+  readonly warnings: readonly TransitionProblem[];
   /**
    * Runs the chat on a task (a text or messages). Saved messages continue a
    * chat: turns are recovered from the participants' named messages.
@@ -56,7 +58,7 @@ export interface GroupChat extends NestedChatParticipant {
  * const result = await chat.run('Find three facts about octopuses.').result;
  */
 export function createGroupChat(options: GroupChatOptions): GroupChat {
-  const runtime = buildChatRuntime(options);
+  const { runtime, warnings } = buildChatRuntime(options);
   const initialState = options.sharedState ?? {};
   const name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
 
@@ -67,6 +69,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     description: options.description,
     participants: runtime.participants,
     transitions: runtime.graph.machine,
+    warnings,
     run(input, runOptions = {}) {
       const messages = toMessages(input);
       return start(
@@ -102,7 +105,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
   };
 }
 
-function buildChatRuntime(options: GroupChatOptions): ChatRuntime {
+function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; warnings: TransitionProblem[] } {
   const members = buildChatMembers(options.agents);
   const participants = members.map((member) => member.name);
   if (!Number.isInteger(options.maxRounds) || options.maxRounds < 1) {
@@ -116,8 +119,9 @@ function buildChatRuntime(options: GroupChatOptions): ChatRuntime {
   }
   const graph = compileTransitions(participants, options);
   const problems = analyzeTransitions(graph, participantRoutes(members));
-  if (problems.length > 0) throw new TransitionGraphError(problems);
-  return {
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  if (errors.length > 0) throw new TransitionGraphError(errors);
+  const runtime: ChatRuntime = {
     name: options.name,
     members: new Map(members.map((member) => [member.name, member])),
     participants,
@@ -128,6 +132,7 @@ function buildChatRuntime(options: GroupChatOptions): ChatRuntime {
     views,
     handoffToolNames: new Set(members.flatMap((member) => [...member.handoffTools.keys()])),
   };
+  return { runtime, warnings: problems.filter((problem) => problem.severity === 'warning') };
 }
 
 function normalizeSelection(selection: SpeakerSelection): SelectionMethod {

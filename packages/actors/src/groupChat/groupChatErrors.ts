@@ -3,6 +3,8 @@ import { AgentchartError } from '@agentchart/core';
 /** One problem found in a chat's speaker transitions. */
 export interface TransitionProblem {
   kind: 'unknown-participant' | 'no-way-out' | 'never-speaks' | 'handoff-not-allowed';
+  /** Errors stop `createGroupChat`; warnings are returned on `chat.warnings`. */
+  severity: 'error' | 'warning';
   /** The participant the problem is about. */
   participant: string;
   /**
@@ -14,7 +16,7 @@ export interface TransitionProblem {
   message: string;
 }
 
-/** The speaker transitions (or handoffs) of a group chat cannot work; `problems` lists each with its path. */
+/** The speaker transitions (or handoffs) of a group chat name unknown participants or hand off where no transition goes; `problems` lists each. */
 export class TransitionGraphError extends AgentchartError {
   constructor(readonly problems: readonly TransitionProblem[]) {
     super(
