@@ -133,7 +133,7 @@ export const managerMachine = setup({
       const to = contextConditionTarget(context) as string;
       enqueue.emit({ type: 'handoff', chatId: context.chatId, from, to, via: 'context' });
       if (to === TERMINATE) {
-        enqueue.assign({ reason: 'handoff-terminate', lastSpeaker: from });
+        enqueue.assign({ reason: 'handoff-terminate', lastSpeaker: from, redirects: context.redirects + 1 });
         return;
       }
       enqueue.assign({ speaker: to, lastSpeaker: from, redirects: context.redirects + 1 });
@@ -268,8 +268,8 @@ export const managerMachine = setup({
       states: {
         routing: {
           always: [
-            { guard: 'contextConditionHolds', target: 'routing', reenter: true, actions: 'followContextCondition' },
             { guard: 'chatEnds', target: '#groupChat.terminated' },
+            { guard: 'contextConditionHolds', target: 'routing', reenter: true, actions: 'followContextCondition' },
             { guard: 'speakerIsHuman', target: 'human', actions: 'beginTurn' },
             { guard: 'speakerIsChat', target: 'chat', actions: 'beginTurn' },
             { target: 'agent', actions: 'beginTurn' },
