@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { JsonSchema, ToolSpec } from './chatModel.js';
 import { ToolDefinitionError } from './errors.js';
+import { type ApprovalContext, type ToolApproval, isToolApproval } from './toolApproval.js';
 import type { ToolContext } from './toolContext.js';
+import { schemaWithoutContext } from './contextualParameters.js';
 import { assertValidToolName } from './toolNames.js';
 
 /** Any zod schema that describes an object of tool arguments. */
@@ -11,23 +13,40 @@ export type ToolParameters = z.ZodType<Record<string, unknown>>;
 export interface ToolDefinition<P extends ToolParameters, R> {
   name: string;
   description: string;
-  parameters: P;
+  /**
+   * The arguments' zod schema, or a function of the call's context that
+   * returns it: refinements and transforms in it can then read `ctx.state`
+   * (the function is called once per call, before `execute`).
+   */
+  parameters: P | ((ctx: ToolContext) => P);
   execute: (args: z.output<P>, ctx: ToolContext) => R | Promise<R>;
   /** Ask providers that support it to enforce the schema exactly. */
   strict?: boolean;
+  /**
+   * Whether a call waits for a human decision before it runs: `never` (the
+   * default), `always`, or a predicate over the validated arguments.
+   */
+  approval?: ToolApproval<z.output<P>>;
 }
 
 /** A typed tool, ready to give to an agent. */
 export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
   readonly name: string;
   readonly description: string;
+  /** The arguments' schema (built without a call context when `parameters` is a function). */
   readonly parameters: P;
+  /** The schema for one call, when its refinements need the call's context. */
+  parametersFor?(ctx: ToolContext): P;
   readonly strict: boolean;
   /** The JSON Schema of the parameters, as the model sees it. */
   readonly jsonSchema: JsonSchema;
   /** The tool as sent to a model. */
   readonly spec: ToolSpec;
+  /** How calls are approved: `never`, `always`, or `conditional` (decided by `needsApproval`). */
+  readonly approval: 'never' | 'always' | 'conditional';
   execute(args: z.output<P>, ctx: ToolContext): R | Promise<R>;
+  /** Whether this call (with validated arguments) waits for a human decision. */
+  needsApproval(args: z.output<P>, ctx: ApprovalContext): boolean | Promise<boolean>;
 }
 
 /** A tool whose argument and result types are not known here. */
@@ -54,7 +73,8 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
       name: definition.name,
     });
   }
-  if (!(definition.parameters instanceof z.ZodType)) {
+  const parameters = schemaWithoutContext(definition.name, definition.parameters);
+  if (!(parameters instanceof z.ZodType)) {
     throw new ToolDefinitionError(
       `Tool "${definition.name}" needs \`parameters\` as a zod schema, e.g. z.object({ city: z.string() }).`,
       { name: definition.name },
@@ -65,19 +85,31 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
       name: definition.name,
     });
   }
-  const jsonSchema = toParametersJsonSchema(definition.name, definition.parameters);
+  const approval = definition.approval ?? 'never';
+  if (!isToolApproval(approval)) {
+    throw new ToolDefinitionError(
+      `Tool "${definition.name}" has an invalid \`approval\`: use 'never', 'always' or a function (args, ctx) => boolean.`,
+      { name: definition.name, approval: String(approval) },
+    );
+  }
+  const jsonSchema = toParametersJsonSchema(definition.name, parameters);
   const strict = definition.strict ?? false;
   const spec: ToolSpec = { name: definition.name, description: definition.description, parameters: jsonSchema };
   if (strict) spec.strict = true;
-  return {
+  const tool: Tool<P, R> = {
     name: definition.name,
     description: definition.description,
-    parameters: definition.parameters,
+    parameters,
     strict,
     jsonSchema,
     spec,
+    approval: typeof approval === 'function' ? 'conditional' : approval,
     execute: definition.execute,
+    needsApproval: typeof approval === 'function' ? approval : () => approval === 'always',
   };
+  const contextual = definition.parameters;
+  if (typeof contextual === 'function') return { ...tool, parametersFor: (ctx) => contextual(ctx) };
+  return tool;
 }
 
 function toParametersJsonSchema(name: string, parameters: ToolParameters): JsonSchema {

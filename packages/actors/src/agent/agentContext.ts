@@ -1,5 +1,7 @@
-import type { ErrorInfo, Message, StopReason, ToolCall, Usage } from '@agentchart/core';
+import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, ToolRuleState, Usage } from '@agentchart/core';
+import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
+import type { ApprovalState } from './approvals.js';
 
 /** One executed (or answered) tool call of a run. */
 export interface ToolCallRecord {
@@ -10,6 +12,8 @@ export interface ToolCallRecord {
   isError: boolean;
   /** The tool's return value (unwrapped from `toolResult`), when it ran. */
   value?: unknown;
+  /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
+  refusedBy?: string;
 }
 
 /** The outcome of one tool call, as the tool-batch actor reports it. */
@@ -18,6 +22,10 @@ export interface ToolOutcome {
   isError: boolean;
   value?: unknown;
   error?: ErrorInfo;
+  /** A function middleware called `endRun()` for this call. */
+  endsRun?: true;
+  /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
+  refusedBy?: string;
 }
 
 /** The model reply being assembled from stream events. */
@@ -37,11 +45,33 @@ export interface AgentContext {
   step: number;
   draft: ReplyDraft;
   /** The calls of the current batch and their outcomes, in call order. */
-  batch: { calls: ToolCall[]; outcomes: (ToolOutcome | undefined)[]; pending: number };
+  batch: {
+    calls: ToolCall[];
+    outcomes: (ToolOutcome | undefined)[];
+    pending: number;
+    /** Per call: whether the tool rules admitted it (absent without rules). */
+    admitted?: boolean[];
+  };
   toolCalls: ToolCallRecord[];
   usage: Usage;
+  /** The tool-rule machine's context (mirrors the `toolRules` child); absent without rules. */
+  rules: ToolRuleState | undefined;
   stopReason: StopReason | undefined;
   error: ErrorInfo | undefined;
+  /** The tool choice for the next model call (a required choice turns `auto` after tools ran). */
+  toolMode: ToolModeSetting;
+  /** Tool calls executed so far (answered-without-running calls excluded). */
+  toolCallCount: number;
+  /** Iterations in a row whose batch had a failing call. */
+  consecutiveErrorBatches: number;
+  /** Set when a limit was reached: the next model call is the last, with tool choice `none`. */
+  finalCall: 'max-tool-calls' | 'max-consecutive-errors' | undefined;
+  /** Approval requests and decisions of the current batch. */
+  approvals: ApprovalState;
+  /** The call whose middleware ended the run. */
+  endedBy: { callId: string; toolName: string } | undefined;
+  /** The run's shared-state actor (or the group chat's, when the agent takes part in one). */
+  sharedState: SharedStateRef;
 }
 
 export const emptyDraft = (): ReplyDraft => ({ text: '', reasoning: '', toolCalls: [] });

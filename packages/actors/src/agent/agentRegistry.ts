@@ -1,25 +1,25 @@
 import { ConfigurationError } from '@agentchart/core';
-import type { AgentRuntime } from './agentRuntime.js';
+import type { AgentConfig } from './createAgent.js';
 
-/** The runtime behind each agent made by `createAgent`, for actors that run it as a child. */
-const runtimes = new WeakMap<object, AgentRuntime>();
+/** The configuration behind each agent made by `createAgent`, for machines that run it as a child. */
+const configs = new WeakMap<object, AgentConfig>();
 
-/** Records the runtime of an agent made by `createAgent`. */
-export function registerAgentRuntime(agent: object, runtime: AgentRuntime): void {
-  runtimes.set(agent, runtime);
+/** Records the configuration of an agent made by `createAgent`. */
+export function registerAgentConfig(agent: object, config: AgentConfig): void {
+  configs.set(agent, config);
 }
 
 /**
- * The runtime of an agent made by `createAgent`, so another machine (a group
- * chat) can invoke the agent machine with it.
+ * The configuration of an agent made by `createAgent`, so another machine (a
+ * group chat) can invoke the agent machine with it.
  *
  * @example
- * const runtime = agentRuntimeOf(createAgent({ name: 'a', model }));
+ * const config = agentConfigOf(createAgent({ name: 'a', model }));
  */
-export function agentRuntimeOf(agent: object): AgentRuntime {
-  const runtime = runtimes.get(agent);
-  if (runtime === undefined) {
+export function agentConfigOf(agent: object): AgentConfig {
+  const config = configs.get(agent);
+  if (config === undefined) {
     throw new ConfigurationError('Expected an agent made by createAgent(...), a humanAgent(...) or a group chat.', {});
   }
-  return runtime;
+  return config;
 }

@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message, StopReason, Usage } from '@agentchart/core';
+import type { ErrorInfo, Message, StateRecord, StopReason, Usage } from '@agentchart/core';
 import type { AgentContext, ToolCallRecord } from './agentContext.js';
 
 /** What a finished run returns. */
@@ -7,16 +7,23 @@ export interface RunResult {
   agent: string;
   /** The conversation: the input and every message the run added (no system prompt). */
   messages: Message[];
-  /** The text of the last assistant message ('' if there is none). */
+  /**
+   * The text of the last assistant message ('' if there is none); for a run
+   * ended by a middleware (`endRun`), the ending call's result text.
+   */
   text: string;
   /** Every tool call the run answered, in order, with what the model saw. */
   toolCalls: ToolCallRecord[];
   usage: Usage;
+  /** The shared state's values when the run ended. */
+  state: StateRecord;
   /** Model calls made. */
   steps: number;
   stopReason: StopReason;
   /** Set when `stopReason` is `error`. */
   error?: ErrorInfo;
+  /** Set when `stopReason` is `ended-by-middleware`: the call whose middleware ended the run. */
+  endedBy?: { callId: string; toolName: string };
 }
 
 /** Builds the result from the machine's final context. */
@@ -28,10 +35,16 @@ export function toRunResult(context: AgentContext): RunResult {
     text: lastAssistantText(context.messages),
     toolCalls: context.toolCalls,
     usage: context.usage,
+    state: { ...context.sharedState.getSnapshot().context.values },
     steps: context.step,
     stopReason: context.stopReason ?? 'completed',
   };
   if (context.error) result.error = context.error;
+  if (context.endedBy !== undefined) {
+    const { callId } = context.endedBy;
+    result.endedBy = context.endedBy;
+    result.text = context.toolCalls.find((record) => record.call.id === callId)?.content ?? '';
+  }
   return result;
 }
 

@@ -1,7 +1,12 @@
-import { ConfigurationError, DuplicateToolError, defineTool } from '@agentchart/core';
+import { ConfigurationError, DuplicateToolError, type ToolModeSetting, compileToolRules, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
-import { agentRuntimeOf } from '../agent/agentRegistry.js';
+import type { agentMachine } from '../agent/agentMachine.js';
+import { agentConfigOf } from '../agent/agentRegistry.js';
+import { machineFor } from '../agent/agentRun.js';
 import type { AgentRuntime } from '../agent/agentRuntime.js';
+import type { AgentConfig } from '../agent/createAgent.js';
+import { LiveToolSet } from '../agent/liveTools.js';
+import { normalizeToolMode } from '../agent/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
 import type {
   GroupChatMember,
@@ -27,10 +32,18 @@ export type ChatMember = {
   /** A participant's name, `terminate`, `user` or `manager`. */
   readonly afterWork: string;
 } & (
-  | { readonly kind: 'agent'; readonly runtime: AgentRuntime }
+  | { readonly kind: 'agent'; readonly turn: AgentTurnSetup }
   | { readonly kind: 'human' }
   | { readonly kind: 'chat'; readonly chat: NestedChatParticipant }
 );
+
+/** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
+export interface AgentTurnSetup {
+  readonly machine: typeof agentMachine;
+  /** A runtime for one turn (each turn gets its own live tool list). */
+  runtime(): AgentRuntime;
+  readonly toolMode: ToolModeSetting;
+}
 
 /** The tool an agent calls to hand the chat to `to`. */
 export function handoffToolName(to: string): string {
@@ -97,7 +110,7 @@ function describe(option: MemberOptions): string {
   if (option.description !== undefined) return option.description;
   const { agent } = option;
   if ('kind' in agent) return agent.description ?? (agent.kind === 'human' ? 'A person.' : 'A group chat.');
-  return agentRuntimeOf(agent).instructions ?? '';
+  return agentConfigOf(agent).instructions ?? '';
 }
 
 function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, string>): ChatMember {
@@ -125,8 +138,7 @@ function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, s
   }
   if (kind === 'human') return { ...base, kind };
   if (kind === 'chat') return { ...base, kind, chat: agent as NestedChatParticipant };
-  const runtime = agentRuntimeOf(agent);
-  return { ...base, kind, runtime: withHandoffTools(runtime, toolHandoffs, descriptions) };
+  return { ...base, kind, turn: agentTurnSetup(agentConfigOf(agent), toolHandoffs, descriptions) };
 }
 
 function participantKind(agent: Participant): 'agent' | 'human' | 'chat' {
@@ -136,13 +148,17 @@ function participantKind(agent: Participant): 'agent' | 'human' | 'chat' {
 
 const noArguments = z.object({});
 
-function withHandoffTools(
-  runtime: AgentRuntime,
+/**
+ * The agent with its handoff tools added. Each handoff tool is a terminal
+ * tool rule (compiled together with the agent's own rules), so calling it
+ * ends the agent's turn once it has run — under the agent's rules, like any tool.
+ */
+function agentTurnSetup(
+  config: AgentConfig,
   handoffs: readonly { to: string; description?: string | undefined }[],
   descriptions: ReadonlyMap<string, string>,
-): AgentRuntime {
-  if (handoffs.length === 0) return runtime;
-  const tools = new Map(runtime.tools);
+): AgentTurnSetup {
+  const tools = new Map(config.tools);
   for (const { to, description } of handoffs) {
     const tool = defineTool({
       name: handoffToolName(to),
@@ -155,10 +171,13 @@ function withHandoffTools(
     if (tools.has(tool.name)) throw new DuplicateToolError(tool.name);
     tools.set(tool.name, tool);
   }
-  return {
-    ...runtime,
-    tools,
-    toolSpecs: [...tools.values()].map((tool) => tool.spec),
-    endTurnTools: new Set(handoffs.map(({ to }) => handoffToolName(to))),
-  };
+  const toolNames = [...tools.keys()];
+  const toolRules =
+    handoffs.length === 0
+      ? config.toolRules
+      : compileToolRules([...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))], toolNames);
+  const { toolChoice, ...agentRuntime } = config;
+  const base = { ...agentRuntime, tools, toolRules };
+  const runtime = (): AgentRuntime => ({ ...base, liveTools: new LiveToolSet(tools.values()), middleware: [...config.middleware] });
+  return { machine: machineFor(runtime()), runtime, toolMode: normalizeToolMode(toolChoice, toolNames) };
 }

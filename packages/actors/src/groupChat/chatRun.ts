@@ -3,7 +3,9 @@ import { createActor } from 'xstate';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
+import { stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
+import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot. */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$'>;
@@ -21,10 +23,13 @@ export function startChatRun(runtime: ChatRuntime, start: ChatStart, signal: Abo
   const publish = (event: ChatEvent) => bus.next(event);
   const actor = createActor(managerMachine, { input: { ...start, runtime, publish, controls$: bus.pipe(filter(isControl)) } });
   actor.on('*', publish);
+  const state = sharedStateHandle(actor.getSnapshot().context.sharedState);
+  const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
 
   const result = new Promise<GroupChatResult>((resolve, reject) => {
     actor.subscribe({
       complete: () => {
+        stateChanges.unsubscribe();
         bus.complete();
         resolve(actor.getSnapshot().output as GroupChatResult);
       },
@@ -56,6 +61,7 @@ export function startChatRun(runtime: ChatRuntime, start: ChatStart, signal: Abo
     chatId: start.chatId,
     events$: bus.asObservable(),
     result,
+    state,
     abort,
     waiting,
     say(text, options = {}) {
@@ -93,7 +99,7 @@ export function startChatRun(runtime: ChatRuntime, start: ChatStart, signal: Abo
         turns: context.turns,
         rounds: context.rounds,
         lastSpeaker: context.lastSpeaker,
-        sharedState: context.sharedState,
+        sharedState: stateValues(context),
         randomState: context.randomState,
         waiting: now,
       });

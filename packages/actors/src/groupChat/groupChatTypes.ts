@@ -1,4 +1,5 @@
-import type { ChatModel, ErrorInfo, Message, RunEvent } from '@agentchart/core';
+import type { ChatModel, ErrorInfo, Message, RunEvent, StateChange } from '@agentchart/core';
+import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
 import type { HumanAgent } from './humanAgent.js';
@@ -186,6 +187,7 @@ export type ChatEvent =
   | { type: 'human.said'; chatId: string; speaker: string; text: string }
   | { type: 'agent.event'; chatId: string; speaker: string; event: RunEvent }
   | { type: 'nested.event'; chatId: string; speaker: string; event: ChatEvent }
+  | { type: 'state.changed'; chatId: string; change: StateChange }
   | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[] }
   | {
       type: 'chat.finished';
@@ -233,6 +235,8 @@ export interface GroupChatRun {
   readonly result: Promise<GroupChatResult>;
   /** Ends the chat with reason `aborted`. */
   abort(): void;
+  /** The chat's shared state (one actor per chat): read it, observe `changes$`, write it while the chat runs. */
+  readonly state: SharedStateHandle;
   /**
    * Gives the waiting human participant's turn. Throws `ChatNotWaitingError`
    * unless the chat waits for a person (for `as`, when given).

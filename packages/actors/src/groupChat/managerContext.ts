@@ -1,5 +1,6 @@
 import type { ErrorInfo, Message } from '@agentchart/core';
 import type { Observable } from 'rxjs';
+import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { ChatEvent, ChatTurn, ChatWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
@@ -22,7 +23,8 @@ export interface ManagerContext {
   turns: ChatTurn[];
   rounds: number;
   lastSpeaker: string | undefined;
-  sharedState: Record<string, unknown>;
+  /** The chat's shared-state actor (systemId `sharedState`), one per chat; agents' tools read and write it. */
+  sharedState: SharedStateRef;
   randomState: number;
   /** Who may speak now (set while selecting). */
   eligible: string[];
@@ -50,6 +52,11 @@ export function selectionState(context: ManagerContext): SelectionState {
     lastSpeaker: context.lastSpeaker,
     eligible: context.eligible,
     rounds: context.rounds,
-    sharedState: context.sharedState,
+    sharedState: stateValues(context),
   };
+}
+
+/** The shared state's current values. */
+export function stateValues(context: Pick<ManagerContext, 'sharedState'>): Record<string, unknown> {
+  return context.sharedState.getSnapshot().context.values;
 }

@@ -1,7 +1,8 @@
 import { type Message, type RunEvent, toErrorInfo } from '@agentchart/core';
 import type { Observable } from 'rxjs';
-import { assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
-import { agentMachine } from '../agent/agentMachine.js';
+import { type ActorRefFrom, assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
+import type { AgentMachineInput, agentMachine } from '../agent/agentMachine.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import type { RunResult } from '../agent/runResult.js';
 import { newRunId } from '../ids.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
@@ -10,7 +11,7 @@ import type { ChatRuntime } from './chatRuntime.js';
 import { replyText, viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
 import type { ChatEvent, ChatTurn, ChatWaiting, GroupChatResult, SelectionSource } from './groupChatTypes.js';
-import type { ManagerContext } from './managerContext.js';
+import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
@@ -27,6 +28,7 @@ export interface ManagerInput {
   rounds?: number;
   /** Default: the speaker of the last turn. */
   lastSpeaker?: string | undefined;
+  /** The initial values of the chat's shared state. */
   sharedState: Record<string, unknown>;
   randomState: number;
   publish: (event: ChatEvent) => void;
@@ -52,7 +54,7 @@ export const managerMachine = setup({
     emitted: {} as ChatEvent,
     output: {} as GroupChatResult,
   },
-  actors: { agent: agentMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
+  actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
     chatEnds: ({ context }) => context.reason !== undefined,
@@ -148,7 +150,16 @@ export const managerMachine = setup({
     spawnSpeaker: assign(({ context, spawn }) => {
       const member = context.runtime.members.get(context.speaker as string);
       if (member?.kind !== 'agent') throw new Error(`"${String(context.speaker)}" is not an agent`);
-      const child = spawn('agent', { id: 'speaker', input: { runtime: member.runtime, runId: newRunId(), messages: context.view } });
+      const { turn } = member;
+      // The machine is the agent's own (with its compiled rules), so it is spawned as logic, not by a `src` key.
+      const spawnAgent = spawn as unknown as (
+        logic: typeof agentMachine,
+        options: { id: string; input: AgentMachineInput },
+      ) => ActorRefFrom<typeof agentMachine>;
+      const child = spawnAgent(turn.machine, {
+        id: 'speaker',
+        input: { runtime: turn.runtime(), runId: newRunId(), messages: context.view, toolMode: turn.toolMode, state: { ref: context.sharedState } },
+      });
       const { chatId, publish } = context;
       child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
       return {};
@@ -179,7 +190,7 @@ export const managerMachine = setup({
   },
 }).createMachine({
   id: 'groupChat',
-  context: ({ input }) => ({
+  context: ({ input, spawn }) => ({
     runtime: input.runtime,
     publish: input.publish,
     controls$: input.controls$,
@@ -188,7 +199,7 @@ export const managerMachine = setup({
     turns: input.turns,
     rounds: input.rounds ?? input.turns.length,
     lastSpeaker: 'lastSpeaker' in input ? input.lastSpeaker : input.turns.at(-1)?.speaker,
-    sharedState: input.sharedState,
+    sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
     randomState: input.randomState,
     eligible: [],
     decision: undefined,
@@ -332,7 +343,7 @@ export const managerMachine = setup({
       chatId: context.chatId,
       messages: context.messages,
       turns: context.turns,
-      sharedState: context.sharedState,
+      sharedState: stateValues(context),
       lastSpeaker: context.lastSpeaker,
       reason: context.reason ?? 'aborted',
       rounds: context.rounds,
@@ -355,7 +366,7 @@ function selectedEvent(context: ManagerContext, speaker: string, by: SelectionSo
 function contextConditionTarget(context: ManagerContext): string | undefined {
   if (context.speaker === undefined || context.redirects >= context.runtime.participants.length) return undefined;
   const member = context.runtime.members.get(context.speaker);
-  return member?.contextConditions.find(({ when }) => when(context.sharedState))?.to;
+  return member?.contextConditions.find(({ when }) => when(stateValues(context)))?.to;
 }
 
 function memberKind(context: ManagerContext): string | undefined {
