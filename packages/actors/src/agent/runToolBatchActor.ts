@@ -3,6 +3,7 @@ import { type EventObject, fromCallback } from 'xstate';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
 import { executeToolCall } from './executeToolCall.js';
+import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 
 /** Sent to the agent as each call of a batch settles (in completion order). */
 export interface ToolSettledEvent {
@@ -28,9 +29,12 @@ export interface RunToolBatchInput {
 export const runToolBatchActor = fromCallback<EventObject, RunToolBatchInput>(({ input, sendBack }) => {
   const controller = new AbortController();
   const base = { agentName: input.agentName, runId: input.runId, signal: controller.signal };
+  const refusals = oneCallAtATimeRefusals(input.tools, input.calls);
   input.calls.forEach((call, index) => {
     const state = input.state.withSource({ agent: input.agentName, toolName: call.name, callId: call.id });
-    void executeToolCall(input.tools, call, { ...base, state }).then((outcome) => {
+    const refusal = refusals.get(index);
+    const settled = refusal ? Promise.resolve(refusal) : executeToolCall(input.tools, call, { ...base, state });
+    void settled.then((outcome) => {
       if (!controller.signal.aborted) sendBack({ type: 'tool.settled', index, outcome } satisfies ToolSettledEvent);
     });
   });

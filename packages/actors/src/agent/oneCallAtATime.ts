@@ -1,0 +1,29 @@
+import type { AnyTool, ToolCall } from '@agentchart/core';
+import type { ToolOutcome } from './agentContext.js';
+
+/**
+ * The refusals of a batch's `oneCallAtATime` calls: such a call runs only
+ * when it is the only call of its reply. Returns an outcome per refused call
+ * (by index); the other calls of the batch run as usual.
+ *
+ * @example
+ * oneCallAtATimeRefusals(tools, [deploy, lint]).get(0)?.content
+ * // 'Tool "deploy" must be called on its own, ...'
+ */
+export function oneCallAtATimeRefusals(tools: ReadonlyMap<string, AnyTool>, calls: readonly ToolCall[]): Map<number, ToolOutcome> {
+  const refusals = new Map<number, ToolOutcome>();
+  if (calls.length < 2) return refusals;
+  const names = calls.map((call) => call.name).join(', ');
+  calls.forEach((call, index) => {
+    if (tools.get(call.name)?.oneCallAtATime !== true) return;
+    const message =
+      `Tool "${call.name}" must be called on its own, but this reply made ${calls.length} tool calls (${names}), ` +
+      `so it was not run. Call "${call.name}" again in a reply with no other tool call.`;
+    refusals.set(index, {
+      content: message,
+      isError: true,
+      error: { name: 'ToolError', code: 'TOOL_CALL_NOT_ALONE', message },
+    });
+  });
+  return refusals;
+}
