@@ -5,3 +5,4 @@ export type { RunResult } from './agent/runResult.js';
 export type { ToolCallRecord, ToolOutcome } from './agent/agentContext.js';
 export { agentMachine } from './agent/agentMachine.js';
 export * from './sharedState/index.js';
+export * from './reliableTool/index.js';
