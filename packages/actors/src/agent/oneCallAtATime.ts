@@ -10,12 +10,13 @@ import type { ToolOutcome } from './agentContext.js';
  * oneCallAtATimeRefusals(tools, [deploy, lint]).get(0)?.content
  * // 'Tool "deploy" must be called on its own, ...'
  */
-export function oneCallAtATimeRefusals(tools: ReadonlyMap<string, AnyTool>, calls: readonly ToolCall[]): Map<number, ToolOutcome> {
+export function oneCallAtATimeRefusals(tools: readonly AnyTool[], calls: readonly ToolCall[]): Map<number, ToolOutcome> {
+  const alone = new Set(tools.filter((tool) => tool.oneCallAtATime === true).map((tool) => tool.name));
   const refusals = new Map<number, ToolOutcome>();
   if (calls.length < 2) return refusals;
   const names = calls.map((call) => call.name).join(', ');
   calls.forEach((call, index) => {
-    if (tools.get(call.name)?.oneCallAtATime !== true) return;
+    if (!alone.has(call.name)) return;
     const message =
       `Tool "${call.name}" must be called on its own, but this reply made ${calls.length} tool calls (${names}), ` +
       `so it was not run. Call "${call.name}" again in a reply with no other tool call.`;
