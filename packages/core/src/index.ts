@@ -13,3 +13,5 @@ export * from './defineTool.js';
 export * from './toolJsonSchema.js';
 export * from './validateToolArguments.js';
 export * from './runEvents.js';
+export * from './constants.js';
+export * from './toolRules/index.js';
