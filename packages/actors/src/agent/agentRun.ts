@@ -5,6 +5,8 @@ import { newRunId } from '../ids.js';
 import { agentMachine } from './agentMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import type { RunResult } from './runResult.js';
+import type { InspectOption } from '../inspection/inspectOption.js';
+import { announceRun } from '../inspection/runObservers.js';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {
@@ -23,10 +25,18 @@ export interface AgentRun {
 }
 
 /** Starts the agent machine for one run and wires its handle. */
-export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: AbortSignal | undefined): AgentRun {
+export function startAgentRun(
+  runtime: AgentRuntime,
+  input: Message[],
+  signal: AbortSignal | undefined,
+  inspect?: InspectOption,
+): AgentRun {
   const runId = newRunId();
   const events = new Subject<RunEvent>();
-  const actor = createActor(agentMachine, { input: { runtime, runId, messages: input } });
+  const actor = createActor(agentMachine, {
+    input: { runtime, runId, messages: input },
+    ...(inspect ? { inspect } : {}),
+  });
   actor.on('*', (event) => events.next(event));
 
   const result = new Promise<RunResult>((resolve, reject) => {
@@ -51,5 +61,7 @@ export function startAgentRun(runtime: AgentRuntime, input: Message[], signal: A
   });
   void result.finally(() => signal?.removeEventListener('abort', abort));
 
-  return { runId, events$: events.asObservable(), result, abort, actor };
+  const run: AgentRun = { runId, events$: events.asObservable(), result, abort, actor };
+  announceRun(run);
+  return run;
 }

@@ -9,6 +9,8 @@ import {
 import { DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, startAgentRun } from './agentRun.js';
+import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
+import { globalInspectors } from '../inspection/runObservers.js';
 
 /** What `createAgent` takes. */
 export interface AgentOptions {
@@ -22,12 +24,16 @@ export interface AgentOptions {
   maxSteps?: number;
   /** What the model may do with its tools (default `auto`). */
   toolChoice?: ToolChoice;
+  /** Observes every run of this agent: handed to each run's root actor (e.g. `inspectWithStately().inspect`). */
+  inspect?: InspectOption;
 }
 
 /** What `agent.run` takes beside the input. */
 export interface RunOptions {
   /** Aborting it cancels the model call and running tools; the run ends `aborted`. */
   signal?: AbortSignal;
+  /** Observes this run (beside the agent's own `inspect`): handed to the root actor. */
+  inspect?: InspectOption;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
@@ -63,7 +69,8 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     name: runtime.agentName,
     tools,
-    run: (input, runOptions = {}) => startAgentRun(runtime, toMessages(input), runOptions.signal),
+    run: (input, runOptions = {}) =>
+      startAgentRun(runtime, toMessages(input), runOptions.signal, combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors())),
   };
 }
 
