@@ -1,5 +1,6 @@
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { createInspectorServer } from '@statelyai/inspect/server';
+import { connect } from 'node:net';
 import type { InspectionEvent, Observer } from 'xstate';
 import { DEFAULT_STATELY_PORT } from '../constants.js';
 import { sanitizeEvent } from '../trace/inspectionEntries.js';
@@ -41,8 +42,11 @@ export function inspectWithStately(options: StatelyInspectorOptions = {}): State
   const server = createInspectorServer({ port, autoOpen: options.open ?? true });
   const inspector = createWebSocketInspector({
     url: `ws://localhost:${port}`,
+    autoStart: false,
     ...statelySanitizers(options.sanitize),
   });
+  // Events wait in the inspector's buffer until the bridge listens; connecting earlier would retry only after 5 s.
+  void whenListening(port).then(() => inspector.start());
   return {
     inspect: inspector.inspect,
     url: `http://localhost:${port}`,
@@ -92,5 +96,21 @@ function withoutSecrets(definitionJson: string): string {
     return JSON.stringify(sanitizeValue(JSON.parse(definitionJson), limits));
   } catch {
     return '{}';
+  }
+}
+
+/** Resolves once something accepts connections on the port (or after about 2 s). */
+async function whenListening(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ port, host: 'localhost' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

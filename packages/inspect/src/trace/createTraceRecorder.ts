@@ -3,7 +3,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { InspectionEvent } from 'xstate';
 import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
 import { type UntimedEntry, inspectionEntries, sanitizeEvent } from './inspectionEntries.js';
-import { type TraceEntry, traceHeader } from './traceFormat.js';
+import { TraceEntrySchema, traceHeader } from './traceFormat.js';
 import type { TraceSink } from './traceSinks.js';
 
 /** What `createTraceRecorder` takes. */
@@ -56,7 +56,8 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
   const record = (entry: UntimedEntry) => {
     if (closed) return;
     const t = Math.max(0, Math.round((now() - start) * 1000) / 1000);
-    writeAll({ ...entry, seq: seq++, t } as TraceEntry);
+    // Parsing checks the entry and puts its keys in the format's order, so a trace reads back to the same text.
+    writeAll(TraceEntrySchema.parse({ ...entry, seq: seq++, t }));
   };
 
   writeAll(traceHeader(options.startedAt ?? new Date(), options.title));

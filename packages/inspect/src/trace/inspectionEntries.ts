@@ -17,6 +17,15 @@ export type UntimedEntry = TraceEntry extends infer E ? (E extends TraceEntry ? 
 export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: InspectionEvent) => UntimedEntry[] {
   const machineKeys = new WeakMap<AnyStateMachine, string>();
   const usedKeys = new Set<string>();
+  // Session ids restart at x:0 in every actor system (every run), so ids are prefixed by system.
+  const systems = new WeakMap<object, number>();
+  let systemCount = 0;
+  const idOf = (actor: { sessionId: string; system?: unknown }) => {
+    const system = (actor.system ?? actor) as object;
+    let index = systems.get(system);
+    if (index === undefined) systems.set(system, (index = ++systemCount));
+    return `s${index}/${actor.sessionId}`;
+  };
 
   const machineEntry = (machine: AnyStateMachine): { key: string; entry?: UntimedEntry } => {
     const known = machineKeys.get(machine);
@@ -29,14 +38,13 @@ export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: Inspe
   };
 
   return (event) => {
-    const actorId = event.actorRef.sessionId;
+    const actorId = idOf(event.actorRef as AnyActor);
     switch (event.type) {
       case '@xstate.actor': {
         const actor = event.actorRef as AnyActor;
         const entries: UntimedEntry[] = [];
         const entry: UntimedEntry = { kind: 'actor', actorId, name: actorName(actor) };
-        const parentId = actor._parent?.sessionId;
-        if (parentId !== undefined) entry.parentId = parentId;
+        if (actor._parent) entry.parentId = idOf(actor._parent as AnyActor);
         const systemId = (actor.options as { systemId?: unknown } | undefined)?.systemId;
         if (typeof systemId === 'string') entry.systemId = systemId;
         const label = actorLabel(actor);
@@ -51,7 +59,7 @@ export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: Inspe
       }
       case '@xstate.event': {
         const entry: UntimedEntry = { kind: 'event', actorId, event: sanitizeEvent(event.event, sanitize) };
-        if (event.sourceRef) entry.sourceId = event.sourceRef.sessionId;
+        if (event.sourceRef) entry.sourceId = idOf(event.sourceRef as AnyActor);
         return [entry];
       }
       case '@xstate.snapshot': {
