@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JsonSchema, ToolSpec } from './chatModel.js';
 import { ToolDefinitionError } from './errors.js';
 import type { ToolContext } from './toolContext.js';
+import { schemaWithoutContext } from './contextualParameters.js';
 import { assertValidToolName } from './toolNames.js';
 
 /** Any zod schema that describes an object of tool arguments. */
@@ -11,7 +12,12 @@ export type ToolParameters = z.ZodType<Record<string, unknown>>;
 export interface ToolDefinition<P extends ToolParameters, R> {
   name: string;
   description: string;
-  parameters: P;
+  /**
+   * The arguments' zod schema, or a function of the call's context that
+   * returns it: refinements and transforms in it can then read `ctx.state`
+   * (the function is called once per call, before `execute`).
+   */
+  parameters: P | ((ctx: ToolContext) => P);
   execute: (args: z.output<P>, ctx: ToolContext) => R | Promise<R>;
   /** Ask providers that support it to enforce the schema exactly. */
   strict?: boolean;
@@ -21,7 +27,10 @@ export interface ToolDefinition<P extends ToolParameters, R> {
 export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
   readonly name: string;
   readonly description: string;
+  /** The arguments' schema (built without a call context when `parameters` is a function). */
   readonly parameters: P;
+  /** The schema for one call, when its refinements need the call's context. */
+  parametersFor?(ctx: ToolContext): P;
   readonly strict: boolean;
   /** The JSON Schema of the parameters, as the model sees it. */
   readonly jsonSchema: JsonSchema;
@@ -54,7 +63,8 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
       name: definition.name,
     });
   }
-  if (!(definition.parameters instanceof z.ZodType)) {
+  const parameters = schemaWithoutContext(definition.name, definition.parameters);
+  if (!(parameters instanceof z.ZodType)) {
     throw new ToolDefinitionError(
       `Tool "${definition.name}" needs \`parameters\` as a zod schema, e.g. z.object({ city: z.string() }).`,
       { name: definition.name },
@@ -65,19 +75,22 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
       name: definition.name,
     });
   }
-  const jsonSchema = toParametersJsonSchema(definition.name, definition.parameters);
+  const jsonSchema = toParametersJsonSchema(definition.name, parameters);
   const strict = definition.strict ?? false;
   const spec: ToolSpec = { name: definition.name, description: definition.description, parameters: jsonSchema };
   if (strict) spec.strict = true;
-  return {
+  const tool: Tool<P, R> = {
     name: definition.name,
     description: definition.description,
-    parameters: definition.parameters,
+    parameters,
     strict,
     jsonSchema,
     spec,
     execute: definition.execute,
   };
+  const contextual = definition.parameters;
+  if (typeof contextual === 'function') return { ...tool, parametersFor: (ctx) => contextual(ctx) };
+  return tool;
 }
 
 function toParametersJsonSchema(name: string, parameters: ToolParameters): JsonSchema {

@@ -49,7 +49,7 @@ export class ConfigurationError extends AgentchartError {
  * unknown, the server answered with an HTTP error, or the stream broke off.
  * `code` says which (`MODEL_CONNECTION_FAILED`, `MODEL_NOT_FOUND`,
  * `MODEL_HTTP_ERROR`, `MODEL_STREAM_INTERRUPTED`, `MODEL_RESPONSE_INVALID`,
- * `MODEL_SCRIPT_EXHAUSTED`).
+ * `MODEL_TIMEOUT`, `MODEL_SCRIPT_EXHAUSTED`).
  */
 export class ModelError extends AgentchartError {
   constructor(
@@ -59,6 +59,7 @@ export class ModelError extends AgentchartError {
       | 'MODEL_HTTP_ERROR'
       | 'MODEL_STREAM_INTERRUPTED'
       | 'MODEL_RESPONSE_INVALID'
+      | 'MODEL_TIMEOUT'
       | 'MODEL_SCRIPT_EXHAUSTED',
     message: string,
     details: Record<string, unknown> = {},

@@ -3,6 +3,8 @@ export * from './errors.js';
 export * from './chatModel.js';
 export * from './toolNames.js';
 export * from './toolContext.js';
+export * from './sharedState.js';
+export * from './toolError.js';
 export * from './toolResult.js';
 export * from './defineTool.js';
 export * from './validateToolArguments.js';

@@ -53,6 +53,19 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     error: ErrorInfoSchema.optional(),
   }),
   z.object({
+    type: z.literal('state.changed'),
+    ...base,
+    key: z.string(),
+    /** The new value; absent when the key was deleted. */
+    value: z.unknown(),
+    previous: z.unknown(),
+    deleted: z.boolean(),
+    version: z.number().int(),
+    /** The tool call that made the change, when a tool made it. */
+    toolName: z.string().optional(),
+    callId: z.string().optional(),
+  }),
+  z.object({
     type: z.literal('run.finished'),
     ...base,
     reason: StopReasonSchema,

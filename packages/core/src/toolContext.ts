@@ -1,3 +1,5 @@
+import type { SharedState } from './sharedState.js';
+
 /**
  * What a tool receives beside its arguments. The model never sees it.
  *
@@ -15,4 +17,6 @@ export interface ToolContext {
   readonly runId: string;
   /** Aborted when the run is aborted: pass it to anything that waits. */
   readonly signal: AbortSignal;
+  /** The run's (or group chat's) shared state; see `SharedState`. */
+  readonly state: SharedState;
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ToolCall } from './messages.js';
 import type { AnyTool } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 
 /** One problem with a tool call's arguments. */
 export interface ArgumentIssue {
@@ -15,21 +16,24 @@ export type ArgumentValidation =
   | { ok: false; issues: ArgumentIssue[] };
 
 /**
- * Parses and validates a call's arguments with the tool's zod schema
- * (async refinements included).
+ * Parses and validates a call's arguments with the tool's zod schema (async
+ * refinements and transforms included). Pass the call's context for tools
+ * whose `parameters` is a function of it. A `ToolError` thrown by a refinement
+ * propagates: its message is meant for the model as is.
  *
  * @example
  * const v = await validateToolArguments(addTool, { id: '1', name: 'add', arguments: { a: 'x' } });
  * if (!v.ok) console.log(formatArgumentIssues('add', v.issues));
  */
-export async function validateToolArguments(tool: AnyTool, call: ToolCall): Promise<ArgumentValidation> {
+export async function validateToolArguments(tool: AnyTool, call: ToolCall, ctx?: ToolContext): Promise<ArgumentValidation> {
   if (call.malformedArguments !== undefined) {
     return {
       ok: false,
       issues: [{ path: '', message: `The arguments are not valid JSON: ${truncate(call.malformedArguments, 200)}` }],
     };
   }
-  const parsed = await tool.parameters.safeParseAsync(call.arguments ?? {});
+  const schema = ctx !== undefined && tool.parametersFor !== undefined ? tool.parametersFor(ctx) : tool.parameters;
+  const parsed = await schema.safeParseAsync(call.arguments ?? {});
   if (parsed.success) return { ok: true, args: parsed.data };
   return { ok: false, issues: parsed.error.issues.map(toArgumentIssue) };
 }

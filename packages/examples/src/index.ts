@@ -1,2 +1,3 @@
 export * from './printEvents.js';
 export * from './travelTools.js';
+export * from './citations/index.js';

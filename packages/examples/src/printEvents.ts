@@ -34,6 +34,9 @@ export function printEvents(events$: Observable<RunEvent>, write: (text: string)
       case 'tool.result':
         line(`${event.isError ? '✗' : '✓'} ${event.toolName} → ${event.content}`);
         break;
+      case 'state.changed':
+        line(`🗂 state.${event.key} ${event.deleted ? 'deleted' : `= ${JSON.stringify(event.value)}`}${event.toolName ? ` (by ${event.toolName})` : ''}`);
+        break;
       case 'run.finished':
         line(`■ ${event.agent} finished: ${event.reason}${event.error ? ` (${event.error.message})` : ''}`);
         break;

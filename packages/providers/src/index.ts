@@ -1,1 +1,6 @@
 export * from './scripted/scriptedModel.js';
+export * from './constants.js';
+export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
+export { resolveOllamaHost } from './ollama/ollamaHost.js';
+export { toolCallFormat } from './ollama/toolCallFormat.js';
+export { openai, type OpenAIModelOptions } from './openai/openaiModel.js';

@@ -1,4 +1,5 @@
 import type { ErrorInfo, Message, StopReason, ToolCall, Usage } from '@agentchart/core';
+import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 
 /** One executed (or answered) tool call of a run. */
@@ -42,6 +43,8 @@ export interface AgentContext {
   usage: Usage;
   stopReason: StopReason | undefined;
   error: ErrorInfo | undefined;
+  /** The run's shared-state actor (or the group chat's, when the agent takes part in one). */
+  sharedState: SharedStateRef;
 }
 
 export const emptyDraft = (): ReplyDraft => ({ text: '', reasoning: '', toolCalls: [] });

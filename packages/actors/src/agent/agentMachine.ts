@@ -16,11 +16,15 @@ import { type ModelStreamEvent, callModelActor } from './callModelActor.js';
 import { type ToolSettledEvent, runToolBatchActor } from './runToolBatchActor.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
+import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
   runtime: AgentRuntime;
   runId: string;
   messages: Message[];
+  /** Initial values of the run's own shared state, or the group chat's shared state to use instead. */
+  state?: RunSharedStateInput;
 }
 
 export type AgentMachineEvent = ModelStreamEvent | ToolSettledEvent | { type: 'start' } | { type: 'abort' };
@@ -37,7 +41,7 @@ export const agentMachine = setup({
     events: {} as AgentMachineEvent,
     emitted: {} as RunEvent,
   },
-  actors: { callModel: callModelActor, runToolBatch: runToolBatchActor },
+  actors: { callModel: callModelActor, runToolBatch: runToolBatchActor, sharedState: sharedStateMachine },
   guards: {
     replyHasToolCalls: ({ context }) => context.draft.toolCalls.length > 0,
     batchSettled: ({ context }) => context.batch.pending === 0,
@@ -145,7 +149,7 @@ export const agentMachine = setup({
   },
 }).createMachine({
   id: 'agent',
-  context: ({ input }) => ({
+  context: ({ input, spawn }) => ({
     runtime: input.runtime,
     runId: input.runId,
     messages: input.messages,
@@ -156,6 +160,14 @@ export const agentMachine = setup({
     usage: zeroUsage(),
     stopReason: undefined,
     error: undefined,
+    sharedState:
+      input.state !== undefined && 'ref' in input.state
+        ? input.state.ref
+        : spawn('sharedState', {
+            id: SHARED_STATE_SYSTEM_ID,
+            systemId: SHARED_STATE_SYSTEM_ID,
+            input: { initial: input.state?.initial ?? {} },
+          }),
   }),
   initial: 'idle',
   entry: emit(({ context }) => ({
@@ -191,6 +203,7 @@ export const agentMachine = setup({
           calls: context.batch.calls,
           agentName: context.runtime.agentName,
           runId: context.runId,
+          state: toolStateHandle(context),
         }),
       },
       on: { 'tool.settled': { actions: 'recordOutcome' } },

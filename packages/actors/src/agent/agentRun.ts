@@ -7,6 +7,9 @@ import type { AgentRuntime } from './agentRuntime.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { announceRun } from '../inspection/runObservers.js';
+import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import { stateChangedEvent } from '../sharedState/stateChangedEvent.js';
+import type { StateRecord } from '@agentchart/core';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {
@@ -20,6 +23,11 @@ export interface AgentRun {
   readonly result: Promise<RunResult>;
   /** Ends the run with stop reason `aborted`. */
   abort(): void;
+  /**
+   * The run's shared state: read it, observe `changes$`, or write it while
+   * the run is going (writes before the run starts or after it ends throw).
+   */
+  readonly state: SharedStateHandle;
   /** The root actor, for inspection. */
   readonly actor: Actor<typeof agentMachine>;
 }
@@ -29,19 +37,23 @@ export function startAgentRun(
   runtime: AgentRuntime,
   input: Message[],
   signal: AbortSignal | undefined,
+  initialState: StateRecord = {},
   inspect?: InspectOption,
 ): AgentRun {
   const runId = newRunId();
   const events = new Subject<RunEvent>();
   const actor = createActor(agentMachine, {
-    input: { runtime, runId, messages: input },
+    input: { runtime, runId, messages: input, state: { initial: initialState } },
     ...(inspect ? { inspect } : {}),
   });
   actor.on('*', (event) => events.next(event));
+  const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
+  const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
 
   const result = new Promise<RunResult>((resolve, reject) => {
     actor.subscribe({
       complete: () => {
+        stateChanges.unsubscribe();
         events.complete();
         resolve(actor.getSnapshot().output as RunResult);
       },
@@ -61,7 +73,7 @@ export function startAgentRun(
   });
   void result.finally(() => signal?.removeEventListener('abort', abort));
 
-  const run: AgentRun = { runId, events$: events.asObservable(), result, abort, actor };
+  const run: AgentRun = { runId, events$: events.asObservable(), result, abort, state, actor };
   announceRun(run);
   return run;
 }

@@ -1,4 +1,5 @@
-import type { AnyTool, ChatModel, ToolChoice, ToolSpec } from '@agentchart/core';
+import type { AnyTool, ChatModel, StateRecord, ToolChoice, ToolSpec } from '@agentchart/core';
+import type { z } from 'zod';
 
 /**
  * The parts of an agent that are code, not data: the model, the tools.
@@ -13,4 +14,6 @@ export interface AgentRuntime {
   readonly instructions: string | undefined;
   readonly toolChoice: ToolChoice;
   readonly maxSteps: number;
+  /** Checked on every write to the run's shared state. */
+  readonly stateSchema?: z.ZodType<StateRecord> | undefined;
 }

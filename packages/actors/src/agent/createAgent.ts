@@ -4,8 +4,11 @@ import {
   ConfigurationError,
   DuplicateToolError,
   type Message,
+  type StateRecord,
   type ToolChoice,
 } from '@agentchart/core';
+import type { z } from 'zod';
+import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, startAgentRun } from './agentRun.js';
@@ -26,6 +29,11 @@ export interface AgentOptions {
   toolChoice?: ToolChoice;
   /** Observes every run of this agent: handed to each run's root actor (e.g. `inspectWithStately().inspect`). */
   inspect?: InspectOption;
+  /**
+   * A zod schema for the shared state: initial values and every write are
+   * checked against it (make keys optional that may be absent).
+   */
+  stateSchema?: z.ZodType<StateRecord>;
 }
 
 /** What `agent.run` takes beside the input. */
@@ -34,6 +42,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Observes this run (beside the agent's own `inspect`): handed to the root actor. */
   inspect?: InspectOption;
+  /** Initial values of the run's shared state (checked against `stateSchema`). */
+  state?: StateRecord;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
@@ -70,7 +80,13 @@ export function createAgent(options: AgentOptions): Agent {
     name: runtime.agentName,
     tools,
     run: (input, runOptions = {}) =>
-      startAgentRun(runtime, toMessages(input), runOptions.signal, combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors())),
+      startAgentRun(
+        runtime,
+        toMessages(input),
+        runOptions.signal,
+        validateInitialState(runOptions.state, runtime.stateSchema),
+        combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors()),
+      ),
   };
 }
 
@@ -104,6 +120,7 @@ function buildRuntime(options: AgentOptions): AgentRuntime {
     instructions: options.instructions,
     toolChoice: options.toolChoice ?? 'auto',
     maxSteps,
+    stateSchema: options.stateSchema,
   };
 }
 

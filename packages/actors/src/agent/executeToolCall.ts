@@ -3,6 +3,7 @@ import {
   type ToolCall,
   type ToolContext,
   formatArgumentIssues,
+  isToolError,
   toErrorInfo,
   toolOutputText,
   toolOutputValue,
@@ -30,13 +31,15 @@ export async function executeToolCall(
       isError: true,
     };
   }
-  const validation = await validateToolArguments(tool, call);
-  if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
+  const ctx: ToolContext = { ...context, callId: call.id, toolName: tool.name };
   try {
-    const output = await tool.execute(validation.args, { ...context, callId: call.id, toolName: tool.name });
+    const validation = await validateToolArguments(tool, call, ctx);
+    if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
+    const output = await tool.execute(validation.args, ctx);
     return { content: toolOutputText(output), isError: false, value: toolOutputValue(output) };
   } catch (error) {
     const info = toErrorInfo(error);
+    if (isToolError(error)) return { content: error.message, isError: true, error: info };
     return { content: `Tool "${tool.name}" failed: ${info.message}`, isError: true, error: info };
   }
 }

@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message, StopReason, Usage } from '@agentchart/core';
+import type { ErrorInfo, Message, StateRecord, StopReason, Usage } from '@agentchart/core';
 import type { AgentContext, ToolCallRecord } from './agentContext.js';
 
 /** What a finished run returns. */
@@ -12,6 +12,8 @@ export interface RunResult {
   /** Every tool call the run answered, in order, with what the model saw. */
   toolCalls: ToolCallRecord[];
   usage: Usage;
+  /** The shared state's values when the run ended. */
+  state: StateRecord;
   /** Model calls made. */
   steps: number;
   stopReason: StopReason;
@@ -28,6 +30,7 @@ export function toRunResult(context: AgentContext): RunResult {
     text: lastAssistantText(context.messages),
     toolCalls: context.toolCalls,
     usage: context.usage,
+    state: { ...context.sharedState.getSnapshot().context.values },
     steps: context.step,
     stopReason: context.stopReason ?? 'completed',
   };

@@ -1,5 +1,6 @@
 import type { AnyTool, ToolCall } from '@agentchart/core';
 import { type EventObject, fromCallback } from 'xstate';
+import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
 import { executeToolCall } from './executeToolCall.js';
 
@@ -15,6 +16,8 @@ export interface RunToolBatchInput {
   calls: readonly ToolCall[];
   agentName: string;
   runId: string;
+  /** The run's shared state; each call gets it tagged with its tool and call id. */
+  state: SharedStateHandle;
 }
 
 /**
@@ -26,7 +29,8 @@ export const runToolBatchActor = fromCallback<EventObject, RunToolBatchInput>(({
   const controller = new AbortController();
   const base = { agentName: input.agentName, runId: input.runId, signal: controller.signal };
   input.calls.forEach((call, index) => {
-    void executeToolCall(input.tools, call, base).then((outcome) => {
+    const state = input.state.withSource({ agent: input.agentName, toolName: call.name, callId: call.id });
+    void executeToolCall(input.tools, call, { ...base, state }).then((outcome) => {
       if (!controller.signal.aborted) sendBack({ type: 'tool.settled', index, outcome } satisfies ToolSettledEvent);
     });
   });

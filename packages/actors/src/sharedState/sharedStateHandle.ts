@@ -1,0 +1,108 @@
+import {
+  type SharedState,
+  SharedStateError,
+  type StateChange,
+  type StateChangeSource,
+  type StateRecord,
+} from '@agentchart/core';
+import { Observable } from 'rxjs';
+import type { z } from 'zod';
+import type { SharedStateRef } from './sharedStateMachine.js';
+import { checkStateSchema } from './stateSchemaIssues.js';
+
+/** A `SharedState` over a shared-state actor; `withSource` tags the writes. */
+export interface SharedStateHandle<S extends StateRecord = StateRecord> extends SharedState<S> {
+  /** The same state, its writes attributed to `source` in change events. */
+  withSource(source: StateChangeSource): SharedStateHandle<S>;
+  /** The actor behind the handle. */
+  readonly ref: SharedStateRef;
+}
+
+export interface SharedStateHandleOptions {
+  /** Every write is checked against it (the whole state after the write) before it is applied. */
+  schema?: z.ZodType<StateRecord> | undefined;
+  source?: StateChangeSource;
+}
+
+/**
+ * The `SharedState` API over a shared-state actor. Reads come from the actor's
+ * snapshot; each write is validated against the schema first (an invalid write
+ * throws `SharedStateError` and changes nothing) and then sent to the actor,
+ * which applies it at once: a running actor processes an event synchronously,
+ * so `update` is an atomic read-modify-write.
+ *
+ * @example
+ * const state = sharedStateHandle(run.actor.getSnapshot().context.sharedState);
+ * state.changes$.subscribe((change) => console.log(change.key, change.value));
+ */
+export function sharedStateHandle<S extends StateRecord = StateRecord>(
+  ref: SharedStateRef,
+  options: SharedStateHandleOptions = {},
+): SharedStateHandle<S> {
+  const { schema, source } = options;
+  const current = (): StateRecord => ref.getSnapshot().context.values;
+
+  const write = (key: string, value: unknown): void => {
+    if (!isRunning(ref)) {
+      throw new SharedStateError(
+        'STATE_NOT_RUNNING',
+        `Cannot write "${key}": the shared state is not running (its run has not started yet or has ended). ` +
+          'Write from tools while the run is going, or pass initial values when the run is created.',
+        { key },
+      );
+    }
+    const values = current();
+    const deleted = value === undefined;
+    if (deleted && !Object.hasOwn(values, key)) return;
+    if (schema !== undefined) {
+      const next = { ...values };
+      if (deleted) delete next[key];
+      else next[key] = value;
+      const checked = checkStateSchema(schema, next);
+      if (!checked.ok) {
+        throw new SharedStateError(
+          'STATE_INVALID',
+          `Writing "${key}" would break the shared state's schema: ${checked.issues.join('; ')}.`,
+          { key, issues: checked.issues },
+        );
+      }
+    }
+    ref.send({ type: 'state.write', key, value, deleted, ...(source ? { source } : {}) });
+  };
+
+  const changes$ = new Observable<StateChange>((subscriber) => {
+    const subscription = ref.on('state.changed', (event) => subscriber.next(event.change));
+    return () => subscription.unsubscribe();
+  });
+
+  return {
+    ref,
+    get: (key) => current()[key] as S[typeof key] | undefined,
+    has: (key) => Object.hasOwn(current(), key),
+    set: (key, value) => write(key, value),
+    delete: (key) => {
+      const present = Object.hasOwn(current(), key);
+      write(key, undefined);
+      return present;
+    },
+    update: (key, fn) => {
+      const next = fn(current()[key] as S[typeof key] | undefined);
+      write(key, next);
+      return next;
+    },
+    values: () => ({ ...current() }) as Partial<S>,
+    changes$,
+    withSource: (newSource) => sharedStateHandle<S>(ref, { schema, source: newSource }),
+  };
+}
+
+/**
+ * A write is only atomic when the actor processes it at once, i.e. when it
+ * has started and not stopped. XState exposes no public flag for "started";
+ * its own code reads `_processingStatus` (0 not started, 1 running, 2 stopped).
+ */
+function isRunning(ref: SharedStateRef): boolean {
+  if (ref.getSnapshot().status !== 'active') return false;
+  const processing = (ref as unknown as { _processingStatus?: number })._processingStatus;
+  return processing === undefined || processing === 1;
+}

@@ -1,0 +1,81 @@
+import type { StateChange, StateChangeSource, StateRecord } from '@agentchart/core';
+import { type ActorRefFrom, enqueueActions, setup } from 'xstate';
+
+/** The system id under which a run's (or chat's) shared state is registered. */
+export const SHARED_STATE_SYSTEM_ID = 'sharedState';
+
+/** The shared-state actor's context: plain data, safe to persist. */
+export interface SharedStateContext {
+  values: StateRecord;
+  /** Counts applied changes. */
+  version: number;
+}
+
+export interface SharedStateInput {
+  initial?: StateRecord;
+}
+
+/** Sets (`deleted: false`) or deletes one key. Validation happens before the event is sent. */
+export interface StateWriteEvent {
+  type: 'state.write';
+  key: string;
+  value: unknown;
+  deleted: boolean;
+  source?: StateChangeSource;
+}
+
+/** Emitted for every applied change (listen with `ref.on('state.changed', ...)`). */
+export interface StateChangedEmitted {
+  type: 'state.changed';
+  change: StateChange;
+}
+
+/**
+ * The shared-state actor: the single owner of a run's or a group chat's
+ * shared values. It applies writes one at a time, in the order they arrive,
+ * and emits each change. Spawn one per run or chat, with systemId
+ * `SHARED_STATE_SYSTEM_ID`; use `sharedStateHandle` to read and write it.
+ *
+ * @example
+ * // in a group-chat machine
+ * context: ({ spawn, input }) => ({
+ *   sharedState: spawn(sharedStateMachine, { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.state } }),
+ * }),
+ */
+export const sharedStateMachine = setup({
+  types: {
+    context: {} as SharedStateContext,
+    input: {} as SharedStateInput,
+    events: {} as StateWriteEvent,
+    emitted: {} as StateChangedEmitted,
+  },
+}).createMachine({
+  id: 'sharedState',
+  context: ({ input }) => ({ values: { ...(input.initial ?? {}) }, version: 0 }),
+  on: {
+    'state.write': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const present = Object.hasOwn(context.values, event.key);
+        if (event.deleted && !present) return;
+        const values = { ...context.values };
+        const previous = values[event.key];
+        if (event.deleted) delete values[event.key];
+        else values[event.key] = event.value;
+        const version = context.version + 1;
+        enqueue.assign({ values, version });
+        const change: StateChange = {
+          key: event.key,
+          value: event.deleted ? undefined : event.value,
+          previous,
+          deleted: event.deleted,
+          version,
+        };
+        if (event.source) change.source = event.source;
+        enqueue.emit({ type: 'state.changed', change });
+      }),
+    },
+  },
+});
+
+/** A reference to a running shared-state actor. */
+export type SharedStateRef = ActorRefFrom<typeof sharedStateMachine>;

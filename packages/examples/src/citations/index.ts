@@ -1,0 +1,2 @@
+export * from './citationTools.js';
+export * from './citationsAgent.js';

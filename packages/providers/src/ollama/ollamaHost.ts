@@ -1,0 +1,17 @@
+import { DEFAULT_OLLAMA_HOST } from '../constants.js';
+
+/**
+ * The Ollama server URL to use: `host` if given, else `OLLAMA_HOST`, else
+ * 127.0.0.1:11434. A bare `host:port` gets `http://`; a missing port 11434.
+ *
+ * @example
+ * resolveOllamaHost('localhost');         // 'http://localhost:11434'
+ * resolveOllamaHost('https://gpu.lan');   // 'https://gpu.lan'
+ */
+export function resolveOllamaHost(host?: string): string {
+  const raw = (host ?? process.env.OLLAMA_HOST ?? '').trim() || DEFAULT_OLLAMA_HOST;
+  const withScheme = raw.includes('://') ? raw : `http://${raw.startsWith(':') ? `127.0.0.1${raw}` : raw}`;
+  const url = new URL(withScheme);
+  if (!raw.includes('://') && url.port === '') url.port = '11434';
+  return url.toString().replace(/\/+$/, '');
+}
