@@ -7,3 +7,4 @@ export { agentMachine } from './agent/agentMachine.js';
 export { combineInspectors, type InspectOption } from './inspection/inspectOption.js';
 export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
 export * from './sharedState/index.js';
+export * from './reliableTool/index.js';

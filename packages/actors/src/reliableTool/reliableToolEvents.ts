@@ -1,0 +1,33 @@
+import type { ErrorInfo } from '@agentchart/core';
+import type { ReliableToolAttempt } from './reliableToolAttempt.js';
+import type { ReliableToolErrorCode } from './reliableToolError.js';
+
+interface Base {
+  /** The reliable tool's name. */
+  tool: string;
+  runId: string;
+}
+
+/**
+ * What a reliable tool reports on `events$`, for every run of the instance
+ * (tell concurrent runs apart by `runId`). A run starts with
+ * `reliable.run.started` and ends with one `reliable.run.finished`; each
+ * attempt runs from `reliable.attempt.started` to `reliable.attempt.finished`.
+ */
+export type ReliableToolEvent =
+  | (Base & { type: 'reliable.run.started'; task: string; maxToolInvocations: number })
+  | (Base & { type: 'reliable.attempt.started'; attempt: number })
+  | (Base & {
+      type: 'reliable.runner.call';
+      attempt: number;
+      callId: string;
+      args: Record<string, unknown>;
+      hypothesis: string;
+    })
+  | (Base & { type: 'reliable.tool.result'; attempt: number; isError: boolean; text: string; error?: ErrorInfo })
+  | (Base & { type: 'reliable.validator.verdict'; attempt: number; valid: boolean; justification: string })
+  | (Base & { type: 'reliable.attempt.finished'; attempt: number; record: ReliableToolAttempt })
+  | (Base & { type: 'reliable.run.finished'; ok: boolean; attempts: number; code?: ReliableToolErrorCode; failureReason?: string });
+
+/** The reliable-tool event of a given `type`. */
+export type ReliableToolEventOf<T extends ReliableToolEvent['type']> = Extract<ReliableToolEvent, { type: T }>;
