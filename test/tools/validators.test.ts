@@ -119,7 +119,11 @@ describe('errors meant for the model', () => {
       {
         content: "Tool \"lookup\" failed: Cannot read properties of undefined (reading 'entries')",
         isError: true,
-        error: { name: 'TypeError', message: "Cannot read properties of undefined (reading 'entries')" },
+        error: {
+          name: 'TypeError',
+          message: "Cannot read properties of undefined (reading 'entries')",
+          stack: expect.stringMatching(/^TypeError: Cannot read properties of undefined \(reading 'entries'\)\n\s+at /),
+        },
       },
     ]);
     expect((await run.result).stopReason).toBe('completed');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JsonSchema, ToolSpec } from './chatModel.js';
 import { ToolDefinitionError } from './errors.js';
+import { type ApprovalContext, type ToolApproval, isToolApproval } from './toolApproval.js';
 import type { ToolContext } from './toolContext.js';
 import { schemaWithoutContext } from './contextualParameters.js';
 import { assertValidToolName } from './toolNames.js';
@@ -21,6 +22,11 @@ export interface ToolDefinition<P extends ToolParameters, R> {
   execute: (args: z.output<P>, ctx: ToolContext) => R | Promise<R>;
   /** Ask providers that support it to enforce the schema exactly. */
   strict?: boolean;
+  /**
+   * Whether a call waits for a human decision before it runs: `never` (the
+   * default), `always`, or a predicate over the validated arguments.
+   */
+  approval?: ToolApproval<z.output<P>>;
 }
 
 /** A typed tool, ready to give to an agent. */
@@ -36,7 +42,11 @@ export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
   readonly jsonSchema: JsonSchema;
   /** The tool as sent to a model. */
   readonly spec: ToolSpec;
+  /** How calls are approved: `never`, `always`, or `conditional` (decided by `needsApproval`). */
+  readonly approval: 'never' | 'always' | 'conditional';
   execute(args: z.output<P>, ctx: ToolContext): R | Promise<R>;
+  /** Whether this call (with validated arguments) waits for a human decision. */
+  needsApproval(args: z.output<P>, ctx: ApprovalContext): boolean | Promise<boolean>;
 }
 
 /** A tool whose argument and result types are not known here. */
@@ -75,6 +85,13 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
       name: definition.name,
     });
   }
+  const approval = definition.approval ?? 'never';
+  if (!isToolApproval(approval)) {
+    throw new ToolDefinitionError(
+      `Tool "${definition.name}" has an invalid \`approval\`: use 'never', 'always' or a function (args, ctx) => boolean.`,
+      { name: definition.name, approval: String(approval) },
+    );
+  }
   const jsonSchema = toParametersJsonSchema(definition.name, parameters);
   const strict = definition.strict ?? false;
   const spec: ToolSpec = { name: definition.name, description: definition.description, parameters: jsonSchema };
@@ -86,7 +103,9 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
     strict,
     jsonSchema,
     spec,
+    approval: typeof approval === 'function' ? 'conditional' : approval,
     execute: definition.execute,
+    needsApproval: typeof approval === 'function' ? approval : () => approval === 'always',
   };
   const contextual = definition.parameters;
   if (typeof contextual === 'function') return { ...tool, parametersFor: (ctx) => contextual(ctx) };

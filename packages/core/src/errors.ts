@@ -37,6 +37,23 @@ export class DuplicateToolError extends AgentchartError {
   }
 }
 
+/**
+ * `ctx.addTools` / `ctx.removeTools` was called while no agent run was
+ * executing the tool (the tool was executed directly), so there is no live
+ * tool list to change.
+ */
+export class ToolExposureError extends AgentchartError {
+  constructor(helper: string, toolName: string) {
+    super(
+      'TOOL_EXPOSURE_OUTSIDE_RUN',
+      `ctx.${helper}() was called by tool "${toolName}" outside an agent run. It changes the tool list of the run that ` +
+        'executes the tool, and this call has none (the tool was executed directly). Only call it from a tool an agent runs, ' +
+        'or check `ctx.tools !== undefined` first.',
+      { helper, toolName },
+    );
+  }
+}
+
 /** An option passed to an agentchart function is invalid. */
 export class ConfigurationError extends AgentchartError {
   constructor(message: string, details: Record<string, unknown> = {}) {
@@ -87,5 +104,34 @@ function safeStringify(value: unknown): string {
     return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
+  }
+}
+
+/** `approve` / `reject` named a request the run is not waiting for. */
+export class ApprovalError extends AgentchartError {
+  constructor(id: string, pending: readonly string[]) {
+    super(
+      'APPROVAL_NOT_PENDING',
+      `No pending approval request has id "${id}". ` +
+        (pending.length > 0
+          ? `Pending: ${pending.join(', ')}.`
+          : 'The run is not waiting for approval (read run.pendingApprovals first).'),
+      { id, pending: [...pending] },
+    );
+  }
+}
+
+/**
+ * A run could not be persisted (it is not waiting for approval) or a
+ * persisted run could not be resumed (wrong format or version, another agent,
+ * a tool the resuming agent does not have). `code` says which.
+ */
+export class RunSnapshotError extends AgentchartError {
+  constructor(
+    code: 'RUN_NOT_PERSISTABLE' | 'RUN_SNAPSHOT_INVALID' | 'RUN_SNAPSHOT_TOOL_MISSING',
+    message: string,
+    details: Record<string, unknown> = {},
+  ) {
+    super(code, message, details);
   }
 }

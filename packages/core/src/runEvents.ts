@@ -7,8 +7,20 @@ import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
  * - `max-steps`: the run reached `maxSteps` model calls.
  * - `aborted`: the run's signal was aborted (or `abort()` was called).
  * - `error`: the model failed (see `error`).
+ * - `max-tool-calls`: the run reached `maxToolCalls`; its last model call was made with tool choice `none`.
+ * - `max-consecutive-errors`: `maxConsecutiveErrors` iterations in a row had failing tool calls; the last
+ *   model call was made with tool choice `none`.
+ * - `ended-by-middleware`: a function middleware called `endRun()`.
  */
-export const StopReasonSchema = z.enum(['completed', 'max-steps', 'aborted', 'error']);
+export const StopReasonSchema = z.enum([
+  'completed',
+  'max-steps',
+  'aborted',
+  'error',
+  'max-tool-calls',
+  'max-consecutive-errors',
+  'ended-by-middleware',
+]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
 /** An error as it travels on events and in results: plain data. */
@@ -16,6 +28,8 @@ export const ErrorInfoSchema = z.object({
   name: z.string(),
   code: z.string().optional(),
   message: z.string(),
+  /** The stack trace, where one is reported (tool errors on `events$`). */
+  stack: z.string().optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
@@ -51,6 +65,35 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     /** The full error, when the tool threw (the model may see less). */
     error: ErrorInfoSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('tools.changed'),
+    ...base,
+    step: z.number().int(),
+    /** The call whose tool changed the list. */
+    callId: z.string(),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    /** The live tool list after the change; the model sees it from its next call. */
+    tools: z.array(z.string()),
+  }),
+  z.object({
+    type: z.literal('approval.requested'),
+    ...base,
+    step: z.number().int(),
+    /** The id to pass to `approve` / `reject` (the call's id). */
+    id: z.string(),
+    toolName: z.string(),
+    arguments: z.unknown(),
+  }),
+  z.object({
+    type: z.literal('approval.decided'),
+    ...base,
+    step: z.number().int(),
+    id: z.string(),
+    toolName: z.string(),
+    approved: z.boolean(),
+    reason: z.string().optional(),
   }),
   z.object({
     type: z.literal('state.changed'),

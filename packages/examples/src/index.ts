@@ -1,3 +1,4 @@
 export * from './printEvents.js';
 export * from './travelTools.js';
 export * from './citations/index.js';
+export * from './reliableTool/index.js';

@@ -1,6 +1,7 @@
-import type { ErrorInfo, Message, StopReason, ToolCall, Usage } from '@agentchart/core';
+import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, Usage } from '@agentchart/core';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
+import type { ApprovalState } from './approvals.js';
 
 /** One executed (or answered) tool call of a run. */
 export interface ToolCallRecord {
@@ -19,6 +20,8 @@ export interface ToolOutcome {
   isError: boolean;
   value?: unknown;
   error?: ErrorInfo;
+  /** A function middleware called `endRun()` for this call. */
+  endsRun?: true;
 }
 
 /** The model reply being assembled from stream events. */
@@ -43,6 +46,18 @@ export interface AgentContext {
   usage: Usage;
   stopReason: StopReason | undefined;
   error: ErrorInfo | undefined;
+  /** The tool choice for the next model call (a required choice turns `auto` after tools ran). */
+  toolMode: ToolModeSetting;
+  /** Tool calls executed so far (answered-without-running calls excluded). */
+  toolCallCount: number;
+  /** Iterations in a row whose batch had a failing call. */
+  consecutiveErrorBatches: number;
+  /** Set when a limit was reached: the next model call is the last, with tool choice `none`. */
+  finalCall: 'max-tool-calls' | 'max-consecutive-errors' | undefined;
+  /** Approval requests and decisions of the current batch. */
+  approvals: ApprovalState;
+  /** The call whose middleware ended the run. */
+  endedBy: { callId: string; toolName: string } | undefined;
   /** The run's shared-state actor (or the group chat's, when the agent takes part in one). */
   sharedState: SharedStateRef;
 }

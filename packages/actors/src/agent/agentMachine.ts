@@ -4,18 +4,22 @@ import {
   type RunEvent,
   type ToolCall,
   type ToolMessage,
+  type ToolModeSetting,
   addUsage,
   toErrorInfo,
   zeroUsage,
 } from '@agentchart/core';
 import { assign, emit, enqueueActions, setup } from 'xstate';
-import { type AgentContext, type ToolCallRecord, emptyDraft } from './agentContext.js';
+import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
-import { buildModelRequest } from './buildModelRequest.js';
+import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
+import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
 import { type ModelStreamEvent, callModelActor } from './callModelActor.js';
-import { type ToolSettledEvent, runToolBatchActor } from './runToolBatchActor.js';
+import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
+import { type ToolSettledEvent, type ToolsChangedEvent, runToolBatchActor } from './runToolBatchActor.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
+import { afterToolIteration } from './toolChoice.js';
 import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 
@@ -23,16 +27,45 @@ export interface AgentMachineInput {
   runtime: AgentRuntime;
   runId: string;
   messages: Message[];
+  toolMode: ToolModeSetting;
   /** Initial values of the run's own shared state, or the group chat's shared state to use instead. */
   state?: RunSharedStateInput;
 }
 
-export type AgentMachineEvent = ModelStreamEvent | ToolSettledEvent | { type: 'start' } | { type: 'abort' };
+/** A human decision on a pending approval request (see `AgentRun.approve` / `reject`). */
+export interface ApprovalDecisionEvent {
+  type: 'approval.decide';
+  id: string;
+  approved: boolean;
+  reason?: string;
+}
+
+export type AgentMachineEvent =
+  | ModelStreamEvent
+  | ToolSettledEvent
+  | ToolsChangedEvent
+  | ApprovalDecisionEvent
+  | { type: 'start' }
+  | { type: 'abort' };
+
+const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOutcome): RunEvent => ({
+  type: 'tool.result',
+  runId: context.runId,
+  agent: context.runtime.agentName,
+  step: context.step,
+  callId: call.id,
+  toolName: call.name,
+  content: outcome.content,
+  isError: outcome.isError,
+  ...(outcome.error ? { error: outcome.error } : {}),
+});
 
 /**
  * The agent's tool loop:
- * idle → thinking (model call) → acting (tool batch) → thinking … → done,
- * with `aborted` and `failed` reachable from any working state.
+ * idle → thinking (model call) → screening (which calls need approval)
+ * → awaitingApproval (when some do) → acting (tool batch) → stepDone
+ * → thinking … → done, with the limits' and the middleware's endings,
+ * `aborted` and `failed` reachable from any working state.
  */
 export const agentMachine = setup({
   types: {
@@ -41,11 +74,24 @@ export const agentMachine = setup({
     events: {} as AgentMachineEvent,
     emitted: {} as RunEvent,
   },
-  actors: { callModel: callModelActor, runToolBatch: runToolBatchActor, sharedState: sharedStateMachine },
+  actors: {
+    callModel: callModelActor,
+    runToolBatch: runToolBatchActor,
+    screenApprovals: screenApprovalsActor,
+    sharedState: sharedStateMachine,
+  },
   guards: {
     replyHasToolCalls: ({ context }) => context.draft.toolCalls.length > 0,
+    isFinalCall: ({ context }) => context.finalCall !== undefined,
     batchSettled: ({ context }) => context.batch.pending === 0,
     stepsExhausted: ({ context }) => context.step >= context.runtime.maxSteps,
+    endedByMiddleware: ({ context }) => context.endedBy !== undefined,
+    toolCallsExhausted: ({ context }) => context.toolCallCount >= context.runtime.maxToolCalls,
+    tooManyConsecutiveErrors: ({ context }) =>
+      context.consecutiveErrorBatches >= context.runtime.maxConsecutiveErrors,
+    allApprovalsDecided: ({ context }) => pendingRequests(context.approvals).length === 0,
+    isPendingApproval: ({ context, event }) =>
+      event.type === 'approval.decide' && pendingRequests(context.approvals).some((request) => request.id === event.id),
   },
   actions: {
     startStep: enqueueActions(({ context, enqueue }) => {
@@ -92,10 +138,57 @@ export const agentMachine = setup({
     }),
     startBatch: enqueueActions(({ context, enqueue }) => {
       const calls = context.draft.toolCalls;
-      enqueue.assign({ batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length } });
+      enqueue.assign({
+        batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
+        approvals: noApprovals(),
+      });
       for (const call of calls) {
         enqueue.emit({ type: 'tool.call', runId: context.runId, agent: context.runtime.agentName, step: context.step, call });
       }
+    }),
+    requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
+      enqueue.assign({ approvals: { requests, decisions: {} } });
+      for (const request of requests) {
+        enqueue.emit({
+          type: 'approval.requested',
+          runId: context.runId,
+          agent: context.runtime.agentName,
+          step: request.step,
+          id: request.id,
+          toolName: request.toolName,
+          arguments: request.arguments,
+        });
+      }
+    }),
+    recordDecision: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'approval.decide') return;
+      const request = context.approvals.requests.find((candidate) => candidate.id === event.id) as ApprovalRequest;
+      const decision = event.reason === undefined ? { approved: event.approved } : { approved: event.approved, reason: event.reason };
+      enqueue.assign({
+        approvals: { ...context.approvals, decisions: { ...context.approvals.decisions, [event.id]: decision } },
+      });
+      enqueue.emit({
+        type: 'approval.decided',
+        runId: context.runId,
+        agent: context.runtime.agentName,
+        step: request.step,
+        id: event.id,
+        toolName: request.toolName,
+        ...decision,
+      });
+    }),
+    /** Answers the calls that will not run (rejected, over the tool-call budget) and counts the rest. */
+    prepareBatch: enqueueActions(({ context, enqueue }) => {
+      const { batch } = context;
+      const answered = answeredBeforeExecution(batch.calls, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
+      const executing = answered.filter((outcome) => outcome === undefined).length;
+      enqueue.assign({
+        batch: { calls: batch.calls, outcomes: answered, pending: executing },
+        toolCallCount: context.toolCallCount + executing,
+      });
+      answered.forEach((outcome, index) => {
+        if (outcome !== undefined) enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, outcome));
+      });
     }),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'tool.settled') return;
@@ -104,36 +197,64 @@ export const agentMachine = setup({
       const outcomes = batch.outcomes.slice();
       outcomes[event.index] = event.outcome;
       enqueue.assign({ batch: { calls: batch.calls, outcomes, pending: batch.pending - 1 } });
-      const { outcome } = event;
-      enqueue.emit({
-        type: 'tool.result',
+      if (event.outcome.endsRun && context.endedBy === undefined) {
+        enqueue.assign({ endedBy: { callId: call.id, toolName: call.name } });
+      }
+      enqueue.emit(toolResultEvent(context, call, event.outcome));
+    }),
+    reportToolsChanged: emit(({ context, event }) => {
+      const changed = event as ToolsChangedEvent;
+      return {
+        type: 'tools.changed' as const,
         runId: context.runId,
         agent: context.runtime.agentName,
         step: context.step,
-        callId: call.id,
-        toolName: call.name,
-        content: outcome.content,
-        isError: outcome.isError,
-        ...(outcome.error ? { error: outcome.error } : {}),
-      });
+        callId: changed.callId,
+        added: changed.change.added,
+        removed: changed.change.removed,
+        tools: context.runtime.liveTools.names(),
+      };
     }),
     appendToolResults: enqueueActions(({ context, enqueue }) => {
       const { batch } = context;
       const messages = context.messages.slice();
       const records = context.toolCalls.slice();
+      let failed = false;
       for (let index = 0; index < batch.calls.length; index++) {
         const call = batch.calls[index] as ToolCall;
         const outcome = batch.outcomes[index];
         if (outcome === undefined) continue;
         const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content };
         if (outcome.isError) message.isError = true;
+        failed ||= outcome.isError;
         messages.push(message);
         const record: ToolCallRecord = { step: context.step, call, content: outcome.content, isError: outcome.isError };
         if ('value' in outcome) record.value = outcome.value;
         records.push(record);
         enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
       }
-      enqueue.assign({ messages, toolCalls: records, batch: { calls: [], outcomes: [], pending: 0 } });
+      enqueue.assign({
+        messages,
+        toolCalls: records,
+        batch: { calls: [], outcomes: [], pending: 0 },
+        approvals: noApprovals(),
+        toolMode: afterToolIteration(context.toolMode),
+        consecutiveErrorBatches: failed ? context.consecutiveErrorBatches + 1 : 0,
+      });
+    }),
+    /** The last reply of a run that hit a limit: any tool calls in it are answered, not run. */
+    answerFinalReply: enqueueActions(({ context, enqueue }) => {
+      const messages = context.messages.slice();
+      const records = context.toolCalls.slice();
+      for (const call of context.draft.toolCalls) {
+        const outcome = limitReachedOutcome(context.finalCall ?? 'max-tool-calls', context.runtime);
+        enqueue.emit(toolResultEvent(context, call, outcome));
+        const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: true };
+        messages.push(message);
+        records.push({ step: context.step, call, content: outcome.content, isError: true });
+        enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
+      }
+      enqueue.assign({ messages, toolCalls: records });
     }),
     finish: enqueueActions(({ context, enqueue }, params: { reason: AgentContext['stopReason']; error?: ErrorInfo }) => {
       enqueue.assign({ stopReason: params.reason, error: params.error });
@@ -160,6 +281,12 @@ export const agentMachine = setup({
     usage: zeroUsage(),
     stopReason: undefined,
     error: undefined,
+    toolMode: input.toolMode,
+    toolCallCount: 0,
+    consecutiveErrorBatches: 0,
+    finalCall: undefined,
+    approvals: noApprovals(),
+    endedBy: undefined,
     sharedState:
       input.state !== undefined && 'ref' in input.state
         ? input.state.ref
@@ -185,7 +312,8 @@ export const agentMachine = setup({
         src: 'callModel',
         input: ({ context }) => ({ model: context.runtime.model, request: buildModelRequest(context) }),
         onDone: [
-          { guard: 'replyHasToolCalls', target: 'acting', actions: ['appendReply', 'startBatch'] },
+          { guard: 'isFinalCall', target: 'limitReached', actions: ['appendReply', 'answerFinalReply'] },
+          { guard: 'replyHasToolCalls', target: 'screening', actions: ['appendReply', 'startBatch'] },
           { target: 'done', actions: 'appendReply' },
         ],
         onError: {
@@ -195,27 +323,76 @@ export const agentMachine = setup({
       },
       on: { 'model.event': { actions: 'absorbModelEvent' } },
     },
+    screening: {
+      invoke: {
+        src: 'screenApprovals',
+        input: ({ context }) => ({
+          calls: context.batch.calls,
+          tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
+          liveTools: context.runtime.liveTools,
+          state: toolStateHandle(context),
+          agentName: context.runtime.agentName,
+          runId: context.runId,
+          step: context.step,
+        }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.length > 0,
+            target: 'awaitingApproval',
+            actions: { type: 'requestApprovals', params: ({ event }) => event.output },
+          },
+          { target: 'acting' },
+        ],
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => toErrorInfo(event.error) }) },
+      },
+    },
+    awaitingApproval: {
+      on: { 'approval.decide': { guard: 'isPendingApproval', actions: 'recordDecision' } },
+      always: { guard: 'allApprovalsDecided', target: 'acting' },
+    },
     acting: {
+      entry: 'prepareBatch',
       invoke: {
         src: 'runToolBatch',
         input: ({ context }) => ({
-          tools: context.runtime.tools,
+          tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
+          liveTools: context.runtime.liveTools,
+          middleware: context.runtime.middleware,
+          detailedErrors: context.runtime.detailedErrors,
           calls: context.batch.calls,
+          answered: context.batch.outcomes,
           agentName: context.runtime.agentName,
           runId: context.runId,
+          step: context.step,
           state: toolStateHandle(context),
         }),
       },
-      on: { 'tool.settled': { actions: 'recordOutcome' } },
-      always: [
-        { guard: 'batchSettled', target: 'stepDone', actions: 'appendToolResults' },
-      ],
+      on: {
+        'tool.settled': { actions: 'recordOutcome' },
+        'tools.changed': { actions: 'reportToolsChanged' },
+      },
+      always: [{ guard: 'batchSettled', target: 'stepDone', actions: 'appendToolResults' }],
     },
     stepDone: {
-      always: [{ guard: 'stepsExhausted', target: 'maxStepsReached' }, { target: 'thinking' }],
+      always: [
+        { guard: 'endedByMiddleware', target: 'endedByMiddleware' },
+        { guard: 'stepsExhausted', target: 'maxStepsReached' },
+        { guard: 'toolCallsExhausted', target: 'thinking', actions: assign({ finalCall: 'max-tool-calls' }) },
+        {
+          guard: 'tooManyConsecutiveErrors',
+          target: 'thinking',
+          actions: assign({ finalCall: 'max-consecutive-errors' }),
+        },
+        { target: 'thinking' },
+      ],
     },
     done: { type: 'final', entry: { type: 'finish', params: { reason: 'completed' } } },
     maxStepsReached: { type: 'final', entry: { type: 'finish', params: { reason: 'max-steps' } } },
+    limitReached: {
+      type: 'final',
+      entry: { type: 'finish', params: ({ context }) => ({ reason: context.finalCall ?? 'max-tool-calls' }) },
+    },
+    endedByMiddleware: { type: 'final', entry: { type: 'finish', params: { reason: 'ended-by-middleware' } } },
     aborted: { type: 'final', entry: { type: 'finish', params: { reason: 'aborted' } } },
     failed: {
       type: 'final',

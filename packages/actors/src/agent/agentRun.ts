@@ -1,15 +1,16 @@
-import type { Message, RunEvent } from '@agentchart/core';
+import { ApprovalError, type Message, type RunEvent, type StateRecord, type ToolModeSetting } from '@agentchart/core';
 import { Observable, Subject } from 'rxjs';
-import { type Actor, createActor } from 'xstate';
+import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../ids.js';
 import { agentMachine } from './agentMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
+import { type ApprovalRequest, pendingRequests } from './approvals.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { announceRun } from '../inspection/runObservers.js';
+import { type PersistedRun, persistRun } from './runSnapshot.js';
 import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../sharedState/stateChangedEvent.js';
-import type { StateRecord } from '@agentchart/core';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {
@@ -17,6 +18,7 @@ export interface AgentRun {
   /**
    * Every event of the run, from `run.started` to `run.finished`. The run
    * starts on the next microtask, so subscribing right after `run()` sees all.
+   * A resumed run reports from the resume on.
    */
   readonly events$: Observable<RunEvent>;
   /** Resolves when the run ends, whatever the reason (see `stopReason`). */
@@ -28,6 +30,24 @@ export interface AgentRun {
    * the run is going (writes before the run starts or after it ends throw).
    */
   readonly state: SharedStateHandle;
+  /** The calls the run waits on a human decision for (empty unless it awaits approval). */
+  readonly pendingApprovals: readonly ApprovalRequest[];
+  /**
+   * Approves a pending call; once every pending call is decided, the batch runs.
+   * Throws `ApprovalError` when `id` is not pending.
+   *
+   * @example
+   * for (const request of run.pendingApprovals) run.approve(request.id);
+   */
+  approve(id: string): void;
+  /** Rejects a pending call: the model gets "rejected by the user" (and the reason) instead of a result. */
+  reject(id: string, reason?: string): void;
+  /**
+   * The run, while it waits for approval, as JSON: store it and continue it
+   * later, in any process, with `agent.resume(snapshot)`. Throws
+   * `RunSnapshotError` in any other state.
+   */
+  persist(): PersistedRun;
   /** The root actor, for inspection. */
   readonly actor: Actor<typeof agentMachine>;
 }
@@ -36,17 +56,40 @@ export interface AgentRun {
 export function startAgentRun(
   runtime: AgentRuntime,
   input: Message[],
+  toolMode: ToolModeSetting,
   signal: AbortSignal | undefined,
   initialState: StateRecord = {},
   inspect?: InspectOption,
 ): AgentRun {
   const runId = newRunId();
-  const events = new Subject<RunEvent>();
   const actor = createActor(agentMachine, {
-    input: { runtime, runId, messages: input, state: { initial: initialState } },
+    input: { runtime, runId, messages: input, toolMode, state: { initial: initialState } },
     ...(inspect ? { inspect } : {}),
   });
+  return wireRun(runId, signal, true, actor);
+}
+
+/** Continues a run from a restored machine snapshot (see `restoreRun`). */
+export function resumeAgentRun(
+  runId: string,
+  snapshot: SnapshotFrom<typeof agentMachine>,
+  signal: AbortSignal | undefined,
+  inspect?: InspectOption,
+): AgentRun {
+  const { runtime, messages, toolMode } = snapshot.context;
+  const actor = createActor(agentMachine, { snapshot, input: { runtime, runId, messages, toolMode }, ...(inspect ? { inspect } : {}) });
+  return wireRun(runId, signal, false, actor);
+}
+
+function wireRun(
+  runId: string,
+  signal: AbortSignal | undefined,
+  sendStart: boolean,
+  actor: Actor<typeof agentMachine>,
+): AgentRun {
+  const events = new Subject<RunEvent>();
   actor.on('*', (event) => events.next(event));
+  const { runtime } = actor.getSnapshot().context;
   const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
   const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
 
@@ -69,11 +112,34 @@ export function startAgentRun(
     actor.start();
     if (signal?.aborted) return abort();
     signal?.addEventListener('abort', abort, { once: true });
-    actor.send({ type: 'start' });
+    if (sendStart) actor.send({ type: 'start' });
   });
   void result.finally(() => signal?.removeEventListener('abort', abort));
 
-  const run: AgentRun = { runId, events$: events.asObservable(), result, abort, state, actor };
+  const pending = () => {
+    const snapshot = actor.getSnapshot();
+    return snapshot.matches('awaitingApproval') ? pendingRequests(snapshot.context.approvals) : [];
+  };
+  const decide = (id: string, approved: boolean, reason?: string) => {
+    const waiting = pending();
+    if (!waiting.some((request) => request.id === id)) throw new ApprovalError(id, waiting.map((request) => request.id));
+    actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
+  };
+
+  const run: AgentRun = {
+    runId,
+    events$: events.asObservable(),
+    result,
+    abort,
+    state,
+    get pendingApprovals() {
+      return pending();
+    },
+    approve: (id) => decide(id, true),
+    reject: (id, reason) => decide(id, false, reason),
+    persist: () => persistRun(actor),
+    actor,
+  };
   announceRun(run);
   return run;
 }

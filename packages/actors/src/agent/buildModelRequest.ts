@@ -1,12 +1,19 @@
-import type { ChatRequest, Message } from '@agentchart/core';
+import type { AnyTool, ChatRequest, Message } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
+import { offeredTools, toChatToolChoice } from './toolChoice.js';
 
-/** The request for the model's next step: system prompt, transcript, tools. */
+/** The request for the model's next step: system prompt, transcript, the tools offered now. */
 export function buildModelRequest(context: AgentContext): ChatRequest {
   const { runtime } = context;
   const messages: readonly Message[] =
     runtime.instructions === undefined
       ? context.messages
       : [{ role: 'system', content: runtime.instructions }, ...context.messages];
-  return { messages, tools: runtime.toolSpecs, toolChoice: runtime.toolSpecs.length > 0 ? runtime.toolChoice : 'none' };
+  const tools = offeredToolsNow(context);
+  return { messages, tools: tools.map((tool) => tool.spec), toolChoice: toChatToolChoice(context.toolMode, tools) };
+}
+
+/** The live tools the next model call offers (and the batch after it may call). */
+export function offeredToolsNow(context: AgentContext): AnyTool[] {
+  return offeredTools(context.toolMode, context.runtime.liveTools.list(), context.finalCall !== undefined);
 }

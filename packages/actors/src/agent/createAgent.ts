@@ -3,15 +3,20 @@ import {
   type ChatModel,
   ConfigurationError,
   DuplicateToolError,
+  type FunctionMiddleware,
   type Message,
   type StateRecord,
   type ToolChoice,
+  type ToolMode,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { validateInitialState } from './validateInitialState.js';
-import { DEFAULT_MAX_STEPS } from '../constants.js';
+import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
-import { type AgentRun, startAgentRun } from './agentRun.js';
+import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
+import { LiveToolSet } from './liveTools.js';
+import { restoreRun } from './runSnapshot.js';
+import { normalizeToolMode } from './toolChoice.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 
@@ -22,11 +27,23 @@ export interface AgentOptions {
   model: ChatModel;
   /** The system prompt. */
   instructions?: string;
+  /** The tools every run starts with (each run gets its own copy of the list). */
   tools?: readonly AnyTool[];
   /** Model round trips per run (default 10). */
   maxSteps?: number;
-  /** What the model may do with its tools (default `auto`). */
-  toolChoice?: ToolChoice;
+  /** Tool calls a run may execute in total (default: no limit); then one last model call with tool choice `none`. */
+  maxToolCalls?: number;
+  /**
+   * Iterations in a row with a failing tool call (default 3) before the run
+   * makes one last model call with tool choice `none`.
+   */
+  maxConsecutiveErrors?: number;
+  /** Whether the model sees a thrown error's message (default `true`); `events$` always gets the full error. */
+  detailedErrors?: boolean;
+  /** What the model may do with its tools (default `auto`); a run can override it. */
+  toolChoice?: ToolMode | ToolChoice;
+  /** Function middleware around every tool invocation of every run, outermost first. */
+  middleware?: readonly FunctionMiddleware[];
   /** Observes every run of this agent: handed to each run's root actor (e.g. `inspectWithStately().inspect`). */
   inspect?: InspectOption;
   /**
@@ -40,10 +57,25 @@ export interface AgentOptions {
 export interface RunOptions {
   /** Aborting it cancels the model call and running tools; the run ends `aborted`. */
   signal?: AbortSignal;
+  /** Overrides the agent's `toolChoice` for this run. */
+  toolChoice?: ToolMode | ToolChoice;
+  /** Function middleware for this run, inside the agent's middleware. */
+  middleware?: readonly FunctionMiddleware[];
   /** Observes this run (beside the agent's own `inspect`): handed to the root actor. */
   inspect?: InspectOption;
   /** Initial values of the run's shared state (checked against `stateSchema`). */
   state?: StateRecord;
+}
+
+/** What `agent.resume` takes beside the persisted run. */
+export interface ResumeOptions {
+  signal?: AbortSignal;
+  /** Run-level middleware for the rest of the run (it is code, so it is not persisted). */
+  middleware?: readonly FunctionMiddleware[];
+  /** Tools the run had added (`ctx.addTools`) that the agent does not have itself. */
+  tools?: readonly AnyTool[];
+  /** Observes the resumed run (beside the agent's own `inspect`). */
+  inspect?: InspectOption;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
@@ -59,7 +91,21 @@ export interface Agent {
    * const { text, stopReason } = await run.result;
    */
   run(input: string | readonly Message[], options?: RunOptions): AgentRun;
+  /**
+   * Continues a run persisted with `run.persist()` while it waited for
+   * approval, in this process or another.
+   *
+   * @example
+   * const snapshot = JSON.parse(await readFile('run.json', 'utf8'));
+   * const run = agent.resume(snapshot);
+   * run.approve(run.pendingApprovals[0].id);
+   * await run.result;
+   */
+  resume(snapshot: unknown, options?: ResumeOptions): AgentRun;
 }
+
+/** The agent-level configuration every run's runtime is built from. */
+type AgentConfig = Omit<AgentRuntime, 'liveTools'> & { toolChoice: ToolMode | ToolChoice | undefined };
 
 /**
  * Creates an agent that calls typed tools in a loop against a model.
@@ -74,23 +120,36 @@ export interface Agent {
  * const { text } = await agent.run('What is 2 + 3?').result; // '5'
  */
 export function createAgent(options: AgentOptions): Agent {
-  const runtime = buildRuntime(options);
-  const tools = [...runtime.tools.values()];
+  const config = buildConfig(options);
+  const tools = [...config.tools.values()];
+  const toolNames = [...config.tools.keys()];
+  // Checked now, so a bad agent-level toolChoice fails at creation, not at the first run.
+  normalizeToolMode(config.toolChoice, toolNames);
+  const runtimeFor = (liveTools: readonly AnyTool[], middleware: readonly FunctionMiddleware[] = []): AgentRuntime => ({
+    ...config,
+    liveTools: new LiveToolSet(liveTools),
+    middleware: [...config.middleware, ...middleware],
+  });
   return {
-    name: runtime.agentName,
+    name: config.agentName,
     tools,
-    run: (input, runOptions = {}) =>
-      startAgentRun(
-        runtime,
-        toMessages(input),
-        runOptions.signal,
-        validateInitialState(runOptions.state, runtime.stateSchema),
-        combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors()),
-      ),
+    run: (input, runOptions = {}) => {
+      const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames);
+      const state = validateInitialState(runOptions.state, config.stateSchema);
+      const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
+      return startAgentRun(runtimeFor(tools, runOptions.middleware), toMessages(input), toolMode, runOptions.signal, state, inspect);
+    },
+    resume: (snapshot, resumeOptions = {}) => {
+      const known = new Map(config.tools);
+      for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
+      const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, resumeOptions.middleware));
+      const inspect = combineInspectors(options.inspect, resumeOptions.inspect, ...globalInspectors());
+      return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
+    },
   };
 }
 
-function buildRuntime(options: AgentOptions): AgentRuntime {
+function buildConfig(options: AgentOptions): AgentConfig {
   if (typeof options.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(options.name)) {
     throw new ConfigurationError(
       `Agent name ${JSON.stringify(options.name)} is invalid: use 1 to 64 letters, digits, "_" or "-" (providers reject other names).`,
@@ -99,12 +158,6 @@ function buildRuntime(options: AgentOptions): AgentRuntime {
   }
   if (!options.model || typeof options.model.stream !== 'function') {
     throw new ConfigurationError(`Agent "${options.name}" needs a \`model\` (a ChatModel, e.g. scriptedModel(...) or ollama(...)).`);
-  }
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new ConfigurationError(`maxSteps must be a whole number of at least 1; got ${String(options.maxSteps)}.`, {
-      maxSteps: options.maxSteps,
-    });
   }
   const tools = new Map<string, AnyTool>();
   for (const tool of options.tools ?? []) {
@@ -116,12 +169,23 @@ function buildRuntime(options: AgentOptions): AgentRuntime {
     agentName: options.name,
     model: options.model,
     tools,
-    toolSpecs: [...tools.values()].map((tool) => tool.spec),
+    middleware: [...(options.middleware ?? [])],
     instructions: options.instructions,
-    toolChoice: options.toolChoice ?? 'auto',
-    maxSteps,
+    toolChoice: options.toolChoice,
+    maxSteps: positiveInteger('maxSteps', options.maxSteps, DEFAULT_MAX_STEPS),
+    maxToolCalls: positiveInteger('maxToolCalls', options.maxToolCalls, Number.POSITIVE_INFINITY),
+    maxConsecutiveErrors: positiveInteger('maxConsecutiveErrors', options.maxConsecutiveErrors, DEFAULT_MAX_CONSECUTIVE_ERRORS),
+    detailedErrors: options.detailedErrors ?? DEFAULT_DETAILED_ERRORS,
     stateSchema: options.stateSchema,
   };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ConfigurationError(`${name} must be a whole number of at least 1; got ${String(value)}.`, { [name]: value });
+  }
+  return value;
 }
 
 function toMessages(input: string | readonly Message[]): Message[] {

@@ -1,7 +1,10 @@
 import {
   type AnyTool,
+  type ErrorInfo,
+  type FunctionMiddleware,
   type ToolCall,
   type ToolContext,
+  type SharedState,
   formatArgumentIssues,
   isToolError,
   toErrorInfo,
@@ -10,20 +13,39 @@ import {
   validateToolArguments,
 } from '@agentchart/core';
 import type { ToolOutcome } from './agentContext.js';
+import type { LiveToolSet, ToolListChange } from './liveTools.js';
+import { invokeWithMiddleware } from './middleware.js';
+
+/** Everything a tool call of one batch runs against. */
+export interface ToolCallEnvironment {
+  /** The tools this batch may call: those offered to the model for it. */
+  tools: ReadonlyMap<string, AnyTool>;
+  /** The run's live list, which tools change through `ctx.addTools` / `ctx.removeTools`. */
+  liveTools: LiveToolSet;
+  middleware: readonly FunctionMiddleware[];
+  /** Whether the model sees a thrown error's message (`true`) or only that the tool failed. */
+  detailedErrors: boolean;
+  agentName: string;
+  runId: string;
+  step: number;
+  signal: AbortSignal;
+  /** The shared state as this call sees it (its writes tagged with the call). */
+  stateFor(call: ToolCall): SharedState;
+  /** Told about every change a tool makes to the live list. */
+  onToolsChanged(callId: string, change: ToolListChange): void;
+}
 
 /**
  * Runs one tool call and turns every outcome into something the model can
  * read: an unknown tool, invalid arguments and a thrown error each become an
- * error result, never an exception.
+ * error result, never an exception (a `ToolError`'s message reaches the
+ * model as is). Valid calls go through the middleware chain, which may
+ * answer for the tool or end the run.
  */
-export async function executeToolCall(
-  tools: ReadonlyMap<string, AnyTool>,
-  call: ToolCall,
-  context: Omit<ToolContext, 'callId' | 'toolName'>,
-): Promise<ToolOutcome> {
-  const tool = tools.get(call.name);
+export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment): Promise<ToolOutcome> {
+  const tool = env.tools.get(call.name);
   if (tool === undefined) {
-    const available = [...tools.keys()];
+    const available = [...env.tools.keys()];
     return {
       content:
         `Unknown tool "${call.name}". ` +
@@ -31,15 +53,47 @@ export async function executeToolCall(
       isError: true,
     };
   }
-  const ctx: ToolContext = { ...context, callId: call.id, toolName: tool.name };
+  const toolContext = createRunToolContext(call, tool, env);
+  const metadata = { callId: call.id, toolName: tool.name, agentName: env.agentName, runId: env.runId, step: env.step };
   try {
-    const validation = await validateToolArguments(tool, call, ctx);
+    const validation = await validateToolArguments(tool, call, toolContext);
     if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
-    const output = await tool.execute(validation.args, ctx);
-    return { content: toolOutputText(output), isError: false, value: toolOutputValue(output) };
+    const { result, endsRun } = await invokeWithMiddleware(tool, validation.args, toolContext, metadata, env.middleware);
+    const outcome: ToolOutcome = { content: toolOutputText(result), isError: false, value: toolOutputValue(result) };
+    if (endsRun) outcome.endsRun = true;
+    return outcome;
   } catch (error) {
-    const info = toErrorInfo(error);
+    const info: ErrorInfo = toErrorInfo(error);
     if (isToolError(error)) return { content: error.message, isError: true, error: info };
-    return { content: `Tool "${tool.name}" failed: ${info.message}`, isError: true, error: info };
+    if (error instanceof Error && error.stack !== undefined) info.stack = error.stack;
+    const content = env.detailedErrors ? `Tool "${tool.name}" failed: ${info.message}` : `Tool "${tool.name}" failed.`;
+    return { content, isError: true, error: info };
   }
+}
+
+/** The context a tool receives inside a run: its `tools` reads the live list. */
+export function createRunToolContext(
+  call: ToolCall,
+  tool: AnyTool,
+  env: Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged'>,
+): ToolContext {
+  return {
+    callId: call.id,
+    toolName: tool.name,
+    agentName: env.agentName,
+    runId: env.runId,
+    signal: env.signal,
+    state: env.stateFor(call),
+    get tools() {
+      return env.liveTools.list();
+    },
+    addTools(tools) {
+      const change = env.liveTools.add(tools);
+      if (change.added.length > 0) env.onToolsChanged(call.id, change);
+    },
+    removeTools(tools) {
+      const change = env.liveTools.remove(tools);
+      if (change.removed.length > 0) env.onToolsChanged(call.id, change);
+    },
+  };
 }

@@ -7,7 +7,10 @@ export interface RunResult {
   agent: string;
   /** The conversation: the input and every message the run added (no system prompt). */
   messages: Message[];
-  /** The text of the last assistant message ('' if there is none). */
+  /**
+   * The text of the last assistant message ('' if there is none); for a run
+   * ended by a middleware (`endRun`), the ending call's result text.
+   */
   text: string;
   /** Every tool call the run answered, in order, with what the model saw. */
   toolCalls: ToolCallRecord[];
@@ -19,6 +22,8 @@ export interface RunResult {
   stopReason: StopReason;
   /** Set when `stopReason` is `error`. */
   error?: ErrorInfo;
+  /** Set when `stopReason` is `ended-by-middleware`: the call whose middleware ended the run. */
+  endedBy?: { callId: string; toolName: string };
 }
 
 /** Builds the result from the machine's final context. */
@@ -35,6 +40,11 @@ export function toRunResult(context: AgentContext): RunResult {
     stopReason: context.stopReason ?? 'completed',
   };
   if (context.error) result.error = context.error;
+  if (context.endedBy !== undefined) {
+    const { callId } = context.endedBy;
+    result.endedBy = context.endedBy;
+    result.text = context.toolCalls.find((record) => record.call.id === callId)?.content ?? '';
+  }
   return result;
 }
 

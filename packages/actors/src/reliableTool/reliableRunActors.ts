@@ -1,4 +1,13 @@
-import { type AnyTool, type ChatModel, type ChatRequest, type SharedState, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core';
+import {
+  type AnyTool,
+  type ChatModel,
+  type ChatRequest,
+  type SharedState,
+  directToolContext,
+  toErrorInfo,
+  toolOutputText,
+  toolOutputValue,
+} from '@agentchart/core';
 import { fromPromise } from 'xstate';
 import { type ModelReply, collectModelReply } from './collectModelReply.js';
 import type { ToolRun } from './reliableRunContext.js';
@@ -37,14 +46,18 @@ export interface InvokeToolInput {
 export const invokeToolActor = fromPromise<ToolRun, InvokeToolInput>(async ({ input, signal }) => {
   const { tool, runnerCall } = input;
   try {
-    const output = await tool.execute(runnerCall.args, {
-      callId: runnerCall.call.id,
-      toolName: tool.name,
-      agentName: input.agentName,
-      runId: input.runId,
-      signal,
-      state: input.state,
-    });
+    // The wrapped tool runs outside the agent's tool loop: it has no live tool list to change.
+    const output = await tool.execute(
+      runnerCall.args,
+      directToolContext({
+        callId: runnerCall.call.id,
+        toolName: tool.name,
+        agentName: input.agentName,
+        runId: input.runId,
+        signal,
+        state: input.state,
+      }),
+    );
     return { ok: true, value: toolOutputValue(output), text: toolOutputText(output) };
   } catch (error) {
     return { ok: false, error: toErrorInfo(error) };

@@ -1,0 +1,96 @@
+import {
+  type AnyTool,
+  DuplicateToolError,
+  ToolDefinitionError,
+  type ToolsToAdd,
+  type ToolsToRemove,
+} from '@agentchart/core';
+
+/** What one `add` or `remove` changed (names). */
+export interface ToolListChange {
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * The tool list of one run. Every run gets its own, copied from the agent's
+ * tools, so the agent's list is never mutated and every guard that adds or
+ * removes tools re-arms on the next run. Insertion order is kept: the model
+ * sees the tools in the order they were given or added.
+ *
+ * @example
+ * const live = new LiveToolSet([loadMathTools]);
+ * live.add([factorial, fibonacci]);
+ * live.names(); // ['load_math_tools', 'factorial', 'fibonacci']
+ */
+export class LiveToolSet {
+  readonly #tools = new Map<string, AnyTool>();
+
+  constructor(initial: Iterable<AnyTool>) {
+    this.add([...initial]);
+  }
+
+  /** The tools as they are now (a copy). */
+  list(): AnyTool[] {
+    return [...this.#tools.values()];
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** A frozen copy of the list as a name → tool map. */
+  snapshot(): ReadonlyMap<string, AnyTool> {
+    return new Map(this.#tools);
+  }
+
+  /**
+   * Adds tools. The same object again is a no-op; a different tool with a
+   * name already present (in the list or earlier in `tools`) throws
+   * `DuplicateToolError` and nothing of `tools` is added.
+   */
+  add(tools: ToolsToAdd): ToolListChange {
+    const list: readonly AnyTool[] = Array.isArray(tools) ? tools : [tools as AnyTool];
+    const toAdd = new Map<string, AnyTool>();
+    for (const tool of list) {
+      assertIsTool(tool);
+      const present = this.#tools.get(tool.name) ?? toAdd.get(tool.name);
+      if (present === tool) continue;
+      if (present !== undefined) throw new DuplicateToolError(tool.name);
+      toAdd.set(tool.name, tool);
+    }
+    for (const [name, tool] of toAdd) this.#tools.set(name, tool);
+    return { added: [...toAdd.keys()], removed: [] };
+  }
+
+  /** Removes tools by name or object; names not in the list are ignored. */
+  remove(tools: ToolsToRemove): ToolListChange {
+    const list: readonly (string | AnyTool)[] = Array.isArray(tools) ? tools : [tools as string | AnyTool];
+    const removed: string[] = [];
+    for (const entry of list) {
+      const name = typeof entry === 'string' ? entry : entry?.name;
+      if (typeof name !== 'string') {
+        throw new ToolDefinitionError('ctx.removeTools() takes tool names, tools, or a list of them.', {
+          got: typeof entry,
+        });
+      }
+      if (this.#tools.delete(name)) removed.push(name);
+    }
+    return { added: [], removed };
+  }
+}
+
+function assertIsTool(value: unknown): asserts value is AnyTool {
+  const tool = value as Partial<AnyTool> | null;
+  if (
+    typeof tool !== 'object' ||
+    tool === null ||
+    typeof tool.name !== 'string' ||
+    typeof tool.execute !== 'function' ||
+    tool.spec === undefined
+  ) {
+    throw new ToolDefinitionError('ctx.addTools() takes tools made with defineTool(), or a list of them.', {
+      got: tool === null ? 'null' : typeof tool,
+    });
+  }
+}

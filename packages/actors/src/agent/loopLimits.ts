@@ -1,0 +1,40 @@
+import type { ToolCall } from '@agentchart/core';
+import type { ToolOutcome } from './agentContext.js';
+import type { AgentRuntime } from './agentRuntime.js';
+import { type ApprovalState, rejectedOutcome } from './approvals.js';
+
+/**
+ * The calls of a batch that are answered without running, in call order:
+ * calls the user rejected, and calls beyond the run's tool-call budget
+ * (`maxToolCalls` is a hard cap: the first calls of the batch run, the rest
+ * are told the limit was reached). `undefined` marks a call that runs.
+ */
+export function answeredBeforeExecution(
+  calls: readonly ToolCall[],
+  approvals: ApprovalState,
+  executedSoFar: number,
+  maxToolCalls: number,
+): (ToolOutcome | undefined)[] {
+  let budget = maxToolCalls - executedSoFar;
+  return calls.map((call) => {
+    const decision = approvals.decisions[call.id];
+    if (decision !== undefined && !decision.approved) return rejectedOutcome(call.name, decision);
+    if (budget <= 0) {
+      return { content: `Not executed: this run may execute at most ${maxToolCalls} tool calls (maxToolCalls).`, isError: true };
+    }
+    budget -= 1;
+    return undefined;
+  });
+}
+
+/** What the model sees for a tool call in the last, tool-less reply of a run that hit a limit. */
+export function limitReachedOutcome(
+  limit: 'max-tool-calls' | 'max-consecutive-errors',
+  runtime: Pick<AgentRuntime, 'maxToolCalls' | 'maxConsecutiveErrors'>,
+): ToolOutcome {
+  const why =
+    limit === 'max-tool-calls'
+      ? `the run reached its limit of ${runtime.maxToolCalls} tool calls (maxToolCalls)`
+      : `tool calls failed in ${runtime.maxConsecutiveErrors} iterations in a row (maxConsecutiveErrors)`;
+  return { content: `Not executed: ${why}, and tools are disabled for the rest of the run.`, isError: true };
+}
