@@ -6,23 +6,39 @@ import { describe, expect, it } from 'vitest';
 describe('machine diagrams', () => {
   it('reads the agent machine into states and labelled transitions', () => {
     const graph = machineGraph(agentMachine);
-    expect(graph.nodes.map((node) => `${node.id}:${node.type}`)).toEqual([
-      'agent:compound',
-      'agent.idle:atomic',
-      'agent.thinking:atomic',
-      'agent.acting:atomic',
-      'agent.stepDone:atomic',
-      'agent.done:final',
-      'agent.maxStepsReached:final',
-      'agent.aborted:final',
-      'agent.failed:final',
-    ]);
+    // The agent machine grows with features; these states and transitions are its backbone.
+    expect(graph.nodes.map((node) => `${node.id}:${node.type}`)).toEqual(
+      expect.arrayContaining([
+        'agent:compound',
+        'agent.idle:atomic',
+        'agent.thinking:atomic',
+        'agent.acting:atomic',
+        'agent.stepDone:atomic',
+        'agent.done:final',
+        'agent.aborted:final',
+        'agent.failed:final',
+      ]),
+    );
+    expect(graph.nodes[0]).toEqual({ id: 'agent', key: 'agent', type: 'compound', initial: 'agent.idle', invokes: [] });
+    expect(graph.nodes.find((node) => node.id === 'agent.thinking')).toEqual({
+      id: 'agent.thinking',
+      key: 'thinking',
+      parent: 'agent',
+      type: 'atomic',
+      invokes: ['callModel'],
+    });
     expect(graph.edges).toContainEqual({
       source: 'agent.thinking',
-      target: 'agent.acting',
+      target: 'agent.done',
       event: expect.stringMatching(/^xstate\.done\.actor\./),
       label: 'callModel done',
-      guard: 'replyHasToolCalls',
+    });
+    expect(graph.edges).toContainEqual({
+      source: 'agent.acting',
+      target: 'agent.stepDone',
+      event: '',
+      label: 'always',
+      guard: 'batchSettled',
     });
     expect(graph.edges).toContainEqual({ source: 'agent.stepDone', target: 'agent.thinking', event: '', label: 'always' });
     expect(graph.edges).toContainEqual({ source: 'agent', target: 'agent.aborted', event: 'abort', label: 'abort' });
