@@ -62,7 +62,7 @@ export function startAgentRun(
   inspect?: InspectOption,
 ): AgentRun {
   const runId = newRunId();
-  const actor = createActor(agentMachine, {
+  const actor = createActor(machineFor(runtime), {
     input: { runtime, runId, messages: input, toolMode, state: { initial: initialState } },
     ...(inspect ? { inspect } : {}),
   });
@@ -77,8 +77,13 @@ export function resumeAgentRun(
   inspect?: InspectOption,
 ): AgentRun {
   const { runtime, messages, toolMode } = snapshot.context;
-  const actor = createActor(agentMachine, { snapshot, input: { runtime, runId, messages, toolMode }, ...(inspect ? { inspect } : {}) });
+  const actor = createActor(machineFor(runtime), { snapshot, input: { runtime, runId, messages, toolMode }, ...(inspect ? { inspect } : {}) });
   return wireRun(runId, signal, false, actor);
+}
+
+/** The agent machine with the agent's compiled rule machine as its `toolRules` actor. */
+function machineFor(runtime: AgentRuntime): typeof agentMachine {
+  return runtime.toolRules ? agentMachine.provide({ actors: { toolRules: runtime.toolRules.machine } }) : agentMachine;
 }
 
 function wireRun(
