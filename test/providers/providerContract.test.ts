@@ -1,5 +1,6 @@
 import { AbortedError, type ChatRequest, ModelError, msg } from '@agentchart/core';
 import { createAgent } from '@agentchart/actors';
+import { ollama, openai } from '@agentchart/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { collectEvents } from './wire/collectEvents.js';
@@ -188,6 +189,17 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
       expect(error).toBeUndefined();
       expect(events[0]).toEqual({ type: 'text-delta', text: 'ready' });
       expect(server.requests).toHaveLength(2);
+    });
+
+    it('gives up with MODEL_TIMEOUT when the server does not answer in time, closing the connection', async () => {
+      server.script({ stall: true });
+      const model = adapter.name === 'ollama'
+        ? ollama({ model: 'qwen3', host: server.url, maxRetries: 0, timeoutMs: 100 })
+        : openai({ model: 'qwen3', baseURL: `${server.url}/v1`, maxRetries: 0, timeoutMs: 100 });
+      const { error } = await collectEvents(model.stream(ask()));
+      expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
+      expect((error as ModelError).message).toContain('raise `timeoutMs`');
+      expect(await server.connectionEnd(0)).toEqual({ finished: false });
     });
 
     it('ends with MODEL_STREAM_INTERRUPTED when the connection drops mid-stream', async () => {

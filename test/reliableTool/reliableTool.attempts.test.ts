@@ -229,4 +229,39 @@ describe('reliableTool attempts', () => {
       'Attempt 1 of 2 failed: "lookup_price" failed: unknown symbol BAD\nCall "lookup_price" again with arguments that address this.',
     );
   });
+
+  it('runs only the first call of a reply, runs a call without a hypothesis, and sums both models\' usage', async () => {
+    const { tool, invocations } = priceTool();
+    const runnerModel = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'lookup_price', arguments: { symbol: 'HALF' } },
+          { name: 'lookup_price', arguments: { hypothesis: 'h', symbol: 'ACME' } },
+        ],
+        usage: { inputTokens: 100, outputTokens: 10 },
+      },
+      { ...callWith('ACME'), usage: { inputTokens: 150, outputTokens: 12 } },
+    ]);
+    const validatorModel = scriptedModel([
+      { ...verdict(false, 'No price.'), usage: { inputTokens: 50, outputTokens: 5 } },
+      { ...verdict(true, 'ok'), usage: { inputTokens: 50, outputTokens: 5 } },
+    ]);
+    const prices = reliableTool({ name: 'reliable_price', tool, runnerModel, validatorModel });
+
+    const details = await prices.runWithDetails({ task: 'Price of ACME' });
+
+    expect(invocations).toEqual([{ symbol: 'HALF' }, { symbol: 'ACME' }]);
+    expect(details.attempts[0]).toMatchObject({ outcome: 'invalid-result', args: { symbol: 'HALF' }, hypothesis: '' });
+    expect(details.usage).toEqual({ inputTokens: 350, outputTokens: 32 });
+    expect(runnerModel.requests[1]?.messages.slice(3, 5)).toEqual([
+      { role: 'tool', toolCallId: 'call_0_0', toolName: 'lookup_price', content: 'HALF: price unavailable' },
+      {
+        role: 'tool',
+        toolCallId: 'call_0_1',
+        toolName: 'lookup_price',
+        content: 'Not run: only the first call of a reply is run. Call "lookup_price" once per reply.',
+        isError: true,
+      },
+    ]);
+  });
 });

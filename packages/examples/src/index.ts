@@ -1,3 +1,5 @@
 export * from './printEvents.js';
 export * from './travelTools.js';
+export * from './chooseDemoModel.js';
 export * from './citations/index.js';
+export * from './reliableTool/index.js';

@@ -2,5 +2,6 @@ export * from './scripted/scriptedModel.js';
 export * from './constants.js';
 export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
 export { resolveOllamaHost } from './ollama/ollamaHost.js';
+export { probeOllama, type OllamaProbe } from './ollama/probeOllama.js';
 export { toolCallFormat } from './ollama/toolCallFormat.js';
 export { openai, type OpenAIModelOptions } from './openai/openaiModel.js';

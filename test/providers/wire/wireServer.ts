@@ -15,6 +15,10 @@ export interface WireTurn {
   dropAfter?: number;
   /** Send this many frames, then keep the connection open without finishing. */
   hangAfter?: number;
+  /** Never answer (not even headers). */
+  stall?: boolean;
+  /** Send these frames verbatim instead of rendering the turn. */
+  frames?: string[];
 }
 
 export interface WireToolCall {
@@ -98,13 +102,14 @@ export async function startWireServer(protocol: WireProtocol): Promise<WireServe
       res.end(JSON.stringify({ error: `wire server: no scripted turn for request ${index + 1}` }));
       return;
     }
+    if (turn.stall) return;
     if (turn.httpError) {
       res.writeHead(turn.httpError.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(protocol.errorBody(turn)));
       return;
     }
     res.writeHead(200, { 'content-type': protocol.contentType, 'cache-control': 'no-cache' });
-    const frames = protocol.frames(turn, recorded);
+    const frames = turn.frames ?? protocol.frames(turn, recorded);
     for (let sent = 0; sent < frames.length; sent++) {
       if (turn.dropAfter === sent) return void res.socket?.destroy();
       if (turn.hangAfter === sent) return;

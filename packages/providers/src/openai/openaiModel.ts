@@ -43,8 +43,8 @@ export interface OpenAIModelOptions {
  * const agent = createAgent({ name: 'assistant', model, tools: [getWeather] });
  */
 export function openai(options: OpenAIModelOptions): ChatModel {
-  const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
-  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? PLACEHOLDER_API_KEY : undefined);
+  const baseURL = options.baseURL ?? envValue('OPENAI_BASE_URL');
+  const apiKey = options.apiKey ?? envValue('OPENAI_API_KEY') ?? (baseURL ? PLACEHOLDER_API_KEY : undefined);
   if (apiKey === undefined) {
     throw new ConfigurationError(
       'openai() needs an API key for OpenAI: pass `apiKey` or set OPENAI_API_KEY. For a local server, pass its `baseURL` (no key needed).',
@@ -70,6 +70,9 @@ export function openai(options: OpenAIModelOptions): ChatModel {
     },
   };
 }
+
+/** An environment variable, with empty meaning unset. */
+const envValue = (name: string): string | undefined => process.env[name]?.trim() || undefined;
 
 async function* streamReply(
   client: OpenAI,

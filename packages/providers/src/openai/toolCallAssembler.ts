@@ -17,9 +17,11 @@ interface PartialCall {
 
 /**
  * Assembles streamed tool-call deltas into whole calls. Deltas are matched
- * by `index` as the OpenAI protocol says; when a server omits `index`, a new
- * `id` starts a new call and a delta without id continues the latest one; a
- * server that reuses an index with a new id gets a new call too.
+ * by `index` as the OpenAI protocol says. When a server omits `index`, a new
+ * `id` starts a new call, and a delta without id continues the latest call —
+ * unless it names a tool after the latest call's arguments are complete JSON,
+ * which starts another. A server that reuses an index with a new id gets a
+ * new call too.
  *
  * @example
  * const calls = new ToolCallAssembler();
@@ -61,12 +63,23 @@ export class ToolCallAssembler {
       return this.start(delta.id);
     }
     if (delta.id !== undefined) return this.calls.find((call) => call.id === delta.id) ?? this.start(delta.id);
-    return this.calls.at(-1) ?? this.start(undefined);
+    const latest = this.calls.at(-1);
+    const startsAnother = latest !== undefined && delta.function?.name !== undefined && isCompleteJson(latest.argumentsText);
+    return latest === undefined || startsAnother ? this.start(undefined) : latest;
   }
 
   private start(id: string | undefined): PartialCall {
     const call: PartialCall = { id, name: '', argumentsText: '' };
     this.calls.push(call);
     return call;
+  }
+}
+
+function isCompleteJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

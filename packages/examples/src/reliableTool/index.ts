@@ -1,0 +1,2 @@
+export * from './flightSearch.js';
+export * from './printReliableToolEvents.js';
