@@ -36,6 +36,15 @@ export interface ReliableRunOutput {
   failure?: { code: ReliableToolErrorCode; reason: string; error?: ErrorInfo };
 }
 
+/** A model call (runner or validator) failed: the run ends, the attempt in progress is kept. */
+const modelFailed = {
+  target: 'failed',
+  actions: {
+    type: 'interrupt',
+    params: ({ event }: { event: { error: unknown } }) => ({ code: 'RELIABLE_TOOL_MODEL_FAILED' as const, error: toErrorInfo(event.error) }),
+  },
+} as const;
+
 const ABORTED: ErrorInfo = { name: 'AbortedError', code: 'ABORTED', message: 'The run was aborted.' };
 
 /**
@@ -169,10 +178,7 @@ export const reliableRunMachine = setup({
             return { current, usage: addUsage(context.usage, reply.usage) };
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: { type: 'interrupt', params: ({ event }) => ({ code: 'RELIABLE_TOOL_MODEL_FAILED' as const, error: toErrorInfo(event.error) }) },
-        },
+        onError: modelFailed,
       },
     },
     checkingCall: {
@@ -232,10 +238,7 @@ export const reliableRunMachine = setup({
             });
           }),
         },
-        onError: {
-          target: 'failed',
-          actions: { type: 'interrupt', params: ({ event }) => ({ code: 'RELIABLE_TOOL_MODEL_FAILED' as const, error: toErrorInfo(event.error) }) },
-        },
+        onError: modelFailed,
       },
     },
     checkingVerdict: {

@@ -1,5 +1,6 @@
 import {
   type AnyTool,
+  ConfigurationError,
   type JsonSchema,
   type Tool,
   type ToolParameters,
@@ -9,7 +10,6 @@ import {
 } from '@agentchart/core';
 import { type Observable, Subject } from 'rxjs';
 import { z } from 'zod';
-import { ConfigurationError } from '@agentchart/core';
 import type { ReliableToolEvent } from './reliableToolEvents.js';
 import { type ReliableToolOptions, readContextItems, resolveReliableToolRuntime } from './reliableToolOptions.js';
 import { type ReliableRunDetails, type ReliableRunRequest, type ReliableRunSettings, startReliableRun } from './startReliableRun.js';
@@ -90,7 +90,7 @@ const additionParameter = z
  */
 export function reliableTool<P extends ToolParameters, R>(options: ReliableToolOptions<P, R>): ReliableTool<ToolValue<R>> {
   type V = ToolValue<R>;
-  const runtime = resolveReliableToolRuntime(options as unknown as ReliableToolOptions);
+  const runtime = resolveReliableToolRuntime(options);
   const dynamicValidation = options.dynamicValidation ?? false;
   const context = readContextItems(`reliableTool "${options.name}"`, options.messages, options.groundTruth);
   if (!context.ok) throw new ConfigurationError(context.problem, { name: options.name });
@@ -123,7 +123,7 @@ export function reliableTool<P extends ToolParameters, R>(options: ReliableToolO
 
   return {
     ...asTool,
-    tool: options.tool as AnyTool,
+    tool: runtime.tool,
     maxToolInvocations: runtime.maxToolInvocations,
     dynamicValidation,
     events$: events.asObservable(),

@@ -39,7 +39,7 @@ export interface ReliableToolOptions<P extends ToolParameters = ToolParameters, 
 }
 
 /** Builds the runtime of a reliable tool, refusing unusable options with a message that says what to fix. */
-export function resolveReliableToolRuntime(options: ReliableToolOptions): ReliableToolRuntime {
+export function resolveReliableToolRuntime<P extends ToolParameters, R>(options: ReliableToolOptions<P, R>): ReliableToolRuntime {
   const { name, tool } = options;
   if (!tool || typeof tool.execute !== 'function' || !tool.spec) {
     throw new ToolDefinitionError(`reliableTool "${name}" needs \`tool\`: a tool made with defineTool(...).`, { name });

@@ -43,6 +43,8 @@ export interface ScriptedModelOptions {
   name?: string;
   /** Latency before each reply, in ms (default 0: replies synchronously). */
   latencyMs?: number;
+  /** Keep every request in `requests` (default true; turn off for long benchmarks). */
+  recordRequests?: boolean;
 }
 
 /** A request as the scripted model recorded it (without the signal). */
@@ -69,6 +71,8 @@ export interface ScriptedModel extends ChatModel {
  */
 export function scriptedModel(script: readonly ScriptedTurn[] | ScriptedResponder, options: ScriptedModelOptions = {}): ScriptedModel {
   const requests: RecordedRequest[] = [];
+  const record = options.recordRequests ?? true;
+  let requestCount = 0;
   const respond: ScriptedResponder =
     typeof script === 'function'
       ? script
@@ -91,10 +95,10 @@ export function scriptedModel(script: readonly ScriptedTurn[] | ScriptedResponde
     requests,
     stream(request) {
       return new Observable<ModelEvent>((subscriber) => {
-        const index = requests.length;
+        const index = requestCount++;
         const { signal, ...recorded } = request;
         const snapshot: RecordedRequest = { ...recorded, messages: [...request.messages], tools: [...request.tools] };
-        requests.push(snapshot);
+        if (record) requests.push(snapshot);
         let timer: ReturnType<typeof setTimeout> | undefined;
         let closed = false;
         const onAbort = () => subscriber.error(new ModelError('MODEL_STREAM_INTERRUPTED', 'The request was aborted.'));

@@ -1,0 +1,91 @@
+/**
+ * W1: framework overhead per tool step. An agent with three zod tools and a
+ * zero-latency scripted model that calls one tool per step for 20 steps and
+ * then answers; 10,000 tool steps after a warm-up.
+ * W2: heap retained per idle agent.
+ */
+import { createAgent } from '@agentchart/actors';
+import { defineTool } from '@agentchart/core';
+import { type ScriptedTurn, scriptedModel } from '@agentchart/providers';
+import { z } from 'zod';
+
+const STEPS_PER_RUN = 20;
+const TOOL_STEPS = 10_000;
+const WARMUP_TOOL_STEPS = 2_000;
+const IDLE_AGENTS = 10_000;
+
+const tools = [
+  defineTool({
+    name: 'lookup',
+    description: 'Looks up a key.',
+    parameters: z.object({ key: z.string() }),
+    execute: ({ key }) => `value of ${key}`,
+  }),
+  defineTool({
+    name: 'add',
+    description: 'Adds two numbers.',
+    parameters: z.object({ a: z.number(), b: z.number() }),
+    execute: ({ a, b }) => a + b,
+  }),
+  defineTool({
+    name: 'tag',
+    description: 'Tags an item.',
+    parameters: z.object({ item: z.string(), tags: z.array(z.string()) }),
+    execute: ({ item, tags }) => ({ item, tags }),
+  }),
+];
+
+const toolTurns: ScriptedTurn[] = [
+  { toolCalls: [{ name: 'lookup', arguments: { key: 'k' } }] },
+  { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
+  { toolCalls: [{ name: 'tag', arguments: { item: 'x', tags: ['a', 'b'] } }] },
+];
+const answer: ScriptedTurn = { text: 'done' };
+
+function benchAgent() {
+  const model = scriptedModel(
+    (_request, index) => {
+      const position = index % (STEPS_PER_RUN + 1);
+      return position < STEPS_PER_RUN ? (toolTurns[position % 3] as ScriptedTurn) : answer;
+    },
+    { recordRequests: false },
+  );
+  return createAgent({ name: 'bench', model, tools, maxSteps: STEPS_PER_RUN + 1, instructions: 'Benchmark.' });
+}
+
+async function runToolSteps(toolSteps: number): Promise<void> {
+  const agent = benchAgent();
+  for (let done = 0; done < toolSteps; done += STEPS_PER_RUN) {
+    const result = await agent.run('go').result;
+    if (result.toolCalls.length !== STEPS_PER_RUN || result.stopReason !== 'completed') {
+      throw new Error(`benchmark run went wrong: ${result.stopReason}, ${result.toolCalls.length} tool calls`);
+    }
+  }
+}
+
+function heapUsed(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('Run with node --expose-gc (pnpm bench does).');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+export async function runBenchmark(): Promise<void> {
+  await runToolSteps(WARMUP_TOOL_STEPS);
+  const started = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  await runToolSteps(TOOL_STEPS);
+  const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  console.log(
+    `W1 framework overhead per tool step: ${(elapsedUs / TOOL_STEPS).toFixed(1)} µs wall, ` +
+      `${((cpu.user + cpu.system) / TOOL_STEPS).toFixed(1)} µs CPU (target < 20 µs; ${TOOL_STEPS} tool steps, ${STEPS_PER_RUN} per run)`,
+  );
+
+  const model = scriptedModel([{ text: 'idle' }]);
+  const before = heapUsed();
+  const agents = Array.from({ length: IDLE_AGENTS }, (_, i) => createAgent({ name: `agent_${i}`, model, tools, instructions: 'Idle.' }));
+  const after = heapUsed();
+  console.log(`W2 heap retained per idle agent: ${Math.round((after - before) / agents.length)} bytes (target < 8192; ${IDLE_AGENTS} agents)`);
+}
