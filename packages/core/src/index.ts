@@ -12,3 +12,5 @@ export * from './toolResult.js';
 export * from './defineTool.js';
 export * from './validateToolArguments.js';
 export * from './runEvents.js';
+export * from './constants.js';
+export * from './toolRules/index.js';

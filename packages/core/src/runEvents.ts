@@ -6,7 +6,8 @@ import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
  * - `completed`: the model answered without calling a tool.
  * - `max-steps`: the run reached `maxSteps` model calls.
  * - `aborted`: the run's signal was aborted (or `abort()` was called).
- * - `error`: the model failed (see `error`).
+ * - `error`: the model failed, or a tool rule failed the run (see `error`).
+ * - `terminal-tool`: a tool with a terminal rule ran.
  * - `max-tool-calls`: the run reached `maxToolCalls`; its last model call was made with tool choice `none`.
  * - `max-consecutive-errors`: `maxConsecutiveErrors` iterations in a row had failing tool calls; the last
  *   model call was made with tool choice `none`.
@@ -20,6 +21,7 @@ export const StopReasonSchema = z.enum([
   'max-tool-calls',
   'max-consecutive-errors',
   'ended-by-middleware',
+  'terminal-tool',
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
@@ -107,6 +109,21 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     /** The tool call that made the change, when a tool made it. */
     toolName: z.string().optional(),
     callId: z.string().optional(),
+  }),
+  /**
+   * A tool call the tool rules refused: it was not executed, and the model
+   * was answered with `content` (naming the rule and the tools allowed now).
+   */
+  z.object({
+    type: z.literal('tool.refused'),
+    ...base,
+    step: z.number().int(),
+    call: ToolCallSchema,
+    /** The rule family that refused it, e.g. `child`, `maxCount`, `terminal`. */
+    rule: z.string(),
+    reason: z.string(),
+    allowedTools: z.array(z.string()),
+    content: z.string(),
   }),
   z.object({
     type: z.literal('run.finished'),

@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, Usage } from '@agentchart/core';
+import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, ToolRuleState, Usage } from '@agentchart/core';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import type { ApprovalState } from './approvals.js';
@@ -12,6 +12,8 @@ export interface ToolCallRecord {
   isError: boolean;
   /** The tool's return value (unwrapped from `toolResult`), when it ran. */
   value?: unknown;
+  /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
+  refusedBy?: string;
 }
 
 /** The outcome of one tool call, as the tool-batch actor reports it. */
@@ -22,6 +24,8 @@ export interface ToolOutcome {
   error?: ErrorInfo;
   /** A function middleware called `endRun()` for this call. */
   endsRun?: true;
+  /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
+  refusedBy?: string;
 }
 
 /** The model reply being assembled from stream events. */
@@ -41,9 +45,17 @@ export interface AgentContext {
   step: number;
   draft: ReplyDraft;
   /** The calls of the current batch and their outcomes, in call order. */
-  batch: { calls: ToolCall[]; outcomes: (ToolOutcome | undefined)[]; pending: number };
+  batch: {
+    calls: ToolCall[];
+    outcomes: (ToolOutcome | undefined)[];
+    pending: number;
+    /** Per call: whether the tool rules admitted it (absent without rules). */
+    admitted?: boolean[];
+  };
   toolCalls: ToolCallRecord[];
   usage: Usage;
+  /** The tool-rule machine's context (mirrors the `toolRules` child); absent without rules. */
+  rules: ToolRuleState | undefined;
   stopReason: StopReason | undefined;
   error: ErrorInfo | undefined;
   /** The tool choice for the next model call (a required choice turns `auto` after tools ran). */

@@ -6,6 +6,11 @@ import {
   type ToolMessage,
   type ToolModeSetting,
   addUsage,
+  applyEnd,
+  buildToolRuleProgram,
+  canEnd,
+  createToolRulesMachine,
+  initialToolRuleState,
   toErrorInfo,
   zeroUsage,
 } from '@agentchart/core';
@@ -20,6 +25,9 @@ import { type ToolSettledEvent, type ToolsChangedEvent, runToolBatchActor } from
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
 import { afterToolIteration } from './toolChoice.js';
+import { settleRuleApproval, withRuleApprovals } from './toolRulesApprovals.js';
+import { gateToolCalls, refusalOutcome } from './toolRulesGate.js';
+import { applyBatchOutputs, endReminder } from './toolRulesProgress.js';
 import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 
@@ -79,6 +87,8 @@ export const agentMachine = setup({
     runToolBatch: runToolBatchActor,
     screenApprovals: screenApprovalsActor,
     sharedState: sharedStateMachine,
+    /** The agent's compiled rule machine, provided per agent (see `startAgentRun`); this default allows nothing. */
+    toolRules: createToolRulesMachine(buildToolRuleProgram([], [])),
   },
   guards: {
     replyHasToolCalls: ({ context }) => context.draft.toolCalls.length > 0,
@@ -92,6 +102,12 @@ export const agentMachine = setup({
     allApprovalsDecided: ({ context }) => pendingRequests(context.approvals).length === 0,
     isPendingApproval: ({ context, event }) =>
       event.type === 'approval.decide' && pendingRequests(context.approvals).some((request) => request.id === event.id),
+    rulesForbidEnd: ({ context }) =>
+      context.runtime.toolRules !== undefined &&
+      context.rules !== undefined &&
+      !canEnd(context.runtime.toolRules.program, context.rules),
+    rulesEnded: ({ context }) => context.rules?.phase === 'done',
+    rulesFailed: ({ context }) => context.rules?.phase === 'failed',
   },
   actions: {
     startStep: enqueueActions(({ context, enqueue }) => {
@@ -137,14 +153,64 @@ export const agentMachine = setup({
       enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
     }),
     startBatch: enqueueActions(({ context, enqueue }) => {
-      const calls = context.draft.toolCalls;
-      enqueue.assign({
-        batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
-        approvals: noApprovals(),
-      });
-      for (const call of calls) {
-        enqueue.emit({ type: 'tool.call', runId: context.runId, agent: context.runtime.agentName, step: context.step, call });
+      const { runtime } = context;
+      const base = { runId: context.runId, agent: runtime.agentName, step: context.step };
+      if (runtime.toolRules === undefined || context.rules === undefined) {
+        const calls = context.draft.toolCalls;
+        enqueue.assign({
+          batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
+          approvals: noApprovals(),
+        });
+        for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
+        return;
       }
+      const tools = new Map(offeredToolsNow(context).map((tool) => [tool.name, tool]));
+      const gated = gateToolCalls(runtime.toolRules, tools, context.rules, context.draft.toolCalls);
+      const outcomes = gated.refusals.map(refusalOutcome);
+      const pending = outcomes.filter((outcome) => outcome === undefined).length;
+      enqueue.assign({
+        batch: { calls: gated.calls, outcomes, pending, admitted: gated.admitted },
+        approvals: noApprovals(),
+        rules: gated.state,
+      });
+      for (const event of gated.events) enqueue.sendTo('toolRules', event);
+      gated.calls.forEach((call, index) => {
+        const refusal = gated.refusals[index];
+        if (refusal === undefined) enqueue.emit({ type: 'tool.call', ...base, call });
+        else {
+          const { rule, reason, allowedTools, content } = refusal;
+          enqueue.emit({ type: 'tool.refused', ...base, call, rule, reason, allowedTools, content });
+        }
+      });
+    }),
+    /** Feeds the rules the human decision on a call a `requiresApproval` rule holds. */
+    settleRuleApproval: enqueueActions(({ context, enqueue }) => {
+      if (context.runtime.toolRules === undefined || context.rules === undefined) return;
+      const settled = settleRuleApproval(context.runtime.toolRules, context.rules, context.batch, context.approvals);
+      enqueue.assign({ rules: settled.state });
+      for (const event of settled.events) enqueue.sendTo('toolRules', event);
+    }),
+    /** After a batch: the output of the conditional tool it ran picks the next tool. */
+    advanceRules: enqueueActions(({ context, enqueue }) => {
+      const { toolRules } = context.runtime;
+      const { batch } = context;
+      if (toolRules === undefined || context.rules === undefined || batch.admitted === undefined) return;
+      const progress = applyBatchOutputs(toolRules, context.rules, { ...batch, admitted: batch.admitted });
+      enqueue.assign({ rules: progress.state, ...(progress.error ? { error: progress.error } : {}) });
+      for (const event of progress.events) enqueue.sendTo('toolRules', event);
+    }),
+    /** A final answer the rules do not accept yet: tell the model what is missing. */
+    remindOfRules: enqueueActions(({ context, enqueue }) => {
+      if (context.runtime.toolRules === undefined || context.rules === undefined) return;
+      const message = endReminder(context.runtime.toolRules, context.rules);
+      if (message === undefined) return;
+      enqueue.assign({ messages: [...context.messages, message] });
+      enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
+    }),
+    endRules: enqueueActions(({ context, enqueue }) => {
+      if (context.rules === undefined) return;
+      enqueue.assign({ rules: applyEnd(context.rules) });
+      enqueue.sendTo('toolRules', { type: 'end' });
     }),
     requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
       enqueue.assign({ approvals: { requests, decisions: {} } });
@@ -180,14 +246,18 @@ export const agentMachine = setup({
     /** Answers the calls that will not run (rejected, over the tool-call budget) and counts the rest. */
     prepareBatch: enqueueActions(({ context, enqueue }) => {
       const { batch } = context;
-      const answered = answeredBeforeExecution(batch.calls, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
+      // Calls the tool rules refused are answered already; the rest are checked here.
+      const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined);
+      const answeredOpen = answeredBeforeExecution(open, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
+      let next = 0;
+      const answered = batch.outcomes.map((outcome) => outcome ?? answeredOpen[next++]);
       const executing = answered.filter((outcome) => outcome === undefined).length;
       enqueue.assign({
-        batch: { calls: batch.calls, outcomes: answered, pending: executing },
+        batch: { ...batch, outcomes: answered, pending: executing },
         toolCallCount: context.toolCallCount + executing,
       });
       answered.forEach((outcome, index) => {
-        if (outcome !== undefined) enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, outcome));
+        if (outcome !== undefined && batch.outcomes[index] === undefined) enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, outcome));
       });
     }),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => {
@@ -196,7 +266,7 @@ export const agentMachine = setup({
       const call = batch.calls[event.index] as ToolCall;
       const outcomes = batch.outcomes.slice();
       outcomes[event.index] = event.outcome;
-      enqueue.assign({ batch: { calls: batch.calls, outcomes, pending: batch.pending - 1 } });
+      enqueue.assign({ batch: { ...batch, outcomes, pending: batch.pending - 1 } });
       if (event.outcome.endsRun && context.endedBy === undefined) {
         enqueue.assign({ endedBy: { callId: call.id, toolName: call.name } });
       }
@@ -230,6 +300,7 @@ export const agentMachine = setup({
         messages.push(message);
         const record: ToolCallRecord = { step: context.step, call, content: outcome.content, isError: outcome.isError };
         if ('value' in outcome) record.value = outcome.value;
+        if (outcome.refusedBy !== undefined) record.refusedBy = outcome.refusedBy;
         records.push(record);
         enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
       }
@@ -279,6 +350,7 @@ export const agentMachine = setup({
     batch: { calls: [], outcomes: [], pending: 0 },
     toolCalls: [],
     usage: zeroUsage(),
+    rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
     stopReason: undefined,
     error: undefined,
     toolMode: input.toolMode,
@@ -297,12 +369,17 @@ export const agentMachine = setup({
           }),
   }),
   initial: 'idle',
-  entry: emit(({ context }) => ({
-    type: 'run.started' as const,
-    runId: context.runId,
-    agent: context.runtime.agentName,
-    input: context.messages,
-  })),
+  entry: [
+    emit(({ context }) => ({
+      type: 'run.started' as const,
+      runId: context.runId,
+      agent: context.runtime.agentName,
+      input: context.messages,
+    })),
+    enqueueActions(({ context, enqueue }) => {
+      if (context.runtime.toolRules) enqueue.spawnChild('toolRules', { id: 'toolRules' });
+    }),
+  ],
   on: { abort: '.aborted' },
   states: {
     idle: { on: { start: 'thinking' } },
@@ -314,7 +391,8 @@ export const agentMachine = setup({
         onDone: [
           { guard: 'isFinalCall', target: 'limitReached', actions: ['appendReply', 'answerFinalReply'] },
           { guard: 'replyHasToolCalls', target: 'screening', actions: ['appendReply', 'startBatch'] },
-          { target: 'done', actions: 'appendReply' },
+          { guard: 'rulesForbidEnd', target: 'stepDone', actions: ['appendReply', 'remindOfRules'] },
+          { target: 'done', actions: ['appendReply', 'endRules'] },
         ],
         onError: {
           target: 'failed',
@@ -327,7 +405,8 @@ export const agentMachine = setup({
       invoke: {
         src: 'screenApprovals',
         input: ({ context }) => ({
-          calls: context.batch.calls,
+          // Calls the tool rules refused are never asked about.
+          calls: context.batch.calls.filter((_, index) => context.batch.outcomes[index] === undefined),
           tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
           liveTools: context.runtime.liveTools,
           state: toolStateHandle(context),
@@ -337,9 +416,12 @@ export const agentMachine = setup({
         }),
         onDone: [
           {
-            guard: ({ event }) => event.output.length > 0,
+            guard: ({ context, event }) => withRuleApprovals(event.output, context.rules, context.batch, context.step).length > 0,
             target: 'awaitingApproval',
-            actions: { type: 'requestApprovals', params: ({ event }) => event.output },
+            actions: {
+              type: 'requestApprovals',
+              params: ({ context, event }) => withRuleApprovals(event.output, context.rules, context.batch, context.step),
+            },
           },
           { target: 'acting' },
         ],
@@ -351,7 +433,7 @@ export const agentMachine = setup({
       always: { guard: 'allApprovalsDecided', target: 'acting' },
     },
     acting: {
-      entry: 'prepareBatch',
+      entry: ['settleRuleApproval', 'prepareBatch'],
       invoke: {
         src: 'runToolBatch',
         input: ({ context }) => ({
@@ -371,11 +453,13 @@ export const agentMachine = setup({
         'tool.settled': { actions: 'recordOutcome' },
         'tools.changed': { actions: 'reportToolsChanged' },
       },
-      always: [{ guard: 'batchSettled', target: 'stepDone', actions: 'appendToolResults' }],
+      always: [{ guard: 'batchSettled', target: 'stepDone', actions: ['advanceRules', 'appendToolResults'] }],
     },
     stepDone: {
       always: [
         { guard: 'endedByMiddleware', target: 'endedByMiddleware' },
+        { guard: 'rulesFailed', target: 'failed' },
+        { guard: 'rulesEnded', target: 'terminalToolCalled' },
         { guard: 'stepsExhausted', target: 'maxStepsReached' },
         { guard: 'toolCallsExhausted', target: 'thinking', actions: assign({ finalCall: 'max-tool-calls' }) },
         {
@@ -387,6 +471,7 @@ export const agentMachine = setup({
       ],
     },
     done: { type: 'final', entry: { type: 'finish', params: { reason: 'completed' } } },
+    terminalToolCalled: { type: 'final', entry: { type: 'finish', params: { reason: 'terminal-tool' } } },
     maxStepsReached: { type: 'final', entry: { type: 'finish', params: { reason: 'max-steps' } } },
     limitReached: {
       type: 'final',

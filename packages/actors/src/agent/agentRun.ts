@@ -59,7 +59,7 @@ export function startAgentRun(
   initialState: StateRecord = {},
 ): AgentRun {
   const runId = newRunId();
-  const actor = createActor(agentMachine, {
+  const actor = createActor(machineFor(runtime), {
     input: { runtime, runId, messages: input, toolMode, state: { initial: initialState } },
   });
   return wireRun(runId, signal, true, actor);
@@ -72,7 +72,13 @@ export function resumeAgentRun(
   signal: AbortSignal | undefined,
 ): AgentRun {
   const { runtime, messages, toolMode } = snapshot.context;
-  return wireRun(runId, signal, false, createActor(agentMachine, { snapshot, input: { runtime, runId, messages, toolMode } }));
+  const actor = createActor(machineFor(runtime), { snapshot, input: { runtime, runId, messages, toolMode } });
+  return wireRun(runId, signal, false, actor);
+}
+
+/** The agent machine with the agent's compiled rule machine as its `toolRules` actor. */
+function machineFor(runtime: AgentRuntime): typeof agentMachine {
+  return runtime.toolRules ? agentMachine.provide({ actors: { toolRules: runtime.toolRules.machine } }) : agentMachine;
 }
 
 function wireRun(

@@ -1,4 +1,4 @@
-import type { AnyTool, ChatModel, FunctionMiddleware, StateRecord } from '@agentchart/core';
+import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord } from '@agentchart/core';
 import type { z } from 'zod';
 import type { LiveToolSet } from './liveTools.js';
 
@@ -22,6 +22,8 @@ export interface AgentRuntime {
   readonly maxToolCalls: number;
   readonly maxConsecutiveErrors: number;
   readonly detailedErrors: boolean;
+  /** The compiled tool rules; the agent runs their machine as its `toolRules` child. */
+  readonly toolRules: CompiledToolRules | undefined;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
 }

@@ -1,6 +1,7 @@
 import type { AnyTool, ChatRequest, Message } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
 import { offeredTools, toChatToolChoice } from './toolChoice.js';
+import { applyToolRulesToRequest } from './toolRulesRequest.js';
 
 /** The request for the model's next step: system prompt, transcript, the tools offered now. */
 export function buildModelRequest(context: AgentContext): ChatRequest {
@@ -10,7 +11,8 @@ export function buildModelRequest(context: AgentContext): ChatRequest {
       ? context.messages
       : [{ role: 'system', content: runtime.instructions }, ...context.messages];
   const tools = offeredToolsNow(context);
-  return { messages, tools: tools.map((tool) => tool.spec), toolChoice: toChatToolChoice(context.toolMode, tools) };
+  const request: ChatRequest = { messages, tools: tools.map((tool) => tool.spec), toolChoice: toChatToolChoice(context.toolMode, tools) };
+  return runtime.toolRules && context.rules ? applyToolRulesToRequest(request, runtime.toolRules, context.rules) : request;
 }
 
 /** The live tools the next model call offers (and the batch after it may call). */

@@ -8,6 +8,9 @@ import {
   type StateRecord,
   type ToolChoice,
   type ToolMode,
+  type CompiledToolRules,
+  type ToolRuleInput,
+  compileToolRules,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { validateInitialState } from './validateInitialState.js';
@@ -43,6 +46,12 @@ export interface AgentOptions {
   /** Function middleware around every tool invocation of every run, outermost first. */
   middleware?: readonly FunctionMiddleware[];
   /**
+   * Tool rules (`rules.init('search')`, ... or Letta JSON), compiled and
+   * checked when the agent is created: a rule set that names unknown tools or
+   * can deadlock throws `ToolRulesError` before any model is called.
+   */
+  toolRules?: readonly ToolRuleInput[];
+  /**
    * A zod schema for the shared state: initial values and every write are
    * checked against it (make keys optional that may be absent).
    */
@@ -74,6 +83,8 @@ export interface ResumeOptions {
 export interface Agent {
   readonly name: string;
   readonly tools: readonly AnyTool[];
+  /** The compiled tool rules (their machine, warnings, analysis), when the agent has rules. */
+  readonly toolRules: CompiledToolRules | undefined;
   /**
    * Starts a run. `input` is a user message text or a list of messages.
    *
@@ -125,6 +136,7 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     name: config.agentName,
     tools,
+    toolRules: config.toolRules,
     run: (input, runOptions = {}) => {
       const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames);
       const state = validateInitialState(runOptions.state, config.stateSchema);
@@ -167,6 +179,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     maxConsecutiveErrors: positiveInteger('maxConsecutiveErrors', options.maxConsecutiveErrors, DEFAULT_MAX_CONSECUTIVE_ERRORS),
     detailedErrors: options.detailedErrors ?? DEFAULT_DETAILED_ERRORS,
     stateSchema: options.stateSchema,
+    toolRules: options.toolRules === undefined ? undefined : compileToolRules(options.toolRules, [...tools.keys()]),
   };
 }
 

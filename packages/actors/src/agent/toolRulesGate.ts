@@ -1,0 +1,114 @@
+import {
+  type AnyTool,
+  type CompiledToolRules,
+  type RuleBlock,
+  type ToolCall,
+  type ToolRuleState,
+  type ToolRulesEvent,
+  allowedTools,
+  applyCall,
+  callEvent,
+  explainBlockedCall,
+  prefilledArgs,
+} from '@agentchart/core';
+import type { ToolOutcome } from './agentContext.js';
+
+/** A call the tool rules refused: never executed. */
+export interface CallRefusal extends RuleBlock {
+  /** The tools that were allowed at that point of the batch. */
+  allowedTools: string[];
+  /** The tool result the model sees. */
+  content: string;
+}
+
+/** A batch after the rules have checked it. */
+export interface GatedBatch {
+  /** The calls as they will run: prefilled arguments merged in. */
+  calls: ToolCall[];
+  /** Per call: the refusal, or `undefined` when the call may run. */
+  refusals: (CallRefusal | undefined)[];
+  /** Per call: whether it advanced the rule machine. */
+  admitted: boolean[];
+  /** The rule state after the admitted calls. */
+  state: ToolRuleState;
+  /** The events that move the rule machine the same way, in order. */
+  events: ToolRulesEvent[];
+}
+
+/**
+ * Checks a batch of calls against the rules in order, each admitted call
+ * advancing the state before the next is checked. A refused call is never
+ * executed. Calls of tools the rules do not know, and calls whose arguments
+ * fail the tool's schema, pass through without advancing the rules (the tool
+ * runner answers them with the error). A call of a `requiresApproval` tool
+ * puts the rules in their waiting state: the agent asks a person, and later
+ * calls of the batch are refused until the decision.
+ *
+ * @example
+ * const gated = gateToolCalls(compiled, tools, state, reply.toolCalls);
+ * gated.refusals[1]?.content; // 'Tool "read" was not run: after search only summarize may be called (rule: child). ...'
+ */
+export function gateToolCalls(
+  rules: CompiledToolRules,
+  tools: ReadonlyMap<string, AnyTool>,
+  initial: ToolRuleState,
+  calls: readonly ToolCall[],
+): GatedBatch {
+  const { program } = rules;
+  const gated: GatedBatch = { calls: [], refusals: [], admitted: [], state: initial, events: [] };
+  for (const original of calls) {
+    const { state } = gated;
+    const block = program.toolSet.has(original.name) ? explainBlockedCall(program, state, original.name) : null;
+    if (block !== null) {
+      const allowed = allowedTools(program, state);
+      gated.calls.push(original);
+      gated.refusals.push({ ...block, allowedTools: allowed, content: refusalText(original.name, block, allowed) });
+      gated.admitted.push(false);
+      continue;
+    }
+    const call = withPrefilledArgs(original, program.toolSet.has(original.name) ? prefilledArgs(program, state, original.name) : undefined);
+    gated.calls.push(call);
+    gated.refusals.push(undefined);
+    const admitted = program.toolSet.has(call.name) && argumentsLookValid(tools.get(call.name), call);
+    gated.admitted.push(admitted);
+    if (admitted) {
+      gated.state = applyCall(program, state, call.name);
+      gated.events.push(callEvent(call.name));
+    }
+  }
+  return gated;
+}
+
+/** The outcome a refused call gets instead of running (`undefined` for a call that runs). */
+export function refusalOutcome(refusal: CallRefusal | undefined): ToolOutcome | undefined {
+  return refusal && { content: refusal.content, isError: true, refusedBy: refusal.rule };
+}
+
+/** The tool result for a refused call: the rule, the reason and the tools allowed now. */
+export function refusalText(tool: string, block: RuleBlock, allowed: readonly string[]): string {
+  const now = allowed.length > 0 ? `Tools you may call now: ${allowed.join(', ')}.` : 'No tool may be called now.';
+  return `Tool "${tool}" was not run: ${block.reason} (rule: ${block.rule}). ${now}`;
+}
+
+function withPrefilledArgs(call: ToolCall, args: Readonly<Record<string, unknown>> | undefined): ToolCall {
+  if (args === undefined || call.malformedArguments !== undefined) return call;
+  const own = typeof call.arguments === 'object' && call.arguments !== null ? (call.arguments as Record<string, unknown>) : {};
+  return { ...call, arguments: { ...own, ...args } };
+}
+
+/**
+ * Whether the arguments pass the tool's schema, checked synchronously so a
+ * call that cannot run does not count against the rules. Schemas with async
+ * refinements (or built from the call's context) cannot be checked here and
+ * count as valid.
+ */
+function argumentsLookValid(tool: AnyTool | undefined, call: ToolCall): boolean {
+  if (tool === undefined || call.malformedArguments !== undefined) return false;
+  // A schema built from the call's context can only be checked with it, when the call runs.
+  if (tool.parametersFor !== undefined) return true;
+  try {
+    return tool.parameters.safeParse(call.arguments ?? {}).success;
+  } catch {
+    return true;
+  }
+}

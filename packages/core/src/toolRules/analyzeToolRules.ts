@@ -1,0 +1,145 @@
+import { allowedTools, applyCall, approveCall, canEnd, explainBlockedEnd } from './toolRuleEngine.js';
+import type { ToolRuleProgram } from './toolRuleProgram.js';
+import { type ToolRuleState, initialToolRuleState } from './toolRuleState.js';
+
+/** One call on a path through the rules; `output` says which conditional branch was taken. */
+export interface RulePathStep {
+  tool: string;
+  /** For a conditional tool: `matches <key>` or `matches no case`. */
+  output?: string;
+}
+
+/** A reachable state where no tool may be called and the run may not end. */
+export interface Deadlock {
+  /** The shortest call sequence from the start of a run that reaches it. */
+  path: RulePathStep[];
+  state: ToolRuleState;
+  /** Why the run may not end there. */
+  reason: string;
+}
+
+/** A finding of the analysis that does not stop compilation. */
+export interface ToolRuleWarning {
+  code: 'TOOL_NEVER_RUNNABLE' | 'TERMINAL_TOOL_UNREACHABLE' | 'TOOL_RULES_ANALYSIS_INCOMPLETE';
+  message: string;
+  tool?: string;
+}
+
+/** What the static analysis found. */
+export interface ToolRuleAnalysis {
+  /** Reachable rule states explored. */
+  states: number;
+  /** False when the state limit stopped the exploration early. */
+  complete: boolean;
+  /** The first deadlock found (breadth-first, so with the shortest path), if any. */
+  deadlock: Deadlock | null;
+  /** Tools allowed in at least one reachable state. */
+  runnable: ReadonlySet<string>;
+  warnings: ToolRuleWarning[];
+}
+
+/**
+ * Explores every reachable rule state breadth-first (each allowed call, and
+ * for a conditional tool each branch its output can pick) and reports the
+ * first deadlock with its shortest path, the tools that can never run, and
+ * the terminal tools that can never be reached.
+ */
+export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): ToolRuleAnalysis {
+  const start = initialToolRuleState();
+  const seen = new Map<string, { parent: string | null; step: RulePathStep | null }>([[stateKey(program, start), { parent: null, step: null }]]);
+  const queue: ToolRuleState[] = [start];
+  const runnable = new Set<string>();
+  let complete = true;
+  let deadlock: Deadlock | null = null;
+
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head] as ToolRuleState;
+    const key = stateKey(program, state);
+    const allowed = allowedTools(program, state);
+    if (allowed.length === 0 && !canEnd(program, state)) {
+      deadlock = { path: pathTo(seen, key), state, reason: explainBlockedEnd(program, state)?.reason ?? '' };
+      break;
+    }
+    for (const tool of allowed) {
+      runnable.add(tool);
+      for (const { next, step } of successors(program, state, tool)) {
+        if (next.phase !== 'running') continue;
+        const nextKey = stateKey(program, next);
+        if (seen.has(nextKey)) continue;
+        if (seen.size >= maxStates) {
+          complete = false;
+          continue;
+        }
+        seen.set(nextKey, { parent: key, step });
+        queue.push(next);
+      }
+    }
+  }
+
+  const warnings: ToolRuleWarning[] = [];
+  if (!complete) {
+    warnings.push({
+      code: 'TOOL_RULES_ANALYSIS_INCOMPLETE',
+      message: `The analysis stopped after ${maxStates} rule states: deadlocks beyond them are not ruled out and never-runnable tools are not reported. Raise maxAnalysisStates to explore further.`,
+    });
+  } else if (deadlock === null) {
+    for (const tool of program.tools) {
+      if (runnable.has(tool)) continue;
+      warnings.push(
+        program.terminal.has(tool)
+          ? { code: 'TERMINAL_TOOL_UNREACHABLE', tool, message: `Terminal tool "${tool}" can never be called, so it can never end a run.` }
+          : { code: 'TOOL_NEVER_RUNNABLE', tool, message: `Tool "${tool}" can never be called under these rules.` },
+      );
+    }
+  }
+  return { states: seen.size, complete, deadlock, runnable, warnings };
+}
+
+/** The states a call of `tool` can lead to (one per branch for a conditional tool). */
+function successors(program: ToolRuleProgram, state: ToolRuleState, tool: string): { next: ToolRuleState; step: RulePathStep }[] {
+  let next = applyCall(program, state, tool);
+  if (next.awaitingApproval !== null) next = approveCall(program, next);
+  const rule = program.conditional.get(tool);
+  if (rule === undefined || next.branch?.status !== 'pending') return [{ next, step: { tool } }];
+  const out: { next: ToolRuleState; step: RulePathStep }[] = [];
+  const picked = new Set<string>();
+  for (const entry of rule.cases) {
+    if (picked.has(entry.then)) continue;
+    picked.add(entry.then);
+    out.push({
+      next: { ...next, branch: { status: 'chosen', tool, next: entry.then } },
+      step: { tool, output: `matches ${JSON.stringify(entry.when)}` },
+    });
+  }
+  const noMatch: RulePathStep = { tool, output: 'matches no case' };
+  if (rule.defaultChild !== undefined) {
+    out.push({ next: { ...next, branch: { status: 'chosen', tool, next: rule.defaultChild } }, step: noMatch });
+  } else if (!rule.requireMatch) {
+    out.push({ next: { ...next, branch: { status: 'open', tool } }, step: noMatch });
+  }
+  return out;
+}
+
+function stateKey(program: ToolRuleProgram, state: ToolRuleState): string {
+  const branch = state.branch === null ? '' : state.branch.status === 'chosen' ? `>${state.branch.next}` : `~${state.branch.status}`;
+  let counts = '';
+  for (const tool of program.limits.keys()) counts += `${state.counts[tool] ?? 0},`;
+  return `${state.last ?? ''}|${branch}|${state.called.join(',')}|${counts}|${state.phase}`;
+}
+
+function pathTo(seen: Map<string, { parent: string | null; step: RulePathStep | null }>, key: string): RulePathStep[] {
+  const path: RulePathStep[] = [];
+  for (let at: string | null = key; at !== null; ) {
+    const entry = seen.get(at);
+    if (!entry) break;
+    if (entry.step) path.unshift(entry.step);
+    at = entry.parent;
+  }
+  return path;
+}
+
+/** A path as people read it: `search → check (matches true) → publish`. */
+export function formatRulePath(path: readonly RulePathStep[]): string {
+  if (path.length === 0) return '(the start of the run)';
+  return path.map((step) => (step.output ? `${step.tool} (${step.output})` : step.tool)).join(' → ');
+}

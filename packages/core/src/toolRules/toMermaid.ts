@@ -1,0 +1,51 @@
+import type { ToolRuleProgram } from './toolRuleProgram.js';
+
+/**
+ * The rules as a Mermaid state diagram: `start`, a state per tool (the last
+ * tool called) and `done`; an edge wherever some rule state allows the call.
+ * Guards that need memory (parents, counts, required-before-exit) are noted
+ * on the tool's state.
+ *
+ * @example
+ * console.log(toMermaid(compileToolRules([rules.init('a'), rules.terminal('b')], ['a', 'b']).program));
+ */
+export function toMermaid(program: ToolRuleProgram): string {
+  const id = (tool: string) => `t_${tool.replace(/[^a-zA-Z0-9_]/g, '_')}`;
+  const lines = ['stateDiagram-v2', '  state "start" as start'];
+  for (const tool of program.tools) if (!program.terminal.has(tool)) lines.push(`  state "${tool}" as ${id(tool)}`);
+  const edge = (from: string, tool: string, label?: string) =>
+    lines.push(`  ${from} --> ${program.terminal.has(tool) ? 'done' : id(tool)}: ${label ?? tool}`);
+
+  for (const tool of program.initTools ?? program.tools) edge('start', tool);
+  for (const from of program.tools) {
+    if (program.terminal.has(from)) continue;
+    const conditional = program.conditional.get(from);
+    const children = program.children.get(from);
+    if (conditional) {
+      for (const entry of conditional.cases) edge(id(from), entry.then, `${entry.then} [output ${JSON.stringify(entry.when)}]`);
+      if (conditional.defaultChild) edge(id(from), conditional.defaultChild, `${conditional.defaultChild} [no match]`);
+      else if (conditional.requireMatch) lines.push(`  ${id(from)} --> failed: [no match]`);
+      else for (const tool of children ?? program.tools) edge(id(from), tool, `${tool} [no match]`);
+    } else {
+      for (const tool of children ?? program.tools) edge(id(from), tool);
+    }
+    if (!children && !conditional && !program.continueTools.has(from)) lines.push(`  ${id(from)} --> done: answer`);
+  }
+  if (program.initTools === null) lines.push('  start --> done: answer');
+  lines.push('  [*] --> start', '  done --> [*]');
+  for (const tool of program.tools) {
+    const notes: string[] = [];
+    const parents = program.parentsOf.get(tool);
+    if (parents) notes.push(`only after ${parents.join(', ')}`);
+    const limit = program.limits.get(tool);
+    if (limit !== undefined) notes.push(`at most ${limit}×`);
+    if (program.terminal.has(tool) && program.required.some((required) => required !== tool)) {
+      notes.push(`needs ${program.required.filter((required) => required !== tool).join(', ')} first`);
+    }
+    if (program.requiresApproval.has(tool)) notes.push('needs approval');
+    if (program.required.includes(tool)) notes.push('required before exit');
+    if (notes.length > 0 && !program.terminal.has(tool)) lines.push(`  note right of ${id(tool)}: ${notes.join('; ')}`);
+    else if (notes.length > 0) lines.push(`  %% ${tool}: ${notes.join('; ')}`);
+  }
+  return lines.join('\n');
+}
