@@ -113,7 +113,10 @@ export function restoreRun(
     );
   }
   const runtime = makeRuntime(persisted.liveTools.map((name) => knownTools.get(name) as AnyTool));
-  const context = { ...(persisted.machine.context as unknown as Omit<AgentContext, 'runtime'>), runtime };
+  const data = persisted.machine.context as unknown as Omit<AgentContext, 'runtime'>;
+  // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
+  const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
+  const context = { ...data, batch, runtime };
   const snapshot = { ...persisted.machine, context } as unknown as SnapshotFrom<typeof agentMachine>;
   return { runId: persisted.runId, snapshot };
 }
