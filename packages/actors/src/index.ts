@@ -4,6 +4,8 @@ export type { AgentRun } from './agent/agentRun.js';
 export type { RunResult } from './agent/runResult.js';
 export type { ToolCallRecord, ToolOutcome } from './agent/agentContext.js';
 export { agentMachine } from './agent/agentMachine.js';
+export { combineInspectors, type InspectOption } from './inspection/inspectOption.js';
+export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
 export { LiveToolSet, type ToolListChange } from './agent/liveTools.js';
 export type { ApprovalRequest, ApprovalDecision } from './agent/approvals.js';
 export type { PersistedRun } from './agent/runSnapshot.js';
