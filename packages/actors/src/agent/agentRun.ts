@@ -6,6 +6,8 @@ import { agentMachine } from './agentMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type ApprovalRequest, pendingRequests } from './approvals.js';
 import type { RunResult } from './runResult.js';
+import type { InspectOption } from '../inspection/inspectOption.js';
+import { announceRun } from '../inspection/runObservers.js';
 import { type PersistedRun, persistRun } from './runSnapshot.js';
 import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../sharedState/stateChangedEvent.js';
@@ -57,10 +59,12 @@ export function startAgentRun(
   toolMode: ToolModeSetting,
   signal: AbortSignal | undefined,
   initialState: StateRecord = {},
+  inspect?: InspectOption,
 ): AgentRun {
   const runId = newRunId();
   const actor = createActor(machineFor(runtime), {
     input: { runtime, runId, messages: input, toolMode, state: { initial: initialState } },
+    ...(inspect ? { inspect } : {}),
   });
   return wireRun(runId, signal, true, actor);
 }
@@ -70,14 +74,15 @@ export function resumeAgentRun(
   runId: string,
   snapshot: SnapshotFrom<typeof agentMachine>,
   signal: AbortSignal | undefined,
+  inspect?: InspectOption,
 ): AgentRun {
   const { runtime, messages, toolMode } = snapshot.context;
-  const actor = createActor(machineFor(runtime), { snapshot, input: { runtime, runId, messages, toolMode } });
+  const actor = createActor(machineFor(runtime), { snapshot, input: { runtime, runId, messages, toolMode }, ...(inspect ? { inspect } : {}) });
   return wireRun(runId, signal, false, actor);
 }
 
 /** The agent machine with the agent's compiled rule machine as its `toolRules` actor. */
-function machineFor(runtime: AgentRuntime): typeof agentMachine {
+export function machineFor(runtime: AgentRuntime): typeof agentMachine {
   return runtime.toolRules ? agentMachine.provide({ actors: { toolRules: runtime.toolRules.machine } }) : agentMachine;
 }
 
@@ -126,7 +131,7 @@ function wireRun(
     actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
   };
 
-  return {
+  const run: AgentRun = {
     runId,
     events$: events.asObservable(),
     result,
@@ -140,4 +145,6 @@ function wireRun(
     persist: () => persistRun(actor),
     actor,
   };
+  announceRun(run);
+  return run;
 }

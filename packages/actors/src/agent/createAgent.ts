@@ -20,6 +20,9 @@ import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
 import { LiveToolSet } from './liveTools.js';
 import { restoreRun } from './runSnapshot.js';
 import { normalizeToolMode } from './toolChoice.js';
+import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
+import { globalInspectors } from '../inspection/runObservers.js';
+import { registerAgentConfig } from './agentRegistry.js';
 
 /** What `createAgent` takes. */
 export interface AgentOptions {
@@ -45,6 +48,8 @@ export interface AgentOptions {
   toolChoice?: ToolMode | ToolChoice;
   /** Function middleware around every tool invocation of every run, outermost first. */
   middleware?: readonly FunctionMiddleware[];
+  /** Observes every run of this agent: handed to each run's root actor (e.g. `inspectWithStately().inspect`). */
+  inspect?: InspectOption;
   /**
    * Tool rules (`rules.init('search')`, ... or Letta JSON), compiled and
    * checked when the agent is created: a rule set that names unknown tools or
@@ -66,6 +71,8 @@ export interface RunOptions {
   toolChoice?: ToolMode | ToolChoice;
   /** Function middleware for this run, inside the agent's middleware. */
   middleware?: readonly FunctionMiddleware[];
+  /** Observes this run (beside the agent's own `inspect`): handed to the root actor. */
+  inspect?: InspectOption;
   /** Initial values of the run's shared state (checked against `stateSchema`). */
   state?: StateRecord;
 }
@@ -77,6 +84,8 @@ export interface ResumeOptions {
   middleware?: readonly FunctionMiddleware[];
   /** Tools the run had added (`ctx.addTools`) that the agent does not have itself. */
   tools?: readonly AnyTool[];
+  /** Observes the resumed run (beside the agent's own `inspect`). */
+  inspect?: InspectOption;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
@@ -108,7 +117,7 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-type AgentConfig = Omit<AgentRuntime, 'liveTools'> & { toolChoice: ToolMode | ToolChoice | undefined };
+export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & { toolChoice: ToolMode | ToolChoice | undefined };
 
 /**
  * Creates an agent that calls typed tools in a loop against a model.
@@ -133,22 +142,26 @@ export function createAgent(options: AgentOptions): Agent {
     liveTools: new LiveToolSet(liveTools),
     middleware: [...config.middleware, ...middleware],
   });
-  return {
+  const agent: Agent = {
     name: config.agentName,
     tools,
     toolRules: config.toolRules,
     run: (input, runOptions = {}) => {
       const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames);
       const state = validateInitialState(runOptions.state, config.stateSchema);
-      return startAgentRun(runtimeFor(tools, runOptions.middleware), toMessages(input), toolMode, runOptions.signal, state);
+      const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
+      return startAgentRun(runtimeFor(tools, runOptions.middleware), toMessages(input), toolMode, runOptions.signal, state, inspect);
     },
     resume: (snapshot, resumeOptions = {}) => {
       const known = new Map(config.tools);
       for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
       const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, resumeOptions.middleware));
-      return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal);
+      const inspect = combineInspectors(options.inspect, resumeOptions.inspect, ...globalInspectors());
+      return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
     },
   };
+  registerAgentConfig(agent, config);
+  return agent;
 }
 
 function buildConfig(options: AgentOptions): AgentConfig {

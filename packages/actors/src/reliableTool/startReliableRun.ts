@@ -1,5 +1,5 @@
 import type { Message, SharedState, Usage } from '@agentchart/core';
-import { zeroUsage } from '@agentchart/core';
+import { asError, zeroUsage } from '@agentchart/core';
 import type { Observer } from 'rxjs';
 import { createActor } from 'xstate';
 import { newRunId } from '../ids.js';
@@ -93,7 +93,8 @@ export function startReliableRun<V>(settings: ReliableRunSettings, request: Reli
       },
       error: (error) => {
         signal?.removeEventListener('abort', abort);
-        resolve(failed(runId, runtime.name, 'RELIABLE_TOOL_MODEL_FAILED', String(error), [], error));
+        // Not a model's failure but the machine's own (a bug): still never a rejection.
+        resolve(failed(runId, runtime.name, 'RELIABLE_TOOL_MODEL_FAILED', `the run failed: ${asError(error).message}`, [], error));
       },
     });
   });

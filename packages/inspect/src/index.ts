@@ -1,0 +1,28 @@
+export * from './constants.js';
+export { TraceFormatError } from './errors.js';
+export { isSecretKey, isSecretValue } from './sanitize/secretKeys.js';
+export { sanitizeValue, type JsonValue, type SanitizeOptions } from './sanitize/sanitizeValue.js';
+export {
+  inspectWithStately,
+  statelySanitizers,
+  type StatelyInspector,
+  type StatelyInspectorOptions,
+} from './stately/inspectWithStately.js';
+export { machineGraph, type GraphEdge, type GraphNode, type MachineGraph } from './diagrams/machineGraph.js';
+export { graphToMermaid } from './diagrams/graphToMermaid.js';
+export { graphToDot, svgStateId, type DotOptions } from './diagrams/graphToDot.js';
+export { renderDotToSvg, renderGraphToSvg } from './diagrams/renderSvg.js';
+export {
+  TraceEntrySchema,
+  TraceHeaderSchema,
+  traceHeader,
+  type Trace,
+  type TraceEntry,
+  type TraceEntryOf,
+  type TraceHeader,
+} from './trace/traceFormat.js';
+export { inspectionEntries, sanitizeEvent, type UntimedEntry } from './trace/inspectionEntries.js';
+export { memorySink, ndjsonFileSink, toNdjson, type TraceLine, type TraceSink } from './trace/traceSinks.js';
+export { createTraceRecorder, type TraceRecorder, type TraceRecorderOptions } from './trace/createTraceRecorder.js';
+export { parseTrace, readTraceFile, replayTrace } from './trace/readTrace.js';
+export { formatTimeline, stateText, type TimelineOptions } from './trace/formatTimeline.js';

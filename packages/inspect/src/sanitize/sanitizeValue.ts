@@ -1,0 +1,128 @@
+import {
+  DEFAULT_DROPPED_KEYS,
+  DEFAULT_MAX_ARRAY_ITEMS,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_STRING_LENGTH,
+  REDACTED,
+} from '../constants.js';
+import { isSecretKey, isSecretValue } from './secretKeys.js';
+
+/** How values are trimmed before they leave the process. */
+export interface SanitizeOptions {
+  /** Longer strings are cut, with a note of how much was cut (default 2000). */
+  maxStringLength?: number;
+  /** Longer arrays keep their last items, after a note of how many were left out (default 30). */
+  maxArrayItems?: number;
+  /** Deeper objects become a marker (default 12). */
+  maxDepth?: number;
+  /** Keys dropped wherever they appear (default `['runtime']`: models and tools are code). */
+  dropKeys?: readonly string[];
+  /** Extra secret keys, beside the built-in ones (apiKey, authorization, token, …). */
+  secretKeys?: readonly string[];
+}
+
+/** A JSON value: what sanitising returns. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+interface Settings {
+  maxStringLength: number;
+  maxArrayItems: number;
+  maxDepth: number;
+  dropKeys: ReadonlySet<string>;
+  secretKeys: ReadonlySet<string>;
+}
+
+/**
+ * Turns any value into plain JSON that is safe to send out of the process:
+ * secrets redacted (by key and by shape), `runtime` dropped, long strings and
+ * arrays trimmed, functions and class instances replaced by markers, cycles
+ * cut. Sanitising a sanitised value changes nothing.
+ *
+ * @example
+ * sanitizeValue({ apiKey: 'sk-…', messages: longHistory, runtime });
+ * // → { apiKey: '[redacted]', messages: ['[… 70 earlier items]', …last 29] }
+ */
+export function sanitizeValue(value: unknown, options: SanitizeOptions = {}): JsonValue {
+  const settings: Settings = {
+    maxStringLength: options.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+    maxArrayItems: Math.max(2, options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS),
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    dropKeys: new Set(options.dropKeys ?? DEFAULT_DROPPED_KEYS),
+    secretKeys: new Set((options.secretKeys ?? []).map((key) => key.toLowerCase())),
+  };
+  return walk(value, settings, 0, new Set());
+}
+
+function walk(value: unknown, settings: Settings, depth: number, seen: Set<object>): JsonValue {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'string':
+      return isSecretValue(value) ? REDACTED : trimString(value, settings.maxStringLength);
+    case 'number':
+      return Number.isFinite(value) ? value : String(value);
+    case 'boolean':
+      return value;
+    case 'bigint':
+      return value.toString();
+    case 'function':
+      return `[function ${value.name || 'anonymous'}]`;
+    case 'symbol':
+      return value.toString();
+    default:
+      break;
+  }
+  const object = value as object;
+  if (seen.has(object)) return '[circular]';
+  if (depth >= settings.maxDepth) return '[… too deep]';
+  seen.add(object);
+  try {
+    return walkObject(object, settings, depth, seen);
+  } finally {
+    seen.delete(object);
+  }
+}
+
+function walkObject(object: object, settings: Settings, depth: number, seen: Set<object>): JsonValue {
+  if (object instanceof Date) return object.toISOString();
+  if (object instanceof Error) return { name: object.name, message: trimString(object.message, settings.maxStringLength) };
+  if (Array.isArray(object)) return walkArray(object, settings, depth, seen);
+  if (object instanceof Set) return walkArray([...object], settings, depth, seen);
+  if (object instanceof Map) return walkEntries([...object.entries()].map(([k, v]) => [String(k), v]), settings, depth, seen);
+  const withJson = object as { toJSON?: () => unknown };
+  if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON(), settings, depth, seen);
+  const prototype = Object.getPrototypeOf(object) as object | null;
+  if (prototype !== null && prototype !== Object.prototype) {
+    return `[${(object.constructor as { name?: string } | undefined)?.name || 'object'}]`;
+  }
+  return walkEntries(Object.entries(object), settings, depth, seen);
+}
+
+function walkArray(items: readonly unknown[], settings: Settings, depth: number, seen: Set<object>): JsonValue[] {
+  const keep = items.length > settings.maxArrayItems ? settings.maxArrayItems - 1 : items.length;
+  const omitted = items.length - keep;
+  const kept = items.slice(omitted).map((item) => walk(item, settings, depth + 1, seen));
+  if (omitted === 0) return kept;
+  const marker = items[0];
+  // A marker from an earlier pass counts the items it stands for.
+  const earlier = typeof marker === 'string' ? /^\[… (\d+) earlier items\]$/.exec(marker) : null;
+  const total = omitted - (earlier ? 1 : 0) + (earlier ? Number(earlier[1]) : 0);
+  return [`[… ${total} earlier items]`, ...kept];
+}
+
+function walkEntries(entries: [string, unknown][], settings: Settings, depth: number, seen: Set<object>): JsonValue {
+  const result: { [key: string]: JsonValue } = {};
+  for (const [key, entry] of entries) {
+    if (settings.dropKeys.has(key) || typeof entry === 'function' || entry === undefined) continue;
+    result[key] = isSecretKey(key) || settings.secretKeys.has(key.toLowerCase()) ? REDACTED : walk(entry, settings, depth + 1, seen);
+  }
+  return result;
+}
+
+const TRIMMED_NOTE = /…\[\+\d+ characters\]$/;
+
+function trimString(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = TRIMMED_NOTE.exec(text);
+  if (note && text.length - note[0].length <= max) return text;
+  return `${text.slice(0, max)}…[+${text.length - max} characters]`;
+}

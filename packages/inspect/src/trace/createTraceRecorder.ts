@@ -1,0 +1,85 @@
+import type { RunEvent } from '@agentchart/core';
+import type { Observable, Subscription } from 'rxjs';
+import type { InspectionEvent } from 'xstate';
+import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
+import { type UntimedEntry, inspectionEntries, sanitizeEvent } from './inspectionEntries.js';
+import { TraceEntrySchema, traceHeader } from './traceFormat.js';
+import type { TraceSink } from './traceSinks.js';
+
+/** What `createTraceRecorder` takes. */
+export interface TraceRecorderOptions {
+  /** Where the lines go (several sinks get the same lines). */
+  sink: TraceSink | readonly TraceSink[];
+  /** Shown by `agentchart trace` and the live view. */
+  title?: string;
+  /** How contexts, events and results are trimmed before they are written. */
+  sanitize?: SanitizeOptions;
+  /** The clock in milliseconds (default `performance.now`); entries carry time since the start. */
+  now?: () => number;
+  /** The wall-clock start written in the header (default: now). */
+  startedAt?: Date;
+}
+
+/** Records inspection events and run events into a trace. */
+export interface TraceRecorder {
+  /** Pass as `inspect` to `createAgent`, `agent.run` or a chat. */
+  readonly inspect: (event: InspectionEvent) => void;
+  /** Records a run's (or chat's) `events$` until it completes. */
+  recordRun(run: { readonly events$: Observable<RunEvent> }): Subscription;
+  /** Stops recording and closes the sinks. */
+  close(): Promise<void>;
+}
+
+/**
+ * Records a run as a versioned NDJSON trace: every actor, event and state
+ * change (sanitised) and every run event, in the order they happen.
+ *
+ * @example
+ * const recorder = createTraceRecorder({ sink: ndjsonFileSink('run.trace.ndjson'), title: 'travel' });
+ * const run = agent.run('Plan my trip', { inspect: recorder.inspect });
+ * recorder.recordRun(run);
+ * await run.result;
+ * await recorder.close();
+ */
+export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorder {
+  const sinks: readonly TraceSink[] = Array.isArray(options.sink) ? options.sink : [options.sink as TraceSink];
+  const now = options.now ?? (() => performance.now());
+  const start = now();
+  const toEntries = inspectionEntries(options.sanitize);
+  const subscriptions: Subscription[] = [];
+  let seq = 0;
+  let closed = false;
+
+  const writeAll = (line: Parameters<TraceSink['write']>[0]) => {
+    for (const sink of sinks) sink.write(line);
+  };
+  const record = (entry: UntimedEntry) => {
+    if (closed) return;
+    const t = Math.max(0, Math.round((now() - start) * 1000) / 1000);
+    // Parsing checks the entry and puts its keys in the format's order, so a trace reads back to the same text.
+    writeAll(TraceEntrySchema.parse({ ...entry, seq: seq++, t }));
+  };
+
+  writeAll(traceHeader(options.startedAt ?? new Date(), options.title));
+  return {
+    inspect: (event) => {
+      for (const entry of toEntries(event)) record(entry);
+    },
+    recordRun: (run) => {
+      const subscription = run.events$.subscribe({
+        next: (event) => record({ kind: 'run', event: sanitizeEvent(event, options.sanitize) as UntimedEntryOfRun }),
+        error: () => undefined,
+      });
+      subscriptions.push(subscription);
+      return subscription;
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      await Promise.all(sinks.map((sink) => sink.close?.()));
+    },
+  };
+}
+
+type UntimedEntryOfRun = Extract<UntimedEntry, { kind: 'run' }>['event'];

@@ -1,0 +1,107 @@
+import type { AnyActor, AnyStateMachine, InspectionEvent } from 'xstate';
+import { machineGraph } from '../diagrams/machineGraph.js';
+import { type SanitizeOptions, sanitizeValue } from '../sanitize/sanitizeValue.js';
+import type { TraceEntry } from './traceFormat.js';
+
+/** An entry before the recorder numbers and times it. */
+export type UntimedEntry = TraceEntry extends infer E ? (E extends TraceEntry ? Omit<E, 'seq' | 't'> : never) : never;
+
+/**
+ * Turns XState inspection events into trace entries: plain, sanitised data.
+ * Remembers which machines it has described, so each graph is written once.
+ *
+ * @example
+ * const toEntries = inspectionEntries();
+ * createActor(machine, { inspect: (event) => toEntries(event).forEach(write) });
+ */
+export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: InspectionEvent) => UntimedEntry[] {
+  const machineKeys = new WeakMap<AnyStateMachine, string>();
+  const usedKeys = new Set<string>();
+  // Session ids restart at x:0 in every actor system (every run), so ids are prefixed by system.
+  const systems = new WeakMap<object, number>();
+  let systemCount = 0;
+  const idOf = (actor: { sessionId: string; system?: unknown }) => {
+    const system = (actor.system ?? actor) as object;
+    let index = systems.get(system);
+    if (index === undefined) systems.set(system, (index = ++systemCount));
+    return `s${index}/${actor.sessionId}`;
+  };
+
+  const machineEntry = (machine: AnyStateMachine): { key: string; entry?: UntimedEntry } => {
+    const known = machineKeys.get(machine);
+    if (known !== undefined) return { key: known };
+    let key = machine.id;
+    for (let n = 2; usedKeys.has(key); n++) key = `${machine.id}#${n}`;
+    usedKeys.add(key);
+    machineKeys.set(machine, key);
+    return { key, entry: { kind: 'machine', machine: key, graph: machineGraph(machine) } };
+  };
+
+  return (event) => {
+    const actorId = idOf(event.actorRef as AnyActor);
+    switch (event.type) {
+      case '@xstate.actor': {
+        const actor = event.actorRef as AnyActor;
+        const entries: UntimedEntry[] = [];
+        const entry: UntimedEntry = { kind: 'actor', actorId, name: actorName(actor) };
+        if (actor._parent) entry.parentId = idOf(actor._parent as AnyActor);
+        const systemId = (actor.options as { systemId?: unknown } | undefined)?.systemId;
+        if (typeof systemId === 'string') entry.systemId = systemId;
+        const label = actorLabel(actor);
+        if (label !== undefined) entry.label = label;
+        if (isMachine(actor.logic)) {
+          const described = machineEntry(actor.logic);
+          if (described.entry) entries.push(described.entry);
+          entry.machine = described.key;
+        }
+        entries.push(entry);
+        return entries;
+      }
+      case '@xstate.event': {
+        const entry: UntimedEntry = { kind: 'event', actorId, event: sanitizeEvent(event.event, sanitize) };
+        if (event.sourceRef) entry.sourceId = idOf(event.sourceRef as AnyActor);
+        return [entry];
+      }
+      case '@xstate.snapshot': {
+        const snapshot = event.snapshot as { status?: string; value?: unknown; context?: unknown; _nodes?: { id: string }[] };
+        const entry: UntimedEntry = {
+          kind: 'snapshot',
+          actorId,
+          status: snapshot.status ?? 'active',
+          eventType: event.event.type,
+        };
+        if (snapshot.value !== undefined) entry.value = sanitizeValue(snapshot.value, sanitize);
+        if (Array.isArray(snapshot._nodes)) entry.activeStates = snapshot._nodes.map((node) => node.id);
+        if (snapshot.context !== undefined) entry.context = sanitizeValue(snapshot.context, sanitize);
+        return [entry];
+      }
+      default:
+        return [];
+    }
+  };
+}
+
+/** Sanitises an event, keeping its `type`. */
+export function sanitizeEvent(event: { type: string }, sanitize: SanitizeOptions = {}): { type: string } & Record<string, unknown> {
+  const clean = sanitizeValue(event, sanitize);
+  return { ...(typeof clean === 'object' && clean !== null && !Array.isArray(clean) ? clean : {}), type: event.type };
+}
+
+function isMachine(logic: unknown): logic is AnyStateMachine {
+  return typeof logic === 'object' && logic !== null && 'root' in logic && 'config' in logic && 'transition' in logic;
+}
+
+function actorName(actor: AnyActor): string {
+  return typeof actor.src === 'string' ? actor.src : isMachine(actor.logic) ? actor.logic.id : actor.id;
+}
+
+/** The agent (or chat) an actor works for, read from its input: `runtime.agentName`, `agentName` or `name`. */
+function actorLabel(actor: AnyActor): string | undefined {
+  const input = (actor.options as { input?: unknown } | undefined)?.input;
+  if (typeof input !== 'object' || input === null) return undefined;
+  const record = input as { runtime?: { agentName?: unknown }; agentName?: unknown; name?: unknown };
+  for (const candidate of [record.runtime?.agentName, record.agentName, record.name]) {
+    if (typeof candidate === 'string') return candidate;
+  }
+  return undefined;
+}

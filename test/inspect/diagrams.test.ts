@@ -1,0 +1,87 @@
+import { agentMachine } from '@agentchart/actors';
+import { graphToDot, graphToMermaid, machineGraph, renderGraphToSvg } from '@agentchart/inspect';
+import { createMachine } from 'xstate';
+import { describe, expect, it } from 'vitest';
+
+describe('machine diagrams', () => {
+  it('reads the agent machine into states and labelled transitions', () => {
+    const graph = machineGraph(agentMachine);
+    // The agent machine grows with features; these states and transitions are its backbone.
+    expect(graph.nodes.map((node) => `${node.id}:${node.type}`)).toEqual(
+      expect.arrayContaining([
+        'agent:compound',
+        'agent.idle:atomic',
+        'agent.thinking:atomic',
+        'agent.acting:atomic',
+        'agent.stepDone:atomic',
+        'agent.done:final',
+        'agent.aborted:final',
+        'agent.failed:final',
+      ]),
+    );
+    expect(graph.nodes[0]).toEqual({ id: 'agent', key: 'agent', type: 'compound', initial: 'agent.idle', invokes: [] });
+    expect(graph.nodes.find((node) => node.id === 'agent.thinking')).toEqual({
+      id: 'agent.thinking',
+      key: 'thinking',
+      parent: 'agent',
+      type: 'atomic',
+      invokes: ['callModel'],
+    });
+    expect(graph.edges).toContainEqual({
+      source: 'agent.thinking',
+      target: 'agent.done',
+      event: expect.stringMatching(/^xstate\.done\.actor\./),
+      label: 'callModel done',
+    });
+    expect(graph.edges).toContainEqual({
+      source: 'agent.acting',
+      target: 'agent.stepDone',
+      event: '',
+      label: 'always',
+      guard: 'batchSettled',
+    });
+    expect(graph.edges).toContainEqual({ source: 'agent.stepDone', target: 'agent.thinking', event: '', label: 'always' });
+    expect(graph.edges).toContainEqual({ source: 'agent', target: 'agent.aborted', event: 'abort', label: 'abort' });
+  });
+
+  it('writes Mermaid with initial, final and nested states', () => {
+    const machine = createMachine({
+      id: 'door',
+      initial: 'closed',
+      states: {
+        closed: { on: { open: 'opened' } },
+        opened: { initial: 'still', states: { still: { on: { swing: 'swinging' } }, swinging: {} }, on: { close: 'closed', lock: 'locked' } },
+        locked: { type: 'final' },
+      },
+    });
+    expect(graphToMermaid(machineGraph(machine))).toBe(
+      [
+        'stateDiagram-v2',
+        '  [*] --> closed',
+        '  state opened {',
+        '    [*] --> opened_still',
+        '    state "still" as opened_still',
+        '    state "swinging" as opened_swinging',
+        '  }',
+        '  locked --> [*]',
+        '  closed --> opened : open',
+        '  opened --> closed : close',
+        '  opened --> locked : lock',
+        '  opened_still --> opened_swinging : swing',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('renders SVG in Node with an id per state and the current state filled', async () => {
+    const graph = machineGraph(agentMachine);
+    expect(graphToDot(graph, { highlight: ['agent.thinking'] })).toContain('"agent.thinking" [id="state:agent.thinking"');
+    const svg = await renderGraphToSvg(graph, { highlight: ['agent.thinking'] });
+    expect(svg.startsWith('<svg')).toBe(true);
+    for (const state of ['idle', 'thinking', 'acting', 'stepDone', 'done', 'failed']) {
+      expect(svg).toContain(`id="state:agent.${state}"`);
+    }
+    const thinking = svg.slice(svg.indexOf('id="state:agent.thinking"'), svg.indexOf('</g>', svg.indexOf('id="state:agent.thinking"')));
+    expect(thinking).toContain('fill="#ffd966"');
+  });
+});

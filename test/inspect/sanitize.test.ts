@@ -1,0 +1,67 @@
+import { REDACTED, isSecretKey, sanitizeValue } from '@agentchart/inspect';
+import { describe, expect, it } from 'vitest';
+
+describe('sanitizeValue', () => {
+  it('redacts secrets by key, in any nesting, including OpenAPI auth settings', () => {
+    const value = {
+      apiKey: 'k1',
+      headers: { Authorization: 'Basic abc', 'X-API-Key': 'k2', accept: 'json' },
+      openapi: { auth: { type: 'bearer', token: 't1' }, securitySchemes: { key: { in: 'header' } } },
+      access_token: 't2',
+      client_secret: 's1',
+      password: 'p1',
+      usage: { inputTokens: 3, outputTokens: 4 },
+    };
+    expect(sanitizeValue(value)).toEqual({
+      apiKey: REDACTED,
+      headers: { Authorization: REDACTED, 'X-API-Key': REDACTED, accept: 'json' },
+      openapi: { auth: REDACTED, securitySchemes: REDACTED },
+      access_token: REDACTED,
+      client_secret: REDACTED,
+      password: REDACTED,
+      usage: { inputTokens: 3, outputTokens: 4 },
+    });
+  });
+
+  it('redacts credentials by shape whatever their key', () => {
+    expect(sanitizeValue(['Bearer abcdefgh12345', 'sk-abcdefghijklmnop1234', 'a plain sentence'])).toEqual([
+      REDACTED,
+      REDACTED,
+      'a plain sentence',
+    ]);
+    expect(isSecretKey('maxTokens')).toBe(false);
+    expect(isSecretKey('refreshToken')).toBe(true);
+  });
+
+  it('drops runtime and functions, and names class instances instead of walking them', () => {
+    class ChatClient {
+      secret = 'x';
+    }
+    const value = { runtime: { model: {} }, step: 2, run: () => 1, client: new ChatClient(), when: new Date(0) };
+    expect(sanitizeValue(value)).toEqual({ step: 2, client: '[ChatClient]', when: '1970-01-01T00:00:00.000Z' });
+  });
+
+  it('keeps the last items of a long history behind a count of what was left out', () => {
+    const history = Array.from({ length: 100 }, (_, index) => ({ role: 'user', content: `m${index}` }));
+    const clean = sanitizeValue({ messages: history }, { maxArrayItems: 5 }) as { messages: unknown[] };
+    expect(clean.messages).toEqual([
+      '[… 96 earlier items]',
+      { role: 'user', content: 'm96' },
+      { role: 'user', content: 'm97' },
+      { role: 'user', content: 'm98' },
+      { role: 'user', content: 'm99' },
+    ]);
+  });
+
+  it('cuts long strings and says how much was cut', () => {
+    expect(sanitizeValue('x'.repeat(50), { maxStringLength: 10 })).toBe(`${'x'.repeat(10)}…[+40 characters]`);
+  });
+
+  it('changes nothing when applied twice', () => {
+    const value = { messages: Array.from({ length: 40 }, (_, i) => 'y'.repeat(i * 100)), token: 'abc', cycle: {} as Record<string, unknown> };
+    value.cycle.self = value.cycle;
+    const once = sanitizeValue(value, { maxArrayItems: 8, maxStringLength: 500 });
+    expect(sanitizeValue(once, { maxArrayItems: 8, maxStringLength: 500 })).toEqual(once);
+    expect((once as { cycle: unknown }).cycle).toEqual({ self: '[circular]' });
+  });
+});
