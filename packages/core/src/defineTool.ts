@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JsonSchema, ToolSpec } from './chatModel.js';
+import { toParametersJsonSchema } from './toolJsonSchema.js';
 import { ToolDefinitionError } from './errors.js';
 import { type ApprovalContext, type ToolApproval, isToolApproval } from './toolApproval.js';
 import type { ToolContext } from './toolContext.js';
@@ -20,8 +21,19 @@ export interface ToolDefinition<P extends ToolParameters, R> {
    */
   parameters: P | ((ctx: ToolContext) => P);
   execute: (args: z.output<P>, ctx: ToolContext) => R | Promise<R>;
-  /** Ask providers that support it to enforce the schema exactly. */
+  /**
+   * Strict mode: the JSON Schema says `additionalProperties: false` and lists
+   * every property as required (optional ones become nullable; a `null` from
+   * the model counts as absent), and providers that support it (OpenAI) are
+   * asked to enforce it exactly.
+   */
   strict?: boolean;
+  /**
+   * The tool must be called alone: a call of it in a reply that calls other
+   * tools too (or calls it twice) is refused with a message, so the model
+   * sees each result before its next action. Its description says so.
+   */
+  oneCallAtATime?: boolean;
   /**
    * Whether a call waits for a human decision before it runs: `never` (the
    * default), `always`, or a predicate over the validated arguments.
@@ -38,6 +50,8 @@ export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
   /** The schema for one call, when its refinements need the call's context. */
   parametersFor?(ctx: ToolContext): P;
   readonly strict: boolean;
+  /** Refused unless it is the only call of its reply (see `ToolDefinition.oneCallAtATime`). */
+  readonly oneCallAtATime?: boolean;
   /** The JSON Schema of the parameters, as the model sees it. */
   readonly jsonSchema: JsonSchema;
   /** The tool as sent to a model. */
@@ -48,6 +62,10 @@ export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
   /** Whether this call (with validated arguments) waits for a human decision. */
   needsApproval(args: z.output<P>, ctx: ApprovalContext): boolean | Promise<boolean>;
 }
+
+/** Appended to the description of a `oneCallAtATime` tool, for the model. */
+export const ONE_CALL_AT_A_TIME_NOTE =
+  'Call this tool on its own: a reply that calls it together with any other tool call (or calls it twice) is refused.';
 
 /** A tool whose argument and result types are not known here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -92,15 +110,18 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
       { name: definition.name, approval: String(approval) },
     );
   }
-  const jsonSchema = toParametersJsonSchema(definition.name, parameters);
   const strict = definition.strict ?? false;
-  const spec: ToolSpec = { name: definition.name, description: definition.description, parameters: jsonSchema };
+  const oneCallAtATime = definition.oneCallAtATime ?? false;
+  const jsonSchema = toParametersJsonSchema(definition.name, parameters, { strict });
+  const description = oneCallAtATime ? `${definition.description} ${ONE_CALL_AT_A_TIME_NOTE}` : definition.description;
+  const spec: ToolSpec = { name: definition.name, description, parameters: jsonSchema };
   if (strict) spec.strict = true;
   const tool: Tool<P, R> = {
     name: definition.name,
     description: definition.description,
     parameters,
     strict,
+    oneCallAtATime,
     jsonSchema,
     spec,
     approval: typeof approval === 'function' ? 'conditional' : approval,
@@ -110,24 +131,4 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
   const contextual = definition.parameters;
   if (typeof contextual === 'function') return { ...tool, parametersFor: (ctx) => contextual(ctx) };
   return tool;
-}
-
-function toParametersJsonSchema(name: string, parameters: ToolParameters): JsonSchema {
-  let schema: JsonSchema;
-  try {
-    schema = z.toJSONSchema(parameters, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  } catch (error) {
-    throw new ToolDefinitionError(
-      `The parameters of tool "${name}" cannot be expressed as JSON Schema: ${(error as Error).message}`,
-      { name },
-    );
-  }
-  if (schema.type !== 'object') {
-    throw new ToolDefinitionError(
-      `The parameters of tool "${name}" must be a zod object (z.object({...})): models pass tool arguments as a JSON object.`,
-      { name, type: schema.type },
-    );
-  }
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
 }

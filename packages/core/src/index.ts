@@ -10,6 +10,7 @@ export * from './sharedState.js';
 export * from './toolError.js';
 export * from './toolResult.js';
 export * from './defineTool.js';
+export * from './toolJsonSchema.js';
 export * from './validateToolArguments.js';
 export * from './runEvents.js';
 export * from './constants.js';

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ToolCall } from './messages.js';
+import type { JsonSchema } from './chatModel.js';
 import type { AnyTool } from './defineTool.js';
+import { restoreOptionalNulls, toParametersJsonSchema } from './toolJsonSchema.js';
 import type { ToolContext } from './toolContext.js';
 
 /** One problem with a tool call's arguments. */
@@ -33,7 +35,8 @@ export async function validateToolArguments(tool: AnyTool, call: ToolCall, ctx?:
     };
   }
   const schema = ctx !== undefined && tool.parametersFor !== undefined ? tool.parametersFor(ctx) : tool.parameters;
-  const parsed = await schema.safeParseAsync(call.arguments ?? {});
+  const args = tool.strict ? restoreOptionalNulls(call.arguments ?? {}, looseSchemaOf(tool)) : (call.arguments ?? {});
+  const parsed = await schema.safeParseAsync(args);
   if (parsed.success) return { ok: true, args: parsed.data };
   return { ok: false, issues: parsed.error.issues.map(toArgumentIssue) };
 }
@@ -49,6 +52,18 @@ export async function validateToolArguments(tool: AnyTool, call: ToolCall, ctx?:
 export function formatArgumentIssues(toolName: string, issues: readonly ArgumentIssue[]): string {
   const lines = issues.map((issue) => `- ${issue.path === '' ? '(arguments)' : issue.path}: ${issue.message}`);
   return `Invalid arguments for tool "${toolName}":\n${lines.join('\n')}\nFix these and call "${toolName}" again.`;
+}
+
+const looseSchemas = new WeakMap<object, JsonSchema>();
+
+/** A strict tool's schema before the strict rewrite: which properties are really optional. */
+function looseSchemaOf(tool: AnyTool): JsonSchema {
+  let schema = looseSchemas.get(tool.parameters);
+  if (schema === undefined) {
+    schema = toParametersJsonSchema(tool.name, tool.parameters, { strict: false });
+    looseSchemas.set(tool.parameters, schema);
+  }
+  return schema;
 }
 
 function toArgumentIssue(issue: z.core.$ZodIssue): ArgumentIssue {

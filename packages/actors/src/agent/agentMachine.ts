@@ -21,6 +21,7 @@ import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActo
 import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
 import { type ModelStreamEvent, callModelActor } from './callModelActor.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
+import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { type ToolSettledEvent, type ToolsChangedEvent, runToolBatchActor } from './runToolBatchActor.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
@@ -246,11 +247,13 @@ export const agentMachine = setup({
     /** Answers the calls that will not run (rejected, over the tool-call budget) and counts the rest. */
     prepareBatch: enqueueActions(({ context, enqueue }) => {
       const { batch } = context;
-      // Calls the tool rules refused are answered already; the rest are checked here.
-      const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined);
+      // Calls the tool rules refused are answered already; a oneCallAtATime call beside others is refused;
+      // the rest are checked here.
+      const refusals = oneCallAtATimeRefusals(offeredToolsNow(context), batch.calls);
+      const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refusals.has(index));
       const answeredOpen = answeredBeforeExecution(open, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
       let next = 0;
-      const answered = batch.outcomes.map((outcome) => outcome ?? answeredOpen[next++]);
+      const answered = batch.outcomes.map((outcome, index) => outcome ?? refusals.get(index) ?? answeredOpen[next++]);
       const executing = answered.filter((outcome) => outcome === undefined).length;
       enqueue.assign({
         batch: { ...batch, outcomes: answered, pending: executing },
