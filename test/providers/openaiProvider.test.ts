@@ -137,6 +137,7 @@ describe('openai provider', () => {
     vi.stubEnv('OPENAI_BASE_URL', '');
     try {
       expect(() => openai({ model: 'gpt-4o-mini', apiKey: undefined })).toThrow(ConfigurationError);
+      expect(() => openai({ model: ' ', baseURL: server.url })).toThrow(/needs the model's name/);
       server.script({ text: ['ok'] });
       await collectEvents(model().stream(ask()));
       expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-no-key-required');

@@ -250,6 +250,16 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
       );
     });
 
+    it('aborting the run closes the model connection on the server side', async () => {
+      server.script({ text: ['Let me', ' think', ' forever'], hangAfter: 2 });
+      const controller = new AbortController();
+      const run = createAgent({ name: 'calc', model: adapter.model(server.url), tools: [add] }).run('2 + 3?', { signal: controller.signal });
+      run.events$.subscribe((event) => event.type === 'text.delta' && controller.abort());
+      const result = await run.result;
+      expect(result.stopReason).toBe('aborted');
+      expect(await server.connectionEnd(0)).toEqual({ finished: false });
+    });
+
     it('ends with a clear error and the transcript so far intact when the connection drops', async () => {
       server.script({ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 }, id: 'call_1' }] }, { text: ['The sum', ' is'], dropAfter: 2 });
       const agent = createAgent({ name: 'calc', model: adapter.model(server.url), tools: [add] });

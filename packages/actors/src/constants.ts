@@ -20,3 +20,9 @@ export const DEFAULT_OPENAPI_TIMEOUT_MS = 30_000;
 
 /** Characters of an HTTP response body the model sees; the rest is cut off with a note. */
 export const OPENAPI_MAX_RESPONSE_CHARS = 20_000;
+
+/** Times the `auto` speaker selector is asked again after naming nobody eligible, before the fallback. */
+export const DEFAULT_SELECTOR_MAX_RETRIES = 2;
+
+/** The name a group chat has as a participant of another chat, unless `name` says otherwise. */
+export const DEFAULT_GROUP_CHAT_NAME = 'group_chat';

@@ -13,3 +13,4 @@ export { invokeWithMiddleware, type InvocationOutcome } from './agent/middleware
 export * from './sharedState/index.js';
 export * from './reliableTool/index.js';
 export * from './openapi/index.js';
+export * from './groupChat/index.js';

@@ -54,15 +54,15 @@ export function persistRun(actor: Actor<typeof agentMachine>): PersistedRun {
       { state, status: snapshot.status },
     );
   }
-  const { context } = snapshot;
-  const { runtime, ...data } = context;
-  const persisted = actor.getPersistedSnapshot() as unknown as { context: unknown };
-  const machine = JSON.parse(JSON.stringify({ ...persisted, context: data })) as PersistedMachine;
+  const { runtime, ...data } = snapshot.context;
+  // Persist without the runtime: it is code (model clients may even hold cycles).
+  const persisted = actor.logic.getPersistedSnapshot({ ...snapshot, context: data as AgentContext });
+  const machine = JSON.parse(JSON.stringify(persisted)) as PersistedMachine;
   return {
     format: 'agentchart.run',
     version: RUN_SNAPSHOT_VERSION,
     agent: runtime.agentName,
-    runId: context.runId,
+    runId: snapshot.context.runId,
     liveTools: runtime.liveTools.names(),
     machine,
   };
@@ -113,7 +113,10 @@ export function restoreRun(
     );
   }
   const runtime = makeRuntime(persisted.liveTools.map((name) => knownTools.get(name) as AnyTool));
-  const context = { ...(persisted.machine.context as unknown as Omit<AgentContext, 'runtime'>), runtime };
+  const data = persisted.machine.context as unknown as Omit<AgentContext, 'runtime'>;
+  // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
+  const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
+  const context = { ...data, batch, runtime };
   const snapshot = { ...persisted.machine, context } as unknown as SnapshotFrom<typeof agentMachine>;
   return { runId: persisted.runId, snapshot };
 }

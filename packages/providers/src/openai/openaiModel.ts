@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS, PLACEHOLDER_API_KEY } from '../constants.js';
 import { modelEventStream } from '../shared/modelEventStream.js';
+import { requireModelName } from '../shared/requireModelName.js';
 import { resolveToolOffer } from '../shared/toolOffer.js';
 import { type OpenAITarget, toOpenAIModelError } from './openaiErrors.js';
 import { openaiReplyEvents } from './openaiReplyEvents.js';
@@ -43,6 +44,7 @@ export interface OpenAIModelOptions {
  * const agent = createAgent({ name: 'assistant', model, tools: [getWeather] });
  */
 export function openai(options: OpenAIModelOptions): ChatModel {
+  requireModelName('openai', options.model);
   const baseURL = options.baseURL ?? envValue('OPENAI_BASE_URL');
   const apiKey = options.apiKey ?? envValue('OPENAI_API_KEY') ?? (baseURL ? PLACEHOLDER_API_KEY : undefined);
   if (apiKey === undefined) {
