@@ -14,3 +14,9 @@ export const RUN_SNAPSHOT_VERSION = 1;
 
 /** Attempts a reliable tool makes per run unless `maxToolInvocations` says otherwise. */
 export const DEFAULT_MAX_TOOL_INVOCATIONS = 3;
+
+/** Times the `auto` speaker selector is asked again after naming nobody eligible, before the fallback. */
+export const DEFAULT_SELECTOR_MAX_RETRIES = 2;
+
+/** The name a group chat has as a participant of another chat, unless `name` says otherwise. */
+export const DEFAULT_GROUP_CHAT_NAME = 'group_chat';

@@ -82,7 +82,7 @@ export function resumeAgentRun(
 }
 
 /** The agent machine with the agent's compiled rule machine as its `toolRules` actor. */
-function machineFor(runtime: AgentRuntime): typeof agentMachine {
+export function machineFor(runtime: AgentRuntime): typeof agentMachine {
   return runtime.toolRules ? agentMachine.provide({ actors: { toolRules: runtime.toolRules.machine } }) : agentMachine;
 }
 

@@ -22,6 +22,7 @@ import { restoreRun } from './runSnapshot.js';
 import { normalizeToolMode } from './toolChoice.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { globalInspectors } from '../inspection/runObservers.js';
+import { registerAgentConfig } from './agentRegistry.js';
 
 /** What `createAgent` takes. */
 export interface AgentOptions {
@@ -123,7 +124,7 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
+export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
   toolChoice: ToolMode | ToolChoice | undefined;
   addableTools: ReadonlyMap<string, AnyTool>;
 };
@@ -152,7 +153,7 @@ export function createAgent(options: AgentOptions): Agent {
     liveTools: new LiveToolSet(liveTools),
     middleware: [...config.middleware, ...middleware],
   });
-  return {
+  const agent: Agent = {
     name: config.agentName,
     tools,
     toolRules: config.toolRules,
@@ -170,6 +171,8 @@ export function createAgent(options: AgentOptions): Agent {
       return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
     },
   };
+  registerAgentConfig(agent, config);
+  return agent;
 }
 
 function buildConfig(options: AgentOptions): AgentConfig {

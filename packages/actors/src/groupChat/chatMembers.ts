@@ -1,0 +1,187 @@
+import { ConfigurationError, DuplicateToolError, type ToolModeSetting, compileToolRules, defineTool, rules } from '@agentchart/core';
+import { z } from 'zod';
+import type { agentMachine } from '../agent/agentMachine.js';
+import { agentConfigOf } from '../agent/agentRegistry.js';
+import { machineFor } from '../agent/agentRun.js';
+import type { AgentRuntime } from '../agent/agentRuntime.js';
+import type { AgentConfig } from '../agent/createAgent.js';
+import { LiveToolSet } from '../agent/liveTools.js';
+import { normalizeToolMode } from '../agent/toolChoice.js';
+import type { ParticipantRoutes } from './analyzeTransitions.js';
+import type {
+  GroupChatMember,
+  MemberOptions,
+  NestedChatParticipant,
+  Participant,
+  SharedStateValues,
+} from './groupChatTypes.js';
+import type { HumanAgent } from './humanAgent.js';
+import { PARTICIPANT_NAME_PATTERN, RESERVED_PARTICIPANT_NAMES } from './participantName.js';
+
+/** The handoff target that ends the chat. */
+export const TERMINATE = 'terminate';
+
+/** A participant as the manager runs it. */
+export type ChatMember = {
+  readonly name: string;
+  readonly description: string;
+  /** Context conditions, checked in order before the member's turn. */
+  readonly contextConditions: readonly { to: string; when: (state: SharedStateValues) => boolean }[];
+  /** `transfer_to_<name>` (and `terminate_chat`) tool names → their target. */
+  readonly handoffTools: ReadonlyMap<string, string>;
+  /** A participant's name, `terminate`, `user` or `manager`. */
+  readonly afterWork: string;
+} & (
+  | { readonly kind: 'agent'; readonly turn: AgentTurnSetup }
+  | { readonly kind: 'human' }
+  | { readonly kind: 'chat'; readonly chat: NestedChatParticipant }
+);
+
+/** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
+export interface AgentTurnSetup {
+  readonly machine: typeof agentMachine;
+  /** A runtime for one turn (each turn gets its own live tool list). */
+  runtime(): AgentRuntime;
+  readonly toolMode: ToolModeSetting;
+}
+
+/** The tool an agent calls to hand the chat to `to`. */
+export function handoffToolName(to: string): string {
+  return to === TERMINATE ? 'terminate_chat' : `transfer_to_${to}`;
+}
+
+/**
+ * Normalizes the `agents` option: resolves each participant's kind, adds its
+ * handoff tools to a copy of its agent runtime (they end the turn when called),
+ * and checks names.
+ */
+export function buildChatMembers(members: readonly GroupChatMember[]): ChatMember[] {
+  if (!Array.isArray(members) || members.length === 0) {
+    throw new ConfigurationError('A group chat needs at least one participant in `agents`.');
+  }
+  const options = members.map(toMemberOptions);
+  const seen = new Set<string>();
+  for (const { agent } of options) {
+    if (seen.has(agent.name)) {
+      throw new ConfigurationError(`Two participants are named "${agent.name}": participant names must be unique in a chat.`, {
+        name: agent.name,
+      });
+    }
+    if (RESERVED_PARTICIPANT_NAMES.includes(agent.name)) {
+      throw new ConfigurationError(
+        `A participant may not be named "${agent.name}": ${RESERVED_PARTICIPANT_NAMES.join(', ')} are reserved for selection and handoffs.`,
+        { name: agent.name },
+      );
+    }
+    seen.add(agent.name);
+  }
+  const descriptions = new Map(options.map((option) => [option.agent.name, describe(option)]));
+  return options.map((option) => toChatMember(option, descriptions));
+}
+
+/** What transition analysis needs from each member. */
+export function participantRoutes(members: readonly ChatMember[]): ParticipantRoutes[] {
+  return members.map((member) => {
+    const targets = [
+      ...member.contextConditions.map(({ to }) => ({ to, where: `the context condition of "${member.name}"` })),
+      ...[...member.handoffTools.values()].map((to) => ({ to, where: `the handoff tool ${handoffToolName(to)} of "${member.name}"` })),
+    ];
+    if (!['terminate', 'manager', 'user'].includes(member.afterWork)) {
+      targets.push({ to: member.afterWork, where: `afterWork of "${member.name}"` });
+    }
+    const human = members.find((candidate) => candidate.kind === 'human');
+    if (member.afterWork === 'user' && human !== undefined) {
+      targets.push({ to: human.name, where: `afterWork 'user' of "${member.name}"` });
+    }
+    return {
+      name: member.name,
+      handoffTargets: targets.filter(({ to }) => to !== TERMINATE),
+      endsChat: member.afterWork === TERMINATE,
+    };
+  });
+}
+
+function toMemberOptions(member: GroupChatMember): MemberOptions {
+  if (typeof member === 'object' && member !== null && 'agent' in member) return member;
+  return { agent: member };
+}
+
+function describe(option: MemberOptions): string {
+  if (option.description !== undefined) return option.description;
+  const { agent } = option;
+  if ('kind' in agent) return agent.description ?? (agent.kind === 'human' ? 'A person.' : 'A group chat.');
+  return agentConfigOf(agent).instructions ?? '';
+}
+
+function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, string>): ChatMember {
+  const { agent } = option;
+  const name = agent.name;
+  if (typeof name !== 'string' || !PARTICIPANT_NAME_PATTERN.test(name)) {
+    throw new ConfigurationError(`Participant name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, "_" or "-".`, { name });
+  }
+  const handoffs = option.handoffs ?? [];
+  const contextConditions = handoffs.flatMap(({ to, when }) => (when === undefined ? [] : [{ to, when }]));
+  const toolHandoffs = handoffs.filter(({ when }) => when === undefined);
+  const base = {
+    name,
+    description: descriptions.get(name) ?? '',
+    contextConditions,
+    handoffTools: new Map(toolHandoffs.map(({ to }) => [handoffToolName(to), to])),
+    afterWork: option.afterWork ?? 'manager',
+  };
+  const kind = participantKind(agent);
+  if (kind !== 'agent' && toolHandoffs.length > 0) {
+    throw new ConfigurationError(
+      `"${name}" has handoffs without \`when\`, which are tools for a model; only agents have one. Give them a \`when\` condition, or use afterWork.`,
+      { name },
+    );
+  }
+  if (kind === 'human') return { ...base, kind };
+  if (kind === 'chat') return { ...base, kind, chat: agent as NestedChatParticipant };
+  return { ...base, kind, turn: agentTurnSetup(agentConfigOf(agent), toolHandoffs, descriptions) };
+}
+
+function participantKind(agent: Participant): 'agent' | 'human' | 'chat' {
+  if ('kind' in agent) return (agent as HumanAgent | NestedChatParticipant).kind === 'human' ? 'human' : 'chat';
+  return 'agent';
+}
+
+const noArguments = z.object({});
+
+/**
+ * The agent with its handoff tools added. Each handoff tool is a terminal
+ * tool rule (compiled together with the agent's own rules), so calling it
+ * ends the agent's turn once it has run — under the agent's rules, like any tool.
+ */
+function agentTurnSetup(
+  config: AgentConfig,
+  handoffs: readonly { to: string; description?: string | undefined }[],
+  descriptions: ReadonlyMap<string, string>,
+): AgentTurnSetup {
+  const tools = new Map(config.tools);
+  for (const { to, description } of handoffs) {
+    const tool = defineTool({
+      name: handoffToolName(to),
+      description:
+        description ??
+        (to === TERMINATE ? 'End the group chat.' : `Hand the conversation to ${to}. ${descriptions.get(to) ?? ''}`.trim()),
+      parameters: noArguments,
+      execute: () => (to === TERMINATE ? 'Ending the chat.' : `Handing the conversation to ${to}.`),
+    });
+    if (tools.has(tool.name)) throw new DuplicateToolError(tool.name);
+    tools.set(tool.name, tool);
+  }
+  const toolNames = [...tools.keys()];
+  const addableNames = [...config.addableTools.keys()];
+  const toolRules =
+    handoffs.length === 0
+      ? config.toolRules
+      : compileToolRules(
+          [...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))],
+          [...toolNames, ...addableNames],
+        );
+  const { toolChoice, addableTools: _addable, ...agentRuntime } = config;
+  const base = { ...agentRuntime, tools, toolRules };
+  const runtime = (): AgentRuntime => ({ ...base, liveTools: new LiveToolSet(tools.values()), middleware: [...config.middleware] });
+  return { machine: machineFor(runtime()), runtime, toolMode: normalizeToolMode(toolChoice, toolNames, addableNames) };
+}

@@ -1,0 +1,108 @@
+import { filter, Subject } from 'rxjs';
+import { createActor } from 'xstate';
+import type { ChatRuntime } from './chatRuntime.js';
+import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
+import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
+import { stateValues } from './managerContext.js';
+import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
+import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
+
+/** Where a run starts: a new task, saved messages, or a persisted snapshot. */
+export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$'>;
+
+const isControl = (event: ChatEvent): event is ChatControlEvent => event.type === 'human.said' || event.type === 'speaker.chosen';
+
+/**
+ * Starts the manager machine for one run and wires its handle: an RxJS
+ * Subject is the chat's bus; the manager's events go onto it (`actor.on`),
+ * the speakers' events are bridged onto it, and a person's `say`/`select`
+ * travel on it into the manager (`fromEventObservable`).
+ */
+export function startChatRun(runtime: ChatRuntime, start: ChatStart, signal: AbortSignal | undefined): GroupChatRun {
+  const bus = new Subject<ChatEvent>();
+  const publish = (event: ChatEvent) => bus.next(event);
+  const actor = createActor(managerMachine, { input: { ...start, runtime, publish, controls$: bus.pipe(filter(isControl)) } });
+  actor.on('*', publish);
+  const state = sharedStateHandle(actor.getSnapshot().context.sharedState);
+  const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
+
+  const result = new Promise<GroupChatResult>((resolve, reject) => {
+    actor.subscribe({
+      complete: () => {
+        stateChanges.unsubscribe();
+        bus.complete();
+        resolve(actor.getSnapshot().output as GroupChatResult);
+      },
+      error: (error) => {
+        bus.error(error);
+        reject(error);
+      },
+    });
+  });
+
+  const waiting = (): ChatWaiting | undefined => {
+    const snapshot = actor.getSnapshot();
+    if (snapshot.status !== 'active') return undefined;
+    if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
+    if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.eligible };
+    return undefined;
+  };
+
+  const abort = () => actor.send({ type: 'abort' });
+  queueMicrotask(() => {
+    actor.start();
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    actor.send({ type: 'start' });
+  });
+  void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
+
+  return {
+    chatId: start.chatId,
+    events$: bus.asObservable(),
+    result,
+    state,
+    abort,
+    waiting,
+    say(text, options = {}) {
+      const now = waiting();
+      if (now?.kind !== 'human' || (options.as !== undefined && options.as !== now.speaker)) {
+        throw new ChatNotWaitingError(
+          now?.kind === 'human'
+            ? `The chat waits for "${now.speaker}", not "${String(options.as)}".`
+            : 'The chat is not waiting for a person: call say() after a `human.waiting` event.',
+          { waiting: now },
+        );
+      }
+      bus.next({ type: 'human.said', chatId: start.chatId, speaker: now.speaker, text });
+    },
+    select(speaker) {
+      const now = waiting();
+      if (now?.kind !== 'choice') {
+        throw new ChatNotWaitingError('The chat is not waiting for a speaker choice: call select() after a `speaker.choice.requested` event.', {
+          waiting: now,
+        });
+      }
+      if (speaker !== 'terminate' && !now.eligible.includes(speaker)) throw new IneligibleSpeakerError(speaker, now.eligible, 'select()');
+      bus.next({ type: 'speaker.chosen', chatId: start.chatId, speaker });
+    },
+    snapshot(): GroupChatSnapshot {
+      const now = waiting();
+      if (now === undefined) {
+        throw new ChatNotWaitingError('A chat can be persisted only while it waits for a person (a human turn or a manual choice).');
+      }
+      const { context } = actor.getSnapshot();
+      return structuredClone({
+        version: 1,
+        chatId: context.chatId,
+        messages: context.messages,
+        turns: context.turns,
+        rounds: context.rounds,
+        lastSpeaker: context.lastSpeaker,
+        sharedState: stateValues(context),
+        randomState: context.randomState,
+        waiting: now,
+      });
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { ChatModel, Message } from '@agentchart/core';
+import type { ChatMember } from './chatMembers.js';
+import type { ViewMode } from './chatViews.js';
+import type { SpeakerGraph } from './compileTransitions.js';
+import type { SelectSpeaker, SelectionState } from './groupChatTypes.js';
+
+/** The selection method, normalized. */
+export type SelectionMethod =
+  | { method: 'round_robin' }
+  | { method: 'random'; seed: number | undefined }
+  | { method: 'manual' }
+  | { method: 'auto'; model: ChatModel; maxRetries: number; instructions: string | undefined }
+  | { method: 'function'; select: SelectSpeaker };
+
+/**
+ * The parts of a chat that are code, not data: participants, the compiled
+ * transitions, the selection method, the termination predicate. Built once
+ * by `createGroupChat` and shared by its runs; never persisted.
+ */
+export interface ChatRuntime {
+  readonly name: string | undefined;
+  readonly members: ReadonlyMap<string, ChatMember>;
+  /** Participant names, in round-robin order. */
+  readonly participants: readonly string[];
+  readonly graph: SpeakerGraph;
+  readonly selection: SelectionMethod;
+  readonly maxRounds: number;
+  readonly isTerminationMessage: ((message: Message, state: SelectionState) => boolean) | undefined;
+  readonly views: ViewMode;
+  /** Every handoff tool name of every agent (to recover turns from saved messages). */
+  readonly handoffToolNames: ReadonlySet<string>;
+}

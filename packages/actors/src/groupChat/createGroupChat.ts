@@ -1,0 +1,177 @@
+import { ConfigurationError, type Message } from '@agentchart/core';
+import type { AnyStateMachine } from 'xstate';
+import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
+import { analyzeTransitions } from './analyzeTransitions.js';
+import { buildChatMembers, participantRoutes } from './chatMembers.js';
+import { type ChatStart, startChatRun } from './chatRun.js';
+import type { ChatRuntime, SelectionMethod } from './chatRuntime.js';
+import { compileTransitions } from './compileTransitions.js';
+import { TransitionGraphError, type TransitionProblem } from './groupChatErrors.js';
+import type {
+  GroupChatOptions,
+  GroupChatRun,
+  GroupChatRunOptions,
+  GroupChatSnapshot,
+  NestedChatParticipant,
+  SpeakerSelection,
+  TerminateCondition,
+} from './groupChatTypes.js';
+import { newChatId } from './newChatId.js';
+import { restoreTurns } from './restoreTurns.js';
+import { keywordPredicate } from './reviewTurn.js';
+
+/** A group chat: its configuration, checked at creation, and `run`/`resume`. */
+export interface GroupChat extends NestedChatParticipant {
+  /** Participant names, in round-robin order. */
+  readonly participants: readonly string[];
+  /** The compiled speaker transitions (a state per last speaker), for inspection. */
+  readonly transitions: AnyStateMachine;
+  /** Speakers with no way out and participants that can never speak, each with its path. */
+  readonly warnings: readonly TransitionProblem[];
+  /**
+   * Runs the chat on a task (a text or messages). Saved messages continue a
+   * chat: turns are recovered from the participants' named messages.
+   *
+   * @example
+   * const run = chat.run('Plan a weekend in Lisbon.');
+   * run.events$.subscribe((event) => console.log(event.type));
+   * const { reason, lastSpeaker, messages } = await run.result;
+   */
+  run(input: string | readonly Message[], options?: GroupChatRunOptions): GroupChatRun;
+  /** Continues a chat persisted with `run.snapshot()` (possibly in another process). */
+  resume(snapshot: GroupChatSnapshot, options?: Pick<GroupChatRunOptions, 'signal'>): GroupChatRun;
+}
+
+/**
+ * Creates a group chat: participants take turns chosen by the selection
+ * method, within the allowed transitions, until a termination condition.
+ * Transitions and handoffs are checked here, before any model is called.
+ *
+ * @example
+ * const chat = createGroupChat({
+ *   agents: [planner, { agent: researcher, handoffs: [{ to: 'critic' }] }, critic],
+ *   speakerSelection: 'round_robin',
+ *   transitions: { allowed: { planner: ['researcher'], researcher: ['critic'], critic: ['planner'] } },
+ *   maxRounds: 6,
+ *   terminate: 'APPROVED',
+ * });
+ * const result = await chat.run('Find three facts about octopuses.').result;
+ */
+export function createGroupChat(options: GroupChatOptions): GroupChat {
+  const { runtime, warnings } = buildChatRuntime(options);
+  const initialState = options.sharedState ?? {};
+  const name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
+
+  const start = (chatStart: ChatStart, signal: AbortSignal | undefined) => startChatRun(runtime, chatStart, signal);
+  return {
+    kind: 'group-chat',
+    name,
+    description: options.description,
+    participants: runtime.participants,
+    transitions: runtime.graph.machine,
+    warnings,
+    run(input, runOptions = {}) {
+      const messages = toMessages(input);
+      return start(
+        {
+          chatId: newChatId(),
+          messages,
+          turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
+          sharedState: structuredClone(runOptions.sharedState ?? initialState),
+          randomState: initialRandomState(runtime.selection),
+        },
+        runOptions.signal,
+      );
+    },
+    resume(snapshot, runOptions = {}) {
+      if (snapshot?.version !== 1) {
+        throw new ConfigurationError(`Cannot resume a group chat from snapshot version ${String(snapshot?.version)}: expected version 1.`);
+      }
+      const copy = structuredClone(snapshot);
+      return start(
+        {
+          chatId: copy.chatId,
+          messages: copy.messages,
+          turns: copy.turns,
+          rounds: copy.rounds,
+          lastSpeaker: copy.lastSpeaker,
+          sharedState: copy.sharedState,
+          randomState: copy.randomState,
+          resumeWaiting: copy.waiting,
+        },
+        runOptions.signal,
+      );
+    },
+  };
+}
+
+function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; warnings: TransitionProblem[] } {
+  const members = buildChatMembers(options.agents);
+  const participants = members.map((member) => member.name);
+  if (!Number.isInteger(options.maxRounds) || options.maxRounds < 1) {
+    throw new ConfigurationError(`maxRounds must be a whole number of at least 1; got ${String(options.maxRounds)}.`, {
+      maxRounds: options.maxRounds,
+    });
+  }
+  const views = options.views ?? 'broadcast';
+  if (views !== 'broadcast' && views !== 'isolated') {
+    throw new ConfigurationError(`views must be 'broadcast' or 'isolated'; got ${JSON.stringify(views)}.`);
+  }
+  const graph = compileTransitions(participants, options);
+  const problems = analyzeTransitions(graph, participantRoutes(members));
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  if (errors.length > 0) throw new TransitionGraphError(errors);
+  const runtime: ChatRuntime = {
+    name: options.name,
+    members: new Map(members.map((member) => [member.name, member])),
+    participants,
+    graph,
+    selection: normalizeSelection(options.speakerSelection),
+    maxRounds: options.maxRounds,
+    isTerminationMessage: normalizeTerminate(options.terminate),
+    views,
+    handoffToolNames: new Set(members.flatMap((member) => [...member.handoffTools.keys()])),
+  };
+  return { runtime, warnings: problems.filter((problem) => problem.severity === 'warning') };
+}
+
+function normalizeSelection(selection: SpeakerSelection): SelectionMethod {
+  if (typeof selection === 'function') return { method: 'function', select: selection };
+  if (selection === 'round_robin' || selection === 'manual') return { method: selection };
+  if (selection === 'random') return { method: 'random', seed: undefined };
+  if ((selection as unknown) === 'auto') {
+    throw new ConfigurationError("speakerSelection 'auto' needs a model to pick with: use { method: 'auto', model }.");
+  }
+  if (typeof selection === 'object' && selection !== null) {
+    if (selection.method === 'random') return { method: 'random', seed: selection.seed };
+    if (selection.method === 'auto') {
+      if (!selection.model || typeof selection.model.stream !== 'function') {
+        throw new ConfigurationError("speakerSelection { method: 'auto' } needs a `model` (a ChatModel).");
+      }
+      const maxRetries = selection.maxRetries ?? DEFAULT_SELECTOR_MAX_RETRIES;
+      if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+        throw new ConfigurationError(`maxRetries must be a whole number of at least 0; got ${String(selection.maxRetries)}.`);
+      }
+      return { method: 'auto', model: selection.model, maxRetries, instructions: selection.instructions };
+    }
+  }
+  throw new ConfigurationError(
+    `Unknown speakerSelection ${JSON.stringify(selection)}: use 'round_robin', 'random', 'manual', { method: 'random', seed }, { method: 'auto', model } or a function.`,
+  );
+}
+
+function normalizeTerminate(terminate: TerminateCondition | undefined): ChatRuntime['isTerminationMessage'] {
+  if (terminate === undefined || typeof terminate === 'function') return terminate;
+  return keywordPredicate(typeof terminate === 'string' ? [terminate] : terminate);
+}
+
+function initialRandomState(selection: SelectionMethod): number {
+  if (selection.method === 'random' && selection.seed !== undefined) return selection.seed | 0;
+  return (Math.random() * 2 ** 32) | 0;
+}
+
+function toMessages(input: string | readonly Message[]): Message[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  if (!Array.isArray(input)) throw new ConfigurationError('chat.run(input) takes a string or an array of messages.');
+  return structuredClone([...input]);
+}

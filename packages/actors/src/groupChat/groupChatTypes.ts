@@ -1,0 +1,251 @@
+import type { ChatModel, ErrorInfo, Message, RunEvent, StateChange } from '@agentchart/core';
+import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { Agent } from '../agent/createAgent.js';
+import type { Observable } from 'rxjs';
+import type { HumanAgent } from './humanAgent.js';
+
+/** Shared state as the chat's predicates and selector functions read it. */
+export type SharedStateValues = Readonly<Record<string, unknown>>;
+
+/** A group chat that takes part in another group chat as one participant. */
+export interface NestedChatParticipant {
+  readonly kind: 'group-chat';
+  readonly name: string;
+  readonly description: string | undefined;
+  run(input: string | readonly Message[], options?: GroupChatRunOptions): GroupChatRun;
+}
+
+/** Anything that can take a turn: an agent, a person, or a whole group chat. */
+export type Participant = Agent | HumanAgent | NestedChatParticipant;
+
+/**
+ * A handoff of one participant to another (or to `terminate`).
+ * - without `when`: the agent's model sees a `transfer_to_<to>` tool (`terminate_chat` for
+ *   `terminate`); calling it ends the agent's turn and makes `to` the next speaker.
+ * - with `when`: a context condition on shared state, checked before the
+ *   participant's turn starts (no model call); when it holds, `to` speaks instead.
+ */
+export interface Handoff {
+  to: string;
+  /** Tells the model when to hand off (the transfer tool's description). */
+  description?: string;
+  when?: (state: SharedStateValues) => boolean;
+}
+
+/**
+ * What happens after a participant's turn when no handoff was made:
+ * a participant's name (it speaks next), `terminate`, `user` (the chat's human
+ * participant speaks next; without one the chat ends with reason
+ * `returned-to-user`), or `manager` (the selection method decides; the default).
+ */
+export type AfterWork = string;
+
+/** A participant with its group-chat settings. */
+export interface MemberOptions {
+  agent: Participant;
+  /** How the `auto` selector and other participants know it (default: the agent's instructions). */
+  description?: string;
+  handoffs?: readonly Handoff[];
+  afterWork?: AfterWork;
+}
+
+export type GroupChatMember = Participant | MemberOptions;
+
+/** What a selection function sees. */
+export interface SelectionState {
+  readonly messages: readonly Message[];
+  readonly lastSpeaker: string | undefined;
+  /** Who may speak now (transitions and `allowRepeatSpeaker` already applied). */
+  readonly eligible: readonly string[];
+  readonly rounds: number;
+  readonly sharedState: SharedStateValues;
+}
+
+/** A selection function: returns an eligible participant's name, or `terminate`. */
+export type SelectSpeaker = (state: SelectionState) => string;
+
+/** How the next speaker is chosen when no handoff decides it. */
+export type SpeakerSelection =
+  | 'round_robin'
+  | 'random'
+  | 'manual'
+  | { method: 'random'; seed?: number }
+  | {
+      method: 'auto';
+      /** The model that picks; its reply is constrained to the eligible names. */
+      model: ChatModel;
+      /** Re-asks after an ineligible answer (default 2); then a deterministic fallback. */
+      maxRetries?: number;
+      /** Replaces the default system prompt of the selector. */
+      instructions?: string;
+    }
+  | SelectSpeaker;
+
+/** `{ allowed: { planner: ['researcher'] } }` or `{ disallowed: { critic: ['critic'] } }`. */
+export type SpeakerTransitions =
+  | { allowed: Readonly<Record<string, readonly string[]>>; disallowed?: never }
+  | { disallowed: Readonly<Record<string, readonly string[]>>; allowed?: never };
+
+/** A message predicate, a keyword the reply contains, or several keywords. */
+export type TerminateCondition = string | readonly string[] | ((message: Message, state: SelectionState) => boolean);
+
+export interface GroupChatOptions {
+  /** The participants, in round-robin order. */
+  agents: readonly GroupChatMember[];
+  speakerSelection: SpeakerSelection;
+  transitions?: SpeakerTransitions;
+  /** May the last speaker be picked again (default true); a list allows it for those only. */
+  allowRepeatSpeaker?: boolean | readonly string[];
+  /** Who may speak first (default: the first participant when `transitions` is given, else anyone). */
+  initialSpeaker?: string | readonly string[];
+  /** Turns after which the chat ends with reason `max-rounds`. */
+  maxRounds: number;
+  terminate?: TerminateCondition;
+  /** The initial shared state. */
+  sharedState?: Record<string, unknown>;
+  /** `broadcast` (default): everyone sees every reply. `isolated`: each sees the task, its own turns and the replies passed to it. */
+  views?: 'broadcast' | 'isolated';
+  /** Needed to take part in another chat. */
+  name?: string;
+  description?: string;
+}
+
+/**
+ * Why a chat ended.
+ * - `terminate-message`: a reply matched `terminate`.
+ * - `max-rounds`: `maxRounds` turns were taken.
+ * - `handoff-terminate`: a handoff, context condition or afterWork went to `terminate`.
+ * - `selector-terminate`: the selection function or the manual chooser said `terminate`.
+ * - `no-eligible-speaker`: the transitions left nobody who may speak.
+ * - `empty-reply`: a speaker produced nothing (no text, no tool call).
+ * - `returned-to-user`: afterWork `user` in a chat without a human participant.
+ * - `aborted`: the signal was aborted or `abort()` was called.
+ * - `error`: a speaker's run failed or a selection function returned an ineligible name (see `error`).
+ */
+export type TerminationReason =
+  | 'terminate-message'
+  | 'max-rounds'
+  | 'handoff-terminate'
+  | 'selector-terminate'
+  | 'no-eligible-speaker'
+  | 'empty-reply'
+  | 'returned-to-user'
+  | 'aborted'
+  | 'error';
+
+/** How a speaker came to speak. */
+export type SelectionSource =
+  | 'round_robin'
+  | 'random'
+  | 'manual'
+  | 'auto'
+  | 'function'
+  | 'fallback'
+  | 'handoff'
+  | 'after-work'
+  | 'resume';
+
+/** One turn in the transcript: `messages.slice(start, end)` are its messages. */
+export interface ChatTurn {
+  speaker: string;
+  start: number;
+  end: number;
+  /** The participant who spoke next (the reply was passed to it; what `isolated` views show). */
+  addressedTo?: string;
+}
+
+export interface GroupChatResult {
+  chatId: string;
+  /** The task and every message of every turn, in order (assistant messages carry the speaker's `name`). */
+  messages: Message[];
+  turns: ChatTurn[];
+  sharedState: Record<string, unknown>;
+  lastSpeaker: string | undefined;
+  reason: TerminationReason;
+  /** Turns taken (including restored ones). */
+  rounds: number;
+  error?: ErrorInfo;
+}
+
+/** Everything a chat reports on `events$`, in order. */
+export type ChatEvent =
+  | { type: 'chat.started'; chatId: string; messages: Message[]; resumed: boolean }
+  | { type: 'speaker.selected'; chatId: string; round: number; speaker: string; by: SelectionSource; eligible: string[] }
+  | { type: 'speaker.choice.requested'; chatId: string; eligible: string[] }
+  | { type: 'speaker.chosen'; chatId: string; speaker: string }
+  | { type: 'speaker.rejected'; chatId: string; answer: string; eligible: string[]; attempt: number }
+  | {
+      type: 'speaker.fallback';
+      chatId: string;
+      speaker: string;
+      reason: 'ineligible-answers' | 'model-error';
+      answers: string[];
+      error?: ErrorInfo;
+    }
+  | { type: 'handoff'; chatId: string; from: string; to: string; via: 'tool' | 'context' | 'after-work' }
+  | { type: 'human.waiting'; chatId: string; speaker: string }
+  | { type: 'human.said'; chatId: string; speaker: string; text: string }
+  | { type: 'agent.event'; chatId: string; speaker: string; event: RunEvent }
+  | { type: 'nested.event'; chatId: string; speaker: string; event: ChatEvent }
+  | { type: 'state.changed'; chatId: string; change: StateChange }
+  | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[] }
+  | {
+      type: 'chat.finished';
+      chatId: string;
+      reason: TerminationReason;
+      rounds: number;
+      lastSpeaker: string | undefined;
+      error?: ErrorInfo;
+    };
+
+/** The chat event of a given `type`. */
+export type ChatEventOf<T extends ChatEvent['type']> = Extract<ChatEvent, { type: T }>;
+
+export interface GroupChatRunOptions {
+  signal?: AbortSignal;
+  /** Shared state to start from (overrides the chat's `sharedState`), e.g. when resuming from saved messages. */
+  sharedState?: Record<string, unknown>;
+}
+
+/** What the chat is waiting for, while it waits. */
+export type ChatWaiting = { kind: 'human'; speaker: string } | { kind: 'choice'; eligible: string[] };
+
+/**
+ * A chat persisted while it waits for a person (`run.snapshot()`): plain JSON,
+ * versioned, resumable in another process with `chat.resume(snapshot)`.
+ */
+export interface GroupChatSnapshot {
+  version: 1;
+  chatId: string;
+  messages: Message[];
+  turns: ChatTurn[];
+  rounds: number;
+  lastSpeaker: string | undefined;
+  sharedState: Record<string, unknown>;
+  /** The state of the seeded random selector. */
+  randomState: number;
+  waiting: ChatWaiting;
+}
+
+/** A running (or finished) group chat. */
+export interface GroupChatRun {
+  readonly chatId: string;
+  /** Every chat event; the chat starts on the next microtask, so subscribing right after `run()` sees all. */
+  readonly events$: Observable<ChatEvent>;
+  readonly result: Promise<GroupChatResult>;
+  /** Ends the chat with reason `aborted`. */
+  abort(): void;
+  /** The chat's shared state (one actor per chat): read it, observe `changes$`, write it while the chat runs. */
+  readonly state: SharedStateHandle;
+  /**
+   * Gives the waiting human participant's turn. Throws `ChatNotWaitingError`
+   * unless the chat waits for a person (for `as`, when given).
+   */
+  say(text: string, options?: { as?: string }): void;
+  /** Picks the next speaker (manual selection): an eligible name or `terminate`. */
+  select(speaker: string): void;
+  /** What the chat waits for now, if anything. */
+  waiting(): ChatWaiting | undefined;
+  /** The chat as plain JSON, while it waits for a person; throws `ChatNotWaitingError` otherwise. */
+  snapshot(): GroupChatSnapshot;
+}

@@ -1,0 +1,396 @@
+import { type Message, type RunEvent, toErrorInfo } from '@agentchart/core';
+import type { Observable } from 'rxjs';
+import { type ActorRefFrom, assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
+import type { AgentMachineInput, agentMachine } from '../agent/agentMachine.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
+import type { RunResult } from '../agent/runResult.js';
+import { newRunId } from '../ids.js';
+import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
+import { TERMINATE } from './chatMembers.js';
+import type { ChatRuntime } from './chatRuntime.js';
+import { replyText, viewFor } from './chatViews.js';
+import { decideNextSpeaker } from './decideNextSpeaker.js';
+import type { ChatEvent, ChatTurn, ChatWaiting, GroupChatResult, SelectionSource } from './groupChatTypes.js';
+import { type ManagerContext, stateValues } from './managerContext.js';
+import { nestedChatActor } from './nestedChatActor.js';
+import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
+import { roundRobinAfter } from './selectionMethods.js';
+
+/** Control events a person (through the run handle) puts on the bus for the manager. */
+export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' }>;
+
+export interface ManagerInput {
+  runtime: ChatRuntime;
+  chatId: string;
+  messages: Message[];
+  turns: ChatTurn[];
+  /** Default: the number of turns. */
+  rounds?: number;
+  /** Default: the speaker of the last turn. */
+  lastSpeaker?: string | undefined;
+  /** The initial values of the chat's shared state. */
+  sharedState: Record<string, unknown>;
+  randomState: number;
+  publish: (event: ChatEvent) => void;
+  /** The bus's control events, bridged into the manager. */
+  controls$: Observable<ChatControlEvent>;
+  resumeWaiting?: ChatWaiting | undefined;
+}
+
+export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
+
+const inboundBridge = fromEventObservable<ChatControlEvent, { controls$: Observable<ChatControlEvent> }>(({ input }) => input.controls$);
+
+/**
+ * The group-chat manager: selecting → speaking → (after the turn) selecting
+ * … → terminated. Each speaker's turn is a child actor — the agent machine
+ * for agents, a nested chat for chats — or a wait for a person's `say`.
+ */
+export const managerMachine = setup({
+  types: {
+    context: {} as ManagerContext,
+    input: {} as ManagerInput,
+    events: {} as ManagerEvent,
+    emitted: {} as ChatEvent,
+    output: {} as GroupChatResult,
+  },
+  actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
+  guards: {
+    resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
+    chatEnds: ({ context }) => context.reason !== undefined,
+    roundsExhausted: ({ context }) => context.rounds >= context.runtime.maxRounds,
+    decidedSpeaker: ({ context }) => context.decision?.kind === 'speaker',
+    decidedEnd: ({ context }) => context.decision?.kind === 'end',
+    decidedManual: ({ context }) => context.decision?.kind === 'manual',
+    contextConditionHolds: ({ context }) => contextConditionTarget(context) !== undefined,
+    speakerIsHuman: ({ context }) => memberKind(context) === 'human',
+    speakerIsChat: ({ context }) => memberKind(context) === 'chat',
+    saidByWaitingHuman: ({ context, event }) => event.type === 'human.said' && event.speaker === context.speaker,
+    choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
+    choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.eligible.includes(event.speaker),
+    answerEligible: ({ context, event }) =>
+      parseSelectorAnswer((event as unknown as { output: string }).output, context.eligible) !== undefined,
+    retriesLeft: ({ context }) => context.runtime.selection.method === 'auto' && context.rejected.length < context.runtime.selection.maxRetries,
+  },
+  actions: {
+    announceStart: emit(({ context }) => ({
+      type: 'chat.started' as const,
+      chatId: context.chatId,
+      messages: context.messages,
+      resumed: context.turns.length > 0 || context.resumeWaiting !== undefined,
+    })),
+    resumeHuman: assign(({ context }) => ({
+      speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
+      resumeWaiting: undefined,
+    })),
+    endAtMaxRounds: assign({ reason: 'max-rounds' as const }),
+    decide: assign(({ context }) => {
+      const step = decideNextSpeaker(context);
+      return { eligible: step.eligible, decision: step.decision, randomState: step.randomState, rejected: [], resumeWaiting: undefined };
+    }),
+    acceptDecision: enqueueActions(({ context, enqueue }) => {
+      const decision = context.decision;
+      if (decision?.kind === 'end') enqueue.assign({ reason: decision.reason, error: decision.error });
+      if (decision?.kind !== 'speaker') return;
+      if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
+        enqueue.emit({ type: 'handoff', chatId: context.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
+      }
+      enqueue.assign(selected(decision.speaker));
+      enqueue.emit(selectedEvent(context, decision.speaker, decision.by));
+    }),
+    requestChoice: emit(({ context }) => ({ type: 'speaker.choice.requested' as const, chatId: context.chatId, eligible: context.eligible })),
+    acceptChoice: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'speaker.chosen') return;
+      enqueue.assign(selected(event.speaker));
+      enqueue.emit(selectedEvent(context, event.speaker, 'manual'));
+    }),
+    endBySelector: assign({ reason: 'selector-terminate' as const }),
+    acceptAnswer: enqueueActions(({ context, event, enqueue }) => {
+      const speaker = parseSelectorAnswer((event as unknown as { output: string }).output, context.eligible) as string;
+      enqueue.assign(selected(speaker));
+      enqueue.emit(selectedEvent(context, speaker, 'auto'));
+    }),
+    rejectAnswer: enqueueActions(({ context, event, enqueue }) => {
+      const answer = (event as unknown as { output: string }).output;
+      const rejected = [...context.rejected, answer];
+      enqueue.assign({ rejected });
+      enqueue.emit({ type: 'speaker.rejected', chatId: context.chatId, answer, eligible: context.eligible, attempt: rejected.length });
+    }),
+    fallBack: enqueueActions(({ context, event, enqueue }) => {
+      const speaker = roundRobinAfter(context.runtime.participants, context.lastSpeaker, context.eligible) as string;
+      const failed = event.type.startsWith('xstate.error');
+      enqueue.emit({
+        type: 'speaker.fallback',
+        chatId: context.chatId,
+        speaker,
+        reason: failed ? 'model-error' : 'ineligible-answers',
+        answers: context.rejected,
+        ...(failed ? { error: toErrorInfo((event as unknown as { error: unknown }).error) } : {}),
+      });
+      enqueue.assign(selected(speaker));
+      enqueue.emit(selectedEvent(context, speaker, 'fallback'));
+    }),
+    followContextCondition: enqueueActions(({ context, enqueue }) => {
+      const from = context.speaker as string;
+      const to = contextConditionTarget(context) as string;
+      enqueue.emit({ type: 'handoff', chatId: context.chatId, from, to, via: 'context' });
+      if (to === TERMINATE) {
+        enqueue.assign({ reason: 'handoff-terminate', lastSpeaker: from, redirects: context.redirects + 1 });
+        return;
+      }
+      enqueue.assign({ speaker: to, lastSpeaker: from, redirects: context.redirects + 1 });
+    }),
+    beginTurn: assign(({ context }) => {
+      const speaker = context.speaker as string;
+      const turns = context.turns.slice();
+      const last = turns.at(-1);
+      if (last !== undefined) turns[turns.length - 1] = { ...last, addressedTo: speaker };
+      return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
+    }),
+    spawnSpeaker: assign(({ context, spawn }) => {
+      const member = context.runtime.members.get(context.speaker as string);
+      if (member?.kind !== 'agent') throw new Error(`"${String(context.speaker)}" is not an agent`);
+      const { turn } = member;
+      // The machine is the agent's own (with its compiled rules), so it is spawned as logic, not by a `src` key.
+      const spawnAgent = spawn as unknown as (
+        logic: typeof agentMachine,
+        options: { id: string; input: AgentMachineInput },
+      ) => ActorRefFrom<typeof agentMachine>;
+      const child = spawnAgent(turn.machine, {
+        id: 'speaker',
+        input: { runtime: turn.runtime(), runId: newRunId(), messages: context.view, toolMode: turn.toolMode, state: { ref: context.sharedState } },
+      });
+      const { chatId, publish } = context;
+      child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
+      return {};
+    }),
+    startSpeaker: sendTo('speaker', { type: 'start' }),
+    waitForHuman: emit(({ context }) => ({ type: 'human.waiting' as const, chatId: context.chatId, speaker: context.speaker as string })),
+    recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
+      const speaker = context.speaker as string;
+      const review = reviewTurn(context, speaker, outcome);
+      enqueue.assign(review.update);
+      enqueue.emit({ type: 'turn.finished', chatId: context.chatId, round: review.update.rounds, speaker, messages: review.messages });
+      if (outcome.handoff !== undefined) {
+        enqueue.emit({ type: 'handoff', chatId: context.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
+      }
+    }),
+    endAborted: assign({ reason: 'aborted' as const }),
+    announceEnd: emit(({ context }) => {
+      const finished: ChatEvent = {
+        type: 'chat.finished',
+        chatId: context.chatId,
+        reason: context.reason ?? 'aborted',
+        rounds: context.rounds,
+        lastSpeaker: context.lastSpeaker,
+      };
+      if (context.error !== undefined) finished.error = context.error;
+      return finished;
+    }),
+  },
+}).createMachine({
+  id: 'groupChat',
+  context: ({ input, spawn }) => ({
+    runtime: input.runtime,
+    publish: input.publish,
+    controls$: input.controls$,
+    chatId: input.chatId,
+    messages: input.messages,
+    turns: input.turns,
+    rounds: input.rounds ?? input.turns.length,
+    lastSpeaker: 'lastSpeaker' in input ? input.lastSpeaker : input.turns.at(-1)?.speaker,
+    sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+    randomState: input.randomState,
+    eligible: [],
+    decision: undefined,
+    speaker: undefined,
+    view: [],
+    redirects: 0,
+    handoff: undefined,
+    rejected: [],
+    reason: undefined,
+    error: undefined,
+    resumeWaiting: input.resumeWaiting,
+  }),
+  invoke: { src: 'inbound', input: ({ context }) => ({ controls$: context.controls$ }) },
+  on: { abort: { target: '.terminated', actions: 'endAborted' } },
+  initial: 'idle',
+  states: {
+    idle: { on: { start: 'starting' } },
+    starting: {
+      entry: 'announceStart',
+      always: [
+        { guard: 'resumingWithHuman', target: 'speaking', actions: 'resumeHuman' },
+        { target: 'afterTurn' },
+      ],
+    },
+    afterTurn: {
+      always: [
+        { guard: 'chatEnds', target: 'terminated' },
+        { guard: 'roundsExhausted', target: 'terminated', actions: 'endAtMaxRounds' },
+        { target: 'selecting' },
+      ],
+    },
+    selecting: {
+      entry: 'decide',
+      always: [
+        { guard: 'decidedSpeaker', target: 'speaking', actions: 'acceptDecision' },
+        { guard: 'decidedEnd', target: 'terminated', actions: 'acceptDecision' },
+        { guard: 'decidedManual', target: 'awaitingChoice' },
+        { target: 'askingModel' },
+      ],
+    },
+    awaitingChoice: {
+      entry: 'requestChoice',
+      on: {
+        'speaker.chosen': [
+          { guard: 'choseTerminate', target: 'terminated', actions: 'endBySelector' },
+          { guard: 'choseEligible', target: 'speaking', actions: 'acceptChoice' },
+        ],
+      },
+    },
+    askingModel: {
+      invoke: {
+        src: 'askSelector',
+        input: ({ context }) => {
+          const { runtime } = context;
+          if (runtime.selection.method !== 'auto') throw new Error('askingModel needs the auto selection method');
+          return {
+            model: runtime.selection.model,
+            request: buildSelectorRequest({
+              participants: [...runtime.members.values()].map(({ name, description }) => ({ name, description })),
+              eligible: context.eligible,
+              transcript: viewFor(undefined, context.messages, context.turns, 'broadcast'),
+              rejected: context.rejected,
+              instructions: runtime.selection.instructions,
+            }),
+          };
+        },
+        onDone: [
+          { guard: 'answerEligible', target: 'speaking', actions: 'acceptAnswer' },
+          { guard: 'retriesLeft', target: 'askingModel', reenter: true, actions: 'rejectAnswer' },
+          { target: 'speaking', actions: ['rejectAnswer', 'fallBack'] },
+        ],
+        onError: { target: 'speaking', actions: 'fallBack' },
+      },
+    },
+    speaking: {
+      initial: 'routing',
+      states: {
+        routing: {
+          always: [
+            { guard: 'chatEnds', target: '#groupChat.terminated' },
+            { guard: 'contextConditionHolds', target: 'routing', reenter: true, actions: 'followContextCondition' },
+            { guard: 'speakerIsHuman', target: 'human', actions: 'beginTurn' },
+            { guard: 'speakerIsChat', target: 'chat', actions: 'beginTurn' },
+            { target: 'agent', actions: 'beginTurn' },
+          ],
+        },
+        agent: {
+          entry: ['spawnSpeaker', 'startSpeaker'],
+          exit: stopChild('speaker'),
+          on: {
+            'xstate.done.actor.speaker': {
+              target: '#groupChat.afterTurn',
+              actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
+            },
+          },
+        },
+        human: {
+          entry: 'waitForHuman',
+          on: {
+            'human.said': {
+              guard: 'saidByWaitingHuman',
+              target: '#groupChat.afterTurn',
+              actions: [
+                {
+                  type: 'recordTurn',
+                  params: ({ event }) => ({
+                    messages: event.type === 'human.said' ? [{ role: 'user' as const, name: event.speaker, content: event.text }] : [],
+                  }),
+                },
+              ],
+            },
+          },
+        },
+        chat: {
+          invoke: {
+            id: 'speaker',
+            src: 'nestedChat',
+            input: ({ context }) => {
+              const member = context.runtime.members.get(context.speaker as string);
+              if (member?.kind !== 'chat') throw new Error(`"${String(context.speaker)}" is not a group chat`);
+              const { chatId, publish } = context;
+              const speaker = member.name;
+              return { chat: member.chat, messages: context.view, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
+            },
+            onDone: {
+              target: '#groupChat.afterTurn',
+              actions: [{ type: 'recordTurn', params: ({ context, event }) => nestedTurnOutcome(context, event.output) }],
+            },
+            onError: {
+              target: '#groupChat.afterTurn',
+              actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
+            },
+          },
+        },
+      },
+    },
+    terminated: { type: 'final', entry: 'announceEnd' },
+  },
+  output: ({ context }) => {
+    const result: GroupChatResult = {
+      chatId: context.chatId,
+      messages: context.messages,
+      turns: context.turns,
+      sharedState: stateValues(context),
+      lastSpeaker: context.lastSpeaker,
+      reason: context.reason ?? 'aborted',
+      rounds: context.rounds,
+    };
+    if (context.error !== undefined) result.error = context.error;
+    return result;
+  },
+});
+
+/** The context once `speaker` is chosen to speak next. */
+function selected(speaker: string): Partial<ManagerContext> {
+  return { speaker, redirects: 0, handoff: undefined };
+}
+
+function selectedEvent(context: ManagerContext, speaker: string, by: SelectionSource): ChatEvent {
+  return { type: 'speaker.selected', chatId: context.chatId, round: context.rounds + 1, speaker, by, eligible: context.eligible };
+}
+
+/** Where the current speaker's first holding context condition leads, if any. */
+function contextConditionTarget(context: ManagerContext): string | undefined {
+  if (context.speaker === undefined || context.redirects >= context.runtime.participants.length) return undefined;
+  const member = context.runtime.members.get(context.speaker);
+  return member?.contextConditions.find(({ when }) => when(stateValues(context)))?.to;
+}
+
+function memberKind(context: ManagerContext): string | undefined {
+  return context.speaker === undefined ? undefined : context.runtime.members.get(context.speaker)?.kind;
+}
+
+/** An agent's turn: what its run added to its view, the handoff tool it called, its failure. */
+function agentTurnOutcome(context: ManagerContext, result: RunResult): TurnOutcome {
+  const member = context.runtime.members.get(context.speaker as string);
+  const handoffCall = result.toolCalls.find((record) => !record.isError && member?.handoffTools.has(record.call.name));
+  return {
+    messages: result.messages.slice(context.view.length),
+    handoff: handoffCall === undefined ? undefined : member?.handoffTools.get(handoffCall.call.name),
+    error: result.stopReason === 'error' ? result.error : undefined,
+  };
+}
+
+/** A nested chat's turn: one reply, the text of its last turn that said something. */
+function nestedTurnOutcome(context: ManagerContext, result: GroupChatResult): TurnOutcome {
+  let text = '';
+  for (let index = result.turns.length - 1; index >= 0 && text === ''; index--) {
+    const turn = result.turns[index] as ChatTurn;
+    text = replyText(result.messages.slice(turn.start, turn.end));
+  }
+  const reply: Message = { role: 'assistant', name: context.speaker as string, content: text };
+  return { messages: [reply], error: result.reason === 'error' ? result.error : undefined };
+}

@@ -1,0 +1,74 @@
+import type { ErrorInfo, Message } from '@agentchart/core';
+import { TERMINATE } from './chatMembers.js';
+import type { TerminationReason } from './groupChatTypes.js';
+import { type ManagerContext, selectionState } from './managerContext.js';
+
+/** What a finished turn brings: its messages, a handoff made with a tool, a failure. */
+export interface TurnOutcome {
+  messages: Message[];
+  handoff?: string | undefined;
+  error?: ErrorInfo | undefined;
+}
+
+/** The context after a turn, and the reason the chat ends because of it, if any. */
+export interface TurnReview {
+  update: Pick<ManagerContext, 'messages' | 'turns' | 'rounds' | 'lastSpeaker' | 'handoff' | 'reason' | 'error'>;
+  /** The turn's messages, as `turn.finished` reports them. */
+  messages: Message[];
+}
+
+/**
+ * Appends a turn to the transcript and decides whether it ends the chat:
+ * a failed speaker (`error`), a reply matching `terminate`
+ * (`terminate-message`), a handoff to terminate (`handoff-terminate`), or a
+ * turn with no text and no tool call (`empty-reply`).
+ */
+export function reviewTurn(context: ManagerContext, speaker: string, outcome: TurnOutcome): TurnReview {
+  const start = context.messages.length;
+  const messages = [...context.messages, ...outcome.messages];
+  const rounds = context.rounds + 1;
+  const handoff = outcome.handoff === TERMINATE ? undefined : outcome.handoff;
+  const update: TurnReview['update'] = {
+    messages,
+    turns: [...context.turns, { speaker, start, end: messages.length }],
+    rounds,
+    lastSpeaker: speaker,
+    handoff,
+    reason: undefined,
+    error: undefined,
+  };
+  const reply = lastReply(outcome.messages);
+  const predicate = context.runtime.isTerminationMessage;
+  if (outcome.error !== undefined) {
+    update.reason = 'error';
+    update.error = outcome.error;
+  } else if (reply !== undefined && predicate?.(reply, selectionState({ ...context, ...update })) === true) {
+    update.reason = 'terminate-message';
+  } else if (outcome.handoff === TERMINATE) {
+    update.reason = 'handoff-terminate';
+  } else if (handoff === undefined && producedNothing(outcome.messages)) {
+    update.reason = 'empty-reply';
+  }
+  return { update, messages: outcome.messages };
+}
+
+/** The termination predicate for a keyword or keywords: the reply's text contains one. */
+export function keywordPredicate(keywords: readonly string[]): (message: Message) => boolean {
+  return (message) => keywords.some((keyword) => message.content.includes(keyword));
+}
+
+function lastReply(messages: readonly Message[]): Message | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as Message;
+    if (message.role === 'assistant' || message.role === 'user') return message;
+  }
+  return undefined;
+}
+
+function producedNothing(messages: readonly Message[]): boolean {
+  return !messages.some(
+    (message) =>
+      (message.role === 'assistant' && (message.content.trim() !== '' || (message.toolCalls?.length ?? 0) > 0)) ||
+      (message.role === 'user' && message.content.trim() !== ''),
+  );
+}
