@@ -1,5 +1,5 @@
 import { createAgent, createGroupChat } from '@agentchart/actors';
-import { createTraceRecorder, formatTimeline, memorySink, parseTrace } from '@agentchart/inspect';
+import { type TraceEntryOf, createTraceRecorder, formatTimeline, memorySink, parseTrace } from '@agentchart/inspect';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 
@@ -24,7 +24,9 @@ describe('recording a group chat', () => {
     await recorder.close();
 
     const trace = parseTrace(sink.toNdjson());
-    const speakersActor = trace.entries.find((entry) => entry.kind === 'actor' && entry.name === 'speakers');
+    const speakersActor = trace.entries.find(
+      (entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.name === 'speakers',
+    );
     expect(speakersActor).toMatchObject({ machine: `${run.chatId}/speakers`, label: run.chatId });
     const moves = trace.entries.flatMap((entry) =>
       entry.kind === 'snapshot' && entry.actorId === speakersActor?.actorId ? [String(entry.value)] : [],
