@@ -41,9 +41,6 @@ export function printEvents(events$: Observable<RunEvent>, write: (text: string)
         // Messages the run adds for the model itself, e.g. a tool-rule reminder after an early answer.
         if (event.message.role === 'user') line(`📋 ${event.message.content}`);
         break;
-      case 'approval.requested':
-        line(`✋ ${event.toolName} waits for approval`);
-        break;
       case 'state.changed':
         line(`🗂 state.${event.key} ${event.deleted ? 'deleted' : `= ${JSON.stringify(event.value)}`}${event.toolName ? ` (by ${event.toolName})` : ''}`);
         break;
