@@ -71,7 +71,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
       for (const entry of toEntries(event)) record(entry);
     },
     recordRun: (run) => {
-      const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run.machines, options.sanitize);
+      const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run, options.sanitize);
       for (const entry of fromRun.start()) record(entry);
       const subscription = run.events$.subscribe({
         next: (event) => {
@@ -96,6 +96,8 @@ export interface RecordableRun {
   readonly events$: Observable<AnyRunEvent>;
   readonly runId?: string;
   readonly chatId?: string;
+  /** Shown for its machines (a chat's name); default its id. */
+  readonly name?: string;
   /** Machines that are not actors of the run but belong to it (a chat's `speakers`). */
   readonly machines?: Readonly<Record<string, AnyStateMachine>>;
 }
