@@ -3,3 +3,4 @@ export * from './travelTools.js';
 export * from './chooseDemoModel.js';
 export * from './citations/index.js';
 export * from './reliableTool/index.js';
+export * from './groupChat/index.js';
