@@ -12,4 +12,5 @@ export type { PersistedRun } from './agent/runSnapshot.js';
 export { invokeWithMiddleware, type InvocationOutcome } from './agent/middleware.js';
 export * from './sharedState/index.js';
 export * from './reliableTool/index.js';
+export * from './openapi/index.js';
 export * from './groupChat/index.js';

@@ -1,0 +1,81 @@
+import { ToolError, toolResult, type ToolResultValue } from '@agentchart/core';
+
+/** What a tool made by `toolsFromOpenAPI` returns to the program. */
+export interface OpenApiResponse {
+  status: number;
+  statusText: string;
+  contentType: string | undefined;
+  /** Parsed JSON when the response is JSON, else the text. */
+  body: unknown;
+}
+
+export interface OpenApiRequest {
+  /** For messages: `GET /pet/{petId}` (the template, never the URL: it may hold a query credential). */
+  label: string;
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: string | URLSearchParams | FormData | undefined;
+  timeoutMs: number;
+  maxResponseChars: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Sends one request and turns every outcome into a tool result: a 2xx
+ * response is returned (JSON parsed) with its status; a 3xx (redirects are
+ * never followed, so a call cannot leave the server), 4xx or 5xx response, a
+ * timeout and a connection failure each become a `ToolError` whose message
+ * the model sees. Aborting the run rethrows the abort.
+ */
+export async function sendOpenApiRequest(request: OpenApiRequest): Promise<ToolResultValue<OpenApiResponse>> {
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      signal: AbortSignal.any([request.signal, timeout]),
+    });
+  } catch (error) {
+    if (request.signal.aborted) throw request.signal.reason ?? error;
+    if (timeout.aborted) throw new ToolError(`${request.label} timed out after ${request.timeoutMs} ms. Try again later or with a narrower request.`);
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    const reason = typeof cause?.code === 'string' ? cause.code : (error as Error).message;
+    throw new ToolError(`${request.label} failed: the server could not be reached (${reason}).`);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (request.signal.aborted) throw request.signal.reason ?? error;
+    throw new ToolError(timeout.aborted ? `${request.label} timed out after ${request.timeoutMs} ms while reading the response.` : `${request.label} failed while reading the response.`);
+  }
+  const contentType = response.headers.get('content-type') ?? undefined;
+  const body = parseBody(text, contentType);
+  const shown = truncate(typeof body === 'string' ? body : JSON.stringify(body), request.maxResponseChars);
+  const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if (response.status >= 300 && response.status < 400) {
+    throw new ToolError(`${statusLine}: ${request.label} answered with a redirect, which is not followed.`, { status: response.status });
+  }
+  if (!response.ok) throw new ToolError(shown === '' ? statusLine : `${statusLine}\n${shown}`, { status: response.status });
+  return toolResult(
+    { status: response.status, statusText: response.statusText, contentType, body },
+    { text: shown === '' ? statusLine : `${statusLine}\n${shown}` },
+  );
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '' || contentType === undefined || !/[/+]json\b/i.test(contentType)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
+}
