@@ -3,4 +3,5 @@ export * from './travelTools.js';
 export * from './chooseDemoModel.js';
 export * from './citations/index.js';
 export * from './reliableTool/index.js';
+export * from './research/researchAgent.js';
 export * from './groupChat/index.js';

@@ -26,3 +26,6 @@ export { memorySink, ndjsonFileSink, toNdjson, type TraceLine, type TraceSink } 
 export { createTraceRecorder, type TraceRecorder, type TraceRecorderOptions } from './trace/createTraceRecorder.js';
 export { parseTrace, readTraceFile, replayTrace } from './trace/readTrace.js';
 export { formatTimeline, stateText, type TimelineOptions } from './trace/formatTimeline.js';
+export { exploreEdges } from './diagrams/exploreEdges.js';
+export type { MachineGraphOptions } from './diagrams/machineGraph.js';
+export { startViewServer, type ViewServer, type ViewServerOptions } from './view/startViewServer.js';

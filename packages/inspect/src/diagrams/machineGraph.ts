@@ -1,4 +1,5 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { exploreEdges } from './exploreEdges.js';
 
 /** One state of a machine, as plain data. `id` is XState's state-node id (`agent.thinking`). */
 export interface GraphNode {
@@ -35,6 +36,17 @@ export interface MachineGraph {
   edges: GraphEdge[];
 }
 
+/** How `machineGraph` finds transitions. */
+export interface MachineGraphOptions {
+  /**
+   * `static` reads the transitions as written; `explore` runs the machine and
+   * draws the moves it can make (see `exploreEdges`); `auto` (default)
+   * explores machines whose guarded transitions sit on the root ("any
+   * state"), as tool-rule machines do, and reads the others.
+   */
+  transitions?: 'auto' | 'static' | 'explore';
+}
+
 /**
  * Reads a machine's states and transitions (eventless and invoke-done ones
  * included) into plain data.
@@ -43,7 +55,7 @@ export interface MachineGraph {
  * const graph = machineGraph(agentMachine);
  * graph.nodes.map((node) => node.key); // ['agent', 'idle', 'thinking', …]
  */
-export function machineGraph(machine: AnyStateMachine): MachineGraph {
+export function machineGraph(machine: AnyStateMachine, options: MachineGraphOptions = {}): MachineGraph {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const visit = (node: AnyStateNode) => {
@@ -52,6 +64,12 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
     for (const child of Object.values(node.states) as AnyStateNode[]) visit(child);
   };
   visit(machine.root);
+  const mode = options.transitions ?? 'auto';
+  const rootGuarded = edges.some((edge) => edge.source === machine.root.id && edge.guard !== undefined);
+  if (mode === 'explore' || (mode === 'auto' && rootGuarded)) {
+    const explored = exploreEdges(machine);
+    if (explored) return { id: machine.root.id, nodes, edges: explored };
+  }
   return { id: machine.root.id, nodes, edges };
 }
 

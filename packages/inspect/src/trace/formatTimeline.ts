@@ -46,6 +46,7 @@ function describe(entry: TraceEntry, memory: Memory): string | undefined {
     case 'snapshot': {
       if (!memory.actors.get(entry.actorId)?.machine || entry.value === undefined) return undefined;
       const state = stateText(entry.value);
+      if (state === '') return undefined;
       const before = memory.states.get(entry.actorId);
       memory.states.set(entry.actorId, state);
       if (before === state) return undefined;

@@ -1,0 +1,38 @@
+import { basename } from 'node:path';
+import { replayTrace, readTraceFile, startViewServer } from '@agentchart/inspect';
+import { resolveModule } from './exampleModules.js';
+import { watchModule } from './watchModule.js';
+
+/** Scripted examples reply at once; in the live view each reply waits this long so you can watch. */
+const VIEW_EXAMPLE_LATENCY_MS = '600';
+
+/**
+ * `agentchart view`: serves the live view on 127.0.0.1 and feeds it a trace
+ * (replayed at its recorded pace × `--speed`; `--speed 0` shows it at once)
+ * or a running example. Runs until interrupted.
+ */
+export async function viewCommand(target: string, options: { port?: string; speed?: string }): Promise<void> {
+  const port = options.port === undefined ? undefined : Number(options.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be a port number; got "${options.port}".`);
+  const speed = options.speed === undefined ? 1 : Number(options.speed);
+  if (!(speed >= 0)) throw new Error(`--speed must be 0 (at once) or a positive factor; got "${options.speed}".`);
+
+  const isTrace = target.endsWith('.ndjson');
+  const moduleUrl = isTrace ? undefined : resolveModule(target);
+  if (!isTrace && !moduleUrl) throw new Error(`"${target}" is neither a trace (.ndjson), an example name nor a script.`);
+  const trace = isTrace ? await readTraceFile(target) : undefined;
+
+  const view = await startViewServer(port === undefined ? {} : { port });
+  console.log(`agentchart live view: ${view.url}  (Ctrl-C to stop)`);
+  const stop = () => void view.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  if (trace) {
+    view.sink.write(trace.header);
+    replayTrace(trace, { speed }).subscribe((entry) => view.sink.write(entry));
+  } else {
+    process.env.AGENTCHART_EXAMPLE_LATENCY_MS ??= VIEW_EXAMPLE_LATENCY_MS;
+    await watchModule(moduleUrl as string, { sink: view.sink, title: basename(target), quiet: true });
+  }
+}

@@ -1,0 +1,31 @@
+import { observeAllRuns } from '@agentchart/actors';
+import { type TraceSink, createTraceRecorder } from '@agentchart/inspect';
+
+/** What `watchModule` takes. */
+export interface WatchOptions {
+  sink: TraceSink | readonly TraceSink[];
+  title: string;
+  /** Send what the module prints to stderr, so stdout carries only the command's output. */
+  quiet?: boolean;
+}
+
+/**
+ * Imports a script (an example) while every run it starts is recorded into a
+ * trace; resolves with its exports once the script's top level has finished.
+ *
+ * @example
+ * await watchModule(resolveModule('demo'), { sink: view.sink, title: 'demo' });
+ */
+export async function watchModule(moduleUrl: string, options: WatchOptions): Promise<Record<string, unknown>> {
+  const recorder = createTraceRecorder({ sink: options.sink, title: options.title });
+  const stop = observeAllRuns({ inspect: recorder.inspect, onRun: (run) => recorder.recordRun(run) });
+  const write = process.stdout.write;
+  if (options.quiet) process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  try {
+    return (await import(moduleUrl)) as Record<string, unknown>;
+  } finally {
+    process.stdout.write = write;
+    stop();
+    await recorder.close();
+  }
+}

@@ -1,0 +1,79 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { parseTrace } from '@agentchart/inspect';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = join(root, 'packages/examples/bin/agentchart.mjs');
+const fixture = (path: string) => join(root, 'test/fixtures', path);
+const run = async (...args: string[]) => (await promisify(execFile)('node', [bin, ...args], { cwd: root })).stdout;
+const scratch = mkdtempSync(join(tmpdir(), 'agentchart-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const RESEARCH_RULES_MERMAID = [
+  'stateDiagram-v2',
+  '  [*] --> start',
+  '  state "after search" as after_search',
+  '  state "after read" as after_read',
+  '  done --> [*]',
+  '  start --> after_search : search',
+  '  after_search --> after_read : read',
+  '  after_search --> done : answer',
+  '  after_read --> after_search : search',
+  '  after_read --> done : answer',
+  '  after_read --> done : end',
+  '',
+].join('\n');
+
+describe('agentchart CLI', () => {
+  it('draws an example agent\'s rule machine as Mermaid, and the same rules from Letta JSON as SVG', async () => {
+    expect(await run('diagram', 'research-rules', '--machine', 'toolRules')).toBe(RESEARCH_RULES_MERMAID);
+    const svg = await run('diagram', fixture('rules/research.letta.json'), '--format', 'svg');
+    expect(svg.startsWith('<svg')).toBe(true);
+    for (const state of ['start', 'after:search', 'after:read', 'done']) expect(svg).toContain(`id="state:toolRules.${state}"`);
+  });
+
+  it('writes machine graphs as JSON', async () => {
+    const graph = JSON.parse(await run('diagram', fixture('traces/v1-lookup.ndjson'), '--format', 'json')) as { id: string; nodes: unknown[] };
+    expect(graph.id).toBe('agent');
+    expect(graph.nodes.length).toBeGreaterThan(5);
+  });
+
+  it('prints a trace as a timeline, and records an example into a trace that reads back', async () => {
+    expect(await run('trace', fixture('traces/v1-lookup.ndjson'))).toBe(readFileSync(fixture('traces/v1-lookup.timeline.txt'), 'utf8'));
+    const out = join(scratch, 'research.trace.ndjson');
+    await run('record', 'research-rules', '--out', out);
+    const trace = parseTrace(readFileSync(out, 'utf8'));
+    expect(trace.header.title).toBe('research-rules');
+    const timeline = await run('trace', out);
+    expect(timeline).toContain('⛔ researcher: answer refused (the first tool call must be one of: search)');
+    expect(timeline).toContain('⚙ toolRules: after:read → done');
+    expect(timeline).toContain('■ researcher finished: terminal-tool');
+  });
+
+  it('serves a trace in the live view on 127.0.0.1', async () => {
+    const child = spawn('node', [bin, 'view', fixture('traces/v1-lookup.ndjson'), '--port', '0', '--speed', '0'], { cwd: root });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (data: Buffer) => {
+          const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(data.toString());
+          if (found) resolve(found[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`agentchart view exited with ${code}`)));
+      });
+      const page = await (await fetch(url)).text();
+      expect(page).toContain('<script type="module" src="/app.js"></script>');
+      const served = parseTrace(await (await fetch(`${url}trace.ndjson`)).text());
+      expect(served).toEqual(parseTrace(readFileSync(fixture('traces/v1-lookup.ndjson'), 'utf8')));
+      const svg = await fetch(`${url}machines/agent.svg`);
+      expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await svg.text()).toContain('id="state:agent.thinking"');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
