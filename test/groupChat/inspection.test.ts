@@ -12,7 +12,7 @@ describe('inspection', () => {
       speakerSelection: 'round_robin',
       maxRounds: 2,
       inspect: (event: InspectionEvent) => {
-        if (event.type === '@xstate.actor') actors.push(String((event.actorRef as { logic?: { id?: string } }).logic?.id ?? event.actorRef.id));
+        if (event.type === '@xstate.actor') actors.push(String((event.actorRef as { logic?: { id?: string } }).logic?.id));
       },
     });
     const observed: { runId: string; types: string[] }[] = [];
