@@ -205,7 +205,7 @@ function requestBody(operation: OpenApiOperation, args: Record<string, unknown>,
   if (spec === undefined || value === undefined) return undefined;
   const text = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
   if (spec.mediaType === 'application/x-www-form-urlencoded' || spec.mediaType === 'multipart/form-data') {
-    const fields = typeof value === 'object' && value !== null ? Object.entries(value).filter(([, item]) => item !== undefined) : [];
+    const fields = typeof value === 'object' && value !== null ? Object.entries(value).filter(([, item]) => item !== undefined && item !== null) : [];
     if (spec.mediaType === 'multipart/form-data') {
       const form = new FormData();
       for (const [name, item] of fields) form.append(name, text(item));
