@@ -74,7 +74,8 @@ export type AnyTool = Tool<ToolParameters, unknown>;
 /**
  * Defines a typed tool. The model sees the JSON Schema generated from
  * `parameters` by `z.toJSONSchema`; the agent parses and validates the model's
- * arguments with the same schema before `execute` runs.
+ * arguments with the same schema before `execute` runs. Give `parameters` as
+ * a function of the call context when its refinements need shared state.
  *
  * @example
  * const add = defineTool({
@@ -82,6 +83,12 @@ export type AnyTool = Tool<ToolParameters, unknown>;
  *   description: 'Adds two numbers.',
  *   parameters: z.object({ a: z.number(), b: z.number() }),
  *   execute: ({ a, b }) => a + b,
+ * });
+ * const answer = defineTool({
+ *   name: 'answer',
+ *   description: 'Answers from the retrieved context.',
+ *   parameters: (ctx) => z.object({ text: z.string() }).refine(() => ctx.state.has('context'), 'Retrieve the context first.'),
+ *   execute: ({ text }) => text,
  * });
  */
 export function defineTool<P extends ToolParameters, R>(definition: ToolDefinition<P, R>): Tool<P, R> {
