@@ -33,6 +33,13 @@ export interface AgentOptions {
   instructions?: string;
   /** The tools every run starts with (each run gets its own copy of the list). */
   tools?: readonly AnyTool[];
+  /**
+   * Tools that tools of this agent may add to a run (`ctx.addTools`), not
+   * offered until added. Listing them lets tool rules and `toolChoice.allowedTools`
+   * name them, and lets `agent.resume` find them by name. (Any tool can be
+   * added; rules govern only the tools they were compiled with.)
+   */
+  addableTools?: readonly AnyTool[];
   /** Model round trips per run (default 10). */
   maxSteps?: number;
   /** Tool calls a run may execute in total (default: no limit); then one last model call with tool choice `none`. */
@@ -117,7 +124,10 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & { toolChoice: ToolMode | ToolChoice | undefined };
+export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
+  toolChoice: ToolMode | ToolChoice | undefined;
+  addableTools: ReadonlyMap<string, AnyTool>;
+};
 
 /**
  * Creates an agent that calls typed tools in a loop against a model.
@@ -135,8 +145,9 @@ export function createAgent(options: AgentOptions): Agent {
   const config = buildConfig(options);
   const tools = [...config.tools.values()];
   const toolNames = [...config.tools.keys()];
+  const addableNames = [...config.addableTools.keys()];
   // Checked now, so a bad agent-level toolChoice fails at creation, not at the first run.
-  normalizeToolMode(config.toolChoice, toolNames);
+  normalizeToolMode(config.toolChoice, toolNames, addableNames);
   const runtimeFor = (liveTools: readonly AnyTool[], middleware: readonly FunctionMiddleware[] = []): AgentRuntime => ({
     ...config,
     liveTools: new LiveToolSet(liveTools),
@@ -147,13 +158,13 @@ export function createAgent(options: AgentOptions): Agent {
     tools,
     toolRules: config.toolRules,
     run: (input, runOptions = {}) => {
-      const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames);
+      const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames, addableNames);
       const state = validateInitialState(runOptions.state, config.stateSchema);
       const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
       return startAgentRun(runtimeFor(tools, runOptions.middleware), toMessages(input), toolMode, runOptions.signal, state, inspect);
     },
     resume: (snapshot, resumeOptions = {}) => {
-      const known = new Map(config.tools);
+      const known = new Map([...config.addableTools, ...config.tools]);
       for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
       const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, resumeOptions.middleware));
       const inspect = combineInspectors(options.inspect, resumeOptions.inspect, ...globalInspectors());
@@ -174,12 +185,9 @@ function buildConfig(options: AgentOptions): AgentConfig {
   if (!options.model || typeof options.model.stream !== 'function') {
     throw new ConfigurationError(`Agent "${options.name}" needs a \`model\` (a ChatModel, e.g. scriptedModel(...) or ollama(...)).`);
   }
-  const tools = new Map<string, AnyTool>();
-  for (const tool of options.tools ?? []) {
-    const existing = tools.get(tool.name);
-    if (existing !== undefined && existing !== tool) throw new DuplicateToolError(tool.name);
-    tools.set(tool.name, tool);
-  }
+  const tools = toolMap(options.tools ?? []);
+  const addableTools = toolMap(options.addableTools ?? [], tools);
+  for (const name of tools.keys()) addableTools.delete(name);
   return {
     agentName: options.name,
     model: options.model,
@@ -192,8 +200,23 @@ function buildConfig(options: AgentOptions): AgentConfig {
     maxConsecutiveErrors: positiveInteger('maxConsecutiveErrors', options.maxConsecutiveErrors, DEFAULT_MAX_CONSECUTIVE_ERRORS),
     detailedErrors: options.detailedErrors ?? DEFAULT_DETAILED_ERRORS,
     stateSchema: options.stateSchema,
-    toolRules: options.toolRules === undefined ? undefined : compileToolRules(options.toolRules, [...tools.keys()]),
+    toolRules:
+      options.toolRules === undefined
+        ? undefined
+        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
+    addableTools,
   };
+}
+
+/** Tools by name; a different tool under a name already taken (here or in `taken`) throws. */
+function toolMap(list: readonly AnyTool[], taken: ReadonlyMap<string, AnyTool> = new Map()): Map<string, AnyTool> {
+  const tools = new Map<string, AnyTool>();
+  for (const tool of list) {
+    const existing = tools.get(tool.name) ?? taken.get(tool.name);
+    if (existing !== undefined && existing !== tool) throw new DuplicateToolError(tool.name);
+    tools.set(tool.name, tool);
+  }
+  return tools;
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {

@@ -10,21 +10,27 @@ import {
 /**
  * Turns what a user wrote (`'required'`, `{ mode, requiredFunctionName }`,
  * or the core form `{ type: 'tool', name }`) into the object form the agent
- * machine keeps, checking names against the tools the run starts with.
+ * machine keeps, checking names: `allowedTools` against the tools the run
+ * starts with and those it may add, the required tool against those it
+ * starts with.
  *
  * @example
  * normalizeToolMode({ mode: 'required', requiredFunctionName: 'get_record' }, ['get_record'])
  * // { mode: 'required', requiredFunctionName: 'get_record' }
  */
-export function normalizeToolMode(mode: ToolMode | ToolChoice | undefined, toolNames: readonly string[]): ToolModeSetting {
+export function normalizeToolMode(
+  mode: ToolMode | ToolChoice | undefined,
+  toolNames: readonly string[],
+  addableNames: readonly string[] = [],
+): ToolModeSetting {
   const setting = toSetting(mode);
-  const known = new Set(toolNames);
+  const known = new Set([...toolNames, ...addableNames]);
   const unknown = (setting.allowedTools ?? []).filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new ConfigurationError(
       `toolChoice.allowedTools names ${unknown.map((n) => `"${n}"`).join(', ')}, which the agent does not have. ` +
-        `Its tools: ${toolNames.join(', ') || '(none)'}.`,
-      { unknown, tools: [...toolNames] },
+        `Its tools: ${[...known].join(', ') || '(none)'}.`,
+      { unknown, tools: [...known] },
     );
   }
   const required = setting.requiredFunctionName;
@@ -34,7 +40,7 @@ export function normalizeToolMode(mode: ToolMode | ToolChoice | undefined, toolN
         mode: setting.mode,
       });
     }
-    const offered = setting.allowedTools ?? toolNames;
+    const offered = toolNames.filter((name) => setting.allowedTools?.includes(name) ?? true);
     if (!offered.includes(required)) {
       throw new ConfigurationError(
         `toolChoice.requiredFunctionName is "${required}", which the run would not offer. Offered tools: ${offered.join(', ') || '(none)'}.`,

@@ -172,12 +172,16 @@ function agentTurnSetup(
     tools.set(tool.name, tool);
   }
   const toolNames = [...tools.keys()];
+  const addableNames = [...config.addableTools.keys()];
   const toolRules =
     handoffs.length === 0
       ? config.toolRules
-      : compileToolRules([...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))], toolNames);
-  const { toolChoice, ...agentRuntime } = config;
+      : compileToolRules(
+          [...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))],
+          [...toolNames, ...addableNames],
+        );
+  const { toolChoice, addableTools: _addable, ...agentRuntime } = config;
   const base = { ...agentRuntime, tools, toolRules };
   const runtime = (): AgentRuntime => ({ ...base, liveTools: new LiveToolSet(tools.values()), middleware: [...config.middleware] });
-  return { machine: machineFor(runtime()), runtime, toolMode: normalizeToolMode(toolChoice, toolNames) };
+  return { machine: machineFor(runtime()), runtime, toolMode: normalizeToolMode(toolChoice, toolNames, addableNames) };
 }
