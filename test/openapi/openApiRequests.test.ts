@@ -62,13 +62,18 @@ function accountsApi(serverUrl: string): OpenApiDocument {
 
 let server: Awaited<ReturnType<typeof startHttpServer>>;
 let elsewhere: Awaited<ReturnType<typeof startHttpServer>>;
+/** When the client closed its connection to the slow endpoint before the answer. */
+let reportAbandonedAt: number | undefined;
 
 beforeAll(async () => {
   elsewhere = await startHttpServer((_request, response) => sendJson(response, 200, { stolen: true }));
   server = await startHttpServer((request, response) => {
     if (request.url.startsWith('/api/report')) {
       const timer = setTimeout(() => sendJson(response, 200, { late: true }), 2_000);
-      response.on('close', () => clearTimeout(timer));
+      response.on('close', () => {
+        clearTimeout(timer);
+        if (!response.writableEnded) reportAbandonedAt = Date.now();
+      });
       return;
     }
     if (request.url === '/api/moved') {
@@ -140,6 +145,22 @@ describe('toolsFromOpenAPI requests', () => {
     expect(record).toMatchObject({ content: 'GET /report timed out after 100 ms. Try again later or with a narrower request.', isError: true });
     expect(result.stopReason).toBe('completed');
     expect(JSON.stringify([events, result])).not.toContain('qk-secret');
+  });
+
+  it('aborting the run aborts a request in flight', async () => {
+    const tools = toolsFromOpenAPI(accountsApi(server.url), { auth: { queryKey: 'k' } });
+    const model = scriptedModel([{ toolCalls: [{ name: 'report', arguments: {} }] }, { text: 'Done.' }]);
+    const run = createAgent({ name: 'clerk', model, tools }).run('Go.');
+    reportAbandonedAt = undefined;
+    setTimeout(() => run.abort(), 50);
+    const started = Date.now();
+    const result = await run.result;
+    expect(result.stopReason).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(1_500); // the server would answer after 2 s
+    expect(server.requests.map((request) => request.url)).toEqual(['/api/report?key=k']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reportAbandonedAt).toBeDefined(); // the request itself was cancelled, not left running
+    expect(Number(reportAbandonedAt) - started).toBeLessThan(1_500);
   });
 
   it('does not follow a redirect to another host', async () => {

@@ -1,8 +1,11 @@
 /** Defaults of the core package that change behaviour, in one place. */
 
 /**
- * How many distinct rule states the static analysis of `compileToolRules`
+ * How many distinct rule states the deadlock search of `compileToolRules`
  * explores before it stops and reports `TOOL_RULES_ANALYSIS_INCOMPLETE`.
- * Raise it per call with `compileToolRules(rules, tools, { maxAnalysisStates })`.
+ * Small and medium rule sets are explored completely well below it; large
+ * ones with much memory (many counts and parents) have more states than can
+ * be explored at agent creation. Raise it per call with
+ * `compileToolRules(rules, tools, { maxAnalysisStates })`, e.g. in a CI check.
  */
-export const DEFAULT_MAX_ANALYSIS_STATES = 20_000;
+export const DEFAULT_MAX_ANALYSIS_STATES = 1_000;

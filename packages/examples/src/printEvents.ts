@@ -37,6 +37,15 @@ export function printEvents(events$: Observable<RunEvent>, write: (text: string)
       case 'state.changed':
         line(`🗂 state.${event.key} ${event.deleted ? 'deleted' : `= ${JSON.stringify(event.value)}`}${event.toolName ? ` (by ${event.toolName})` : ''}`);
         break;
+      case 'tools.changed':
+        line(`🧰 ${event.agent}'s tools now: ${event.tools.join(', ') || 'none'} (from the next model call on)`);
+        break;
+      case 'approval.requested':
+        line(`✋ ${event.toolName}(${JSON.stringify(event.arguments)}) waits for approval (id ${event.id})`);
+        break;
+      case 'approval.decided':
+        line(`${event.approved ? '👍 approved' : '👎 rejected'} ${event.toolName} (id ${event.id})${event.reason ? `: ${event.reason}` : ''}`);
+        break;
       case 'run.finished':
         line(`■ ${event.agent} finished: ${event.reason}${event.error ? ` (${event.error.message})` : ''}`);
         break;

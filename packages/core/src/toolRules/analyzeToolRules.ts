@@ -20,7 +20,7 @@ export interface Deadlock {
 
 /** A finding of the analysis that does not stop compilation. */
 export interface ToolRuleWarning {
-  code: 'TOOL_NEVER_RUNNABLE' | 'TERMINAL_TOOL_UNREACHABLE' | 'TOOL_RULES_ANALYSIS_INCOMPLETE';
+  code: 'TOOL_NEVER_RUNNABLE' | 'TERMINAL_TOOL_UNREACHABLE' | 'RUN_CAN_NEVER_END' | 'TOOL_RULES_ANALYSIS_INCOMPLETE';
   message: string;
   tool?: string;
 }
@@ -51,17 +51,21 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
   const runnable = new Set<string>();
   let complete = true;
   let deadlock: Deadlock | null = null;
+  let endReachable = false;
 
   for (let head = 0; head < queue.length; head++) {
     const state = queue[head] as ToolRuleState;
     const key = stateKey(program, state);
     const allowed = allowedTools(program, state);
-    if (allowed.length === 0 && !canEnd(program, state)) {
+    const mayEnd = canEnd(program, state);
+    endReachable ||= mayEnd;
+    if (allowed.length === 0 && !mayEnd) {
       deadlock = { path: pathTo(seen, key), state, reason: explainBlockedEnd(program, state)?.reason ?? '' };
       break;
     }
     for (const tool of allowed) {
       runnable.add(tool);
+      endReachable ||= program.terminal.has(tool);
       for (const { next, step } of successors(program, state, tool)) {
         if (next.phase !== 'running') continue;
         const nextKey = stateKey(program, next);
@@ -80,11 +84,20 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
   if (!complete) {
     warnings.push({
       code: 'TOOL_RULES_ANALYSIS_INCOMPLETE',
-      message: `The analysis stopped after ${maxStates} rule states: deadlocks beyond them are not ruled out and never-runnable tools are not reported. Raise maxAnalysisStates to explore further.`,
+      message: `The deadlock search stopped after ${maxStates} rule states: deadlocks beyond them are not ruled out. Raise maxAnalysisStates to search further.`,
     });
-  } else if (deadlock === null) {
+  }
+  if (deadlock === null) {
+    // Without the full state space, tools are judged by an optimistic reachability that never misses a runnable tool.
+    const mayRun = complete ? runnable : optimisticallyRunnable(program);
+    if (complete && !endReachable) {
+      warnings.push({
+        code: 'RUN_CAN_NEVER_END',
+        message: 'No reachable state lets the run end (by a final answer or a terminal tool): every run will stop at maxSteps.',
+      });
+    }
     for (const tool of program.tools) {
-      if (runnable.has(tool)) continue;
+      if (mayRun.has(tool)) continue;
       warnings.push(
         program.terminal.has(tool)
           ? { code: 'TERMINAL_TOOL_UNREACHABLE', tool, message: `Terminal tool "${tool}" can never be called, so it can never end a run.` }
@@ -93,6 +106,47 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
     }
   }
   return { states: seen.size, complete, deadlock, runnable, warnings };
+}
+
+/**
+ * The tools that may run under an optimistic reading of memory: counts never
+ * run out (unless a limit is 0) and a parent or required tool counts as
+ * called once it can run anywhere. Polynomial, so it completes where the
+ * exact search cannot; a tool missing here can never run.
+ */
+function optimisticallyRunnable(program: ToolRuleProgram): Set<string> {
+  const runnable = new Set<string>();
+  const mayRun = (tool: string) =>
+    program.limits.get(tool) !== 0 &&
+    (program.parentsOf.get(tool) ?? []).every((parent) => runnable.has(parent)) &&
+    (!program.terminal.has(tool) || program.required.every((required) => required === tool || runnable.has(required)));
+  for (let grew = true; grew; ) {
+    grew = false;
+    const seen = new Set<string>();
+    const queue: (string | null)[] = [null];
+    for (let head = 0; head < queue.length; head++) {
+      const last = queue[head] as string | null;
+      let candidates: readonly string[] = last === null ? (program.initTools ?? program.tools) : (program.children.get(last) ?? program.tools);
+      const conditional = last === null ? undefined : program.conditional.get(last);
+      if (conditional && !(conditional.defaultChild === undefined && !conditional.requireMatch)) {
+        // Without an open "no match" branch, only the cases' targets and the default can follow.
+        const branches = new Set([...conditional.cases.map((entry) => entry.then), conditional.defaultChild ?? '']);
+        candidates = candidates.filter((tool) => branches.has(tool));
+      }
+      for (const tool of candidates) {
+        if (!mayRun(tool)) continue;
+        if (!runnable.has(tool)) {
+          runnable.add(tool);
+          grew = true;
+        }
+        if (!seen.has(tool) && !program.terminal.has(tool)) {
+          seen.add(tool);
+          queue.push(tool);
+        }
+      }
+    }
+  }
+  return runnable;
 }
 
 /** The states a call of `tool` can lead to (one per branch for a conditional tool). */
@@ -122,8 +176,9 @@ function successors(program: ToolRuleProgram, state: ToolRuleState, tool: string
 
 function stateKey(program: ToolRuleProgram, state: ToolRuleState): string {
   const branch = state.branch === null ? '' : state.branch.status === 'chosen' ? `>${state.branch.next}` : `~${state.branch.status}`;
+  // Counts are kept in rule order and absent until the first call, so their entries identify them.
   let counts = '';
-  for (const tool of program.limits.keys()) counts += `${state.counts[tool] ?? 0},`;
+  for (const tool in state.counts) counts += `${tool}:${state.counts[tool]},`;
   return `${state.last ?? ''}|${branch}|${state.called.join(',')}|${counts}|${state.phase}`;
 }
 

@@ -145,24 +145,32 @@ function admitCall(program: ToolRuleProgram, state: ToolRuleState, tool: string)
   const next: ToolRuleState = {
     ...state,
     last: tool,
-    branch: program.conditional.has(tool) ? { status: 'pending', tool } : null,
+    // After a terminal tool the run is over: its output picks nothing.
+    branch: program.conditional.has(tool) && !program.terminal.has(tool) ? { status: 'pending', tool } : null,
     phase: program.terminal.has(tool) ? 'done' : state.phase,
   };
   const limit = program.limits.get(tool);
-  if (limit !== undefined) {
-    // Rebuilt in rule order so equal states serialize equally (graph enumeration relies on it).
-    const counts: Record<string, number> = {};
-    for (const limited of program.limits.keys()) {
-      const count = limited === tool ? Math.min(limit, (state.counts[tool] ?? 0) + 1) : state.counts[limited];
-      if (count !== undefined) counts[limited] = count;
-    }
-    next.counts = counts;
-  }
-  if (program.tracked.includes(tool) && !state.called.includes(tool)) {
-    const called = new Set([...state.called, tool]);
-    next.called = program.tracked.filter((name) => called.has(name));
+  if (limit !== undefined) next.counts = countCall(program, state.counts, tool, limit);
+  if (program.trackedIndex.has(tool) && !state.called.includes(tool)) {
+    // Kept in tool order, so equal states serialize equally.
+    const rank = program.trackedIndex.get(tool) as number;
+    const at = state.called.findIndex((name) => (program.trackedIndex.get(name) as number) > rank);
+    next.called = at === -1 ? [...state.called, tool] : [...state.called.slice(0, at), tool, ...state.called.slice(at)];
   }
   return next;
+}
+
+/**
+ * The counts after one more call of `tool`, capped at its limit. Keys stay in
+ * tool order, so equal states serialize equally (graph enumeration relies on it).
+ */
+function countCall(program: ToolRuleProgram, counts: Record<string, number>, tool: string, limit: number): Record<string, number> {
+  const previous = counts[tool];
+  if (previous !== undefined) return { ...counts, [tool]: Math.min(limit, previous + 1) };
+  const ordered: Record<string, number> = {};
+  const present = new Set([...Object.keys(counts), tool]);
+  for (const name of program.tools) if (present.has(name)) ordered[name] = name === tool ? Math.min(limit, 1) : (counts[name] as number);
+  return ordered;
 }
 
 /**

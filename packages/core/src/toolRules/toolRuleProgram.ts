@@ -32,6 +32,8 @@ export interface ToolRuleProgram {
   readonly requiresApproval: ReadonlySet<string>;
   /** Tools whose having been called is remembered (parents and required tools), in tool order. */
   readonly tracked: readonly string[];
+  /** Each tracked tool's position in `tracked`. */
+  readonly trackedIndex: ReadonlyMap<string, number>;
 }
 
 /**
@@ -132,6 +134,7 @@ export function buildToolRuleProgram(rules: readonly ToolRule[], toolNames: read
   const trackedSet = new Set<string>(required);
   for (const set of parents.values()) for (const parent of set) trackedSet.add(parent);
 
+  const tracked = order(trackedSet);
   return {
     rules,
     tools,
@@ -147,7 +150,8 @@ export function buildToolRuleProgram(rules: readonly ToolRule[], toolNames: read
     limits,
     required: order(required),
     requiresApproval,
-    tracked: order(trackedSet),
+    tracked,
+    trackedIndex: new Map(tracked.map((tool, index) => [tool, index])),
   };
 }
 

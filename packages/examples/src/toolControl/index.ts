@@ -1,0 +1,3 @@
+export * from './mathLoader.js';
+export * from './recordGate.js';
+export * from './paymentApproval.js';
