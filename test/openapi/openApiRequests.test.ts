@@ -180,6 +180,8 @@ describe('toolsFromOpenAPI requests', () => {
 
   it('builds only the operations asked for, and says which are missing', () => {
     expect(toolsFromOpenAPI(accountsApi(server.url), { operations: ['report', 'moved'] }).map((tool) => tool.name)).toEqual(['report', 'moved']);
+    expect(toolsFromOpenAPI(accountsApi(server.url), { operations: ['list.entries'] }).map((tool) => tool.name)).toEqual(['list_entries']);
+    expect(() => toolsFromOpenAPI(accountsApi(server.url), { timeoutMs: 0 })).toThrow('timeoutMs must be a positive number');
     expect(() => toolsFromOpenAPI(accountsApi(server.url), { operations: ['nope'] })).toThrow('The document has no operation named nope.');
   });
 

@@ -23,7 +23,13 @@ export {
 } from './trace/traceFormat.js';
 export { inspectionEntries, sanitizeEvent, type UntimedEntry } from './trace/inspectionEntries.js';
 export { memorySink, ndjsonFileSink, toNdjson, type TraceLine, type TraceSink } from './trace/traceSinks.js';
-export { createTraceRecorder, type TraceRecorder, type TraceRecorderOptions } from './trace/createTraceRecorder.js';
+export {
+  createTraceRecorder,
+  type RecordableRun,
+  type TraceRecorder,
+  type TraceRecorderOptions,
+} from './trace/createTraceRecorder.js';
+export { runEntries, type AnyRunEvent } from './trace/runEntries.js';
 export { parseTrace, readTraceFile, replayTrace } from './trace/readTrace.js';
 export { formatTimeline, stateText, type TimelineOptions } from './trace/formatTimeline.js';
 export { exploreEdges } from './diagrams/exploreEdges.js';

@@ -31,6 +31,7 @@ export interface OperationBody {
 /** An operation of the document, ready to become a tool. */
 export interface OpenApiOperation {
   toolName: string;
+  operationId: string | undefined;
   description: string;
   method: string;
   /** The path as the document writes it, e.g. `/pet/{petId}`. */
@@ -58,9 +59,12 @@ const BODY_TYPES = [
  * Every operation of the document, in document order, with parameters merged
  * from the path item and the operation, the request body chosen (JSON first)
  * and the applicable security requirements. `include` picks operations by
- * tool name (their operationId, made a valid tool name).
+ * tool name (the operationId made a valid tool name) or operationId.
  */
-export function openApiOperations(document: OpenApiDocument, include: (toolName: string) => boolean = () => true): OpenApiOperation[] {
+export function openApiOperations(
+  document: OpenApiDocument,
+  include: (toolName: string, operationId: string | undefined) => boolean = () => true,
+): OpenApiOperation[] {
   const operations: OpenApiOperation[] = [];
   const usedNames = new Set<string>();
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
@@ -69,11 +73,13 @@ export function openApiOperations(document: OpenApiDocument, include: (toolName:
       const operation = item[method];
       if (!isObject(operation)) continue;
       const toolName = uniqueName(toolNameOf(operation, method, path), usedNames);
-      if (!include(toolName)) continue;
+      const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
+      if (!include(toolName, operationId)) continue; // names stay the same whatever is included
       const parameters = operationParameters(document, item, operation);
       const body = requestBody(document, operation, new Set(parameters.map((parameter) => parameter.argument)));
       operations.push({
         toolName,
+        operationId,
         description: describe(operation, method, path),
         method: method.toUpperCase(),
         path,

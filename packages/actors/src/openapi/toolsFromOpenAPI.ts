@@ -26,7 +26,7 @@ export interface OpenApiToolsOptions {
   auth?: Readonly<Record<string, OpenApiCredential>>;
   /** Per request (default `DEFAULT_OPENAPI_TIMEOUT_MS`). */
   timeoutMs?: number;
-  /** Only these operations (by operationId); default: every operation. */
+  /** Only these operations (by operationId or tool name); default: every operation. */
   operations?: readonly string[];
   /** Characters of a response body the model sees (default `OPENAPI_MAX_RESPONSE_CHARS`). */
   maxResponseChars?: number;
@@ -52,11 +52,14 @@ export interface OpenApiToolsOptions {
  */
 export function toolsFromOpenAPI(document: OpenApiDocument | string, options: OpenApiToolsOptions = {}): AnyTool[] {
   const doc = readOpenApiDocument(document);
+  if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+    throw new ConfigurationError(`timeoutMs must be a positive number of milliseconds; got ${String(options.timeoutMs)}.`);
+  }
   checkAuthNames(doc, options.auth ?? {});
   const wanted = options.operations === undefined ? undefined : new Set(options.operations);
-  const operations = openApiOperations(doc, (name) => wanted === undefined || wanted.has(name));
+  const operations = openApiOperations(doc, (name, operationId) => wanted === undefined || wanted.has(name) || wanted.has(operationId ?? ''));
   if (wanted !== undefined) {
-    const missing = [...wanted].filter((name) => !operations.some((operation) => operation.toolName === name));
+    const missing = [...wanted].filter((name) => !operations.some((operation) => operation.toolName === name || operation.operationId === name));
     if (missing.length > 0) throw new ConfigurationError(`The document has no operation named ${missing.join(', ')}.`, { missing });
   }
   const schemes = securitySchemes(doc);

@@ -1,8 +1,8 @@
-import type { RunEvent } from '@agentchart/core';
 import type { Observable, Subscription } from 'rxjs';
-import type { InspectionEvent } from 'xstate';
+import type { AnyStateMachine, InspectionEvent } from 'xstate';
 import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
-import { type UntimedEntry, inspectionEntries, sanitizeEvent } from './inspectionEntries.js';
+import { type UntimedEntry, inspectionEntries } from './inspectionEntries.js';
+import { type AnyRunEvent, runEntries } from './runEntries.js';
 import { TraceEntrySchema, traceHeader } from './traceFormat.js';
 import type { TraceSink } from './traceSinks.js';
 
@@ -24,8 +24,12 @@ export interface TraceRecorderOptions {
 export interface TraceRecorder {
   /** Pass as `inspect` to `createAgent`, `agent.run` or a chat. */
   readonly inspect: (event: InspectionEvent) => void;
-  /** Records a run's (or chat's) `events$` until it completes. */
-  recordRun(run: { readonly events$: Observable<RunEvent> }): Subscription;
+  /**
+   * Records a run's (or a group chat's) `events$` until it completes.
+   * `machines` are drawn beside it (a chat's speaker transitions:
+   * `{ speakers: chat.transitions }`, which `speaker.selected` moves).
+   */
+  recordRun(run: RecordableRun): Subscription;
   /** Stops recording and closes the sinks. */
   close(): Promise<void>;
 }
@@ -48,6 +52,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
   const toEntries = inspectionEntries(options.sanitize);
   const subscriptions: Subscription[] = [];
   let seq = 0;
+  let runCount = 0;
   let closed = false;
 
   const writeAll = (line: Parameters<TraceSink['write']>[0]) => {
@@ -66,8 +71,12 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
       for (const entry of toEntries(event)) record(entry);
     },
     recordRun: (run) => {
+      const toEntries = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run.machines, options.sanitize);
+      for (const entry of toEntries.start()) record(entry);
       const subscription = run.events$.subscribe({
-        next: (event) => record({ kind: 'run', event: sanitizeEvent(event, options.sanitize) as UntimedEntryOfRun }),
+        next: (event) => {
+          for (const entry of toEntries.event(event)) record(entry);
+        },
         error: () => undefined,
       });
       subscriptions.push(subscription);
@@ -82,4 +91,11 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
   };
 }
 
-type UntimedEntryOfRun = Extract<UntimedEntry, { kind: 'run' }>['event'];
+/** What `recordRun` takes: an agent run, a group-chat run, or any handle with such `events$`. */
+export interface RecordableRun {
+  readonly events$: Observable<AnyRunEvent>;
+  readonly runId?: string;
+  readonly chatId?: string;
+  /** Machines that are not actors of the run but belong to it (a chat's `speakers`). */
+  readonly machines?: Readonly<Record<string, AnyStateMachine>>;
+}

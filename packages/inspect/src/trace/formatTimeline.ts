@@ -60,9 +60,28 @@ function describe(entry: TraceEntry, memory: Memory): string | undefined {
 }
 
 function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefined {
-  const agent = event.agent;
   const field = (name: string): unknown => event[name];
+  const agent = String(field('agent') ?? field('speaker') ?? 'chat');
   switch (event.type) {
+    case 'chat.started':
+      return `▶ chat starts${field('resumed') ? ' (resumed)' : ''}`;
+    case 'speaker.selected':
+      return `» next speaker: ${String(field('speaker'))} (round ${String(field('round'))}, by ${String(field('by'))})`;
+    case 'speaker.fallback':
+      return `» next speaker: ${String(field('speaker'))} (fallback: ${String(field('reason'))})`;
+    case 'handoff':
+      return `↪ ${String(field('from'))} hands off to ${String(field('to'))} (${String(field('via'))})`;
+    case 'human.waiting':
+      return `… waiting for ${String(field('speaker'))}`;
+    case 'human.said':
+      return `💬 ${String(field('speaker'))}: ${oneLine(String(field('text')))}`;
+    case 'chat.finished':
+      return `■ chat finished: ${String(field('reason'))} after ${String(field('rounds'))} round(s)`;
+    case 'turn.finished':
+    case 'speaker.choice.requested':
+    case 'speaker.chosen':
+    case 'speaker.rejected':
+      return undefined;
     case 'run.started':
       return `▶ ${agent} starts`;
     case 'model.request': {
@@ -82,9 +101,6 @@ function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefin
       return `${field('isError') ? '✗' : '✓'} ${String(field('toolName'))} → ${oneLine(String(field('content')))}`;
     case 'tool.refused':
       return `⛔ ${agent}: ${String(field('toolName') ?? (field('call') as { name?: string } | undefined)?.name ?? 'a call')} refused${field('reason') ? ` (${oneLine(String(field('reason')))})` : ''}`;
-    case 'speaker.changed':
-    case 'speaker.selected':
-      return `🎤 next speaker: ${String(field('speaker') ?? field('to') ?? agent)}`;
     case 'run.finished': {
       const error = field('error') as { message?: string } | undefined;
       return `■ ${agent} finished: ${String(field('reason'))}${error?.message ? ` (${error.message})` : ''}`;

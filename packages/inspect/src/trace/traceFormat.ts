@@ -11,7 +11,9 @@ import { TRACE_FORMAT, TRACE_VERSION } from '../constants.js';
  * - `machine`: a machine's graph (states and transitions), written once per machine.
  * - `event`: an event an actor received (sanitised).
  * - `snapshot`: an actor's new snapshot (state value, active state ids, sanitised context).
- * - `run`: a run event from `events$` (sanitised).
+ * - `run`: a run event from `events$` (sanitised): an agent's (`runId`,
+ *   `agent`) or a group chat's (`chatId`; its agents' events are recorded as
+ *   their own `run` entries, with `speaker`).
  */
 const JsonSchema: z.ZodType<unknown> = z.unknown();
 const entryBase = { seq: z.number().int().nonnegative(), t: z.number().nonnegative() };
@@ -86,7 +88,7 @@ export const TraceEntrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('run'),
     ...entryBase,
-    event: z.object({ type: z.string(), runId: z.string(), agent: z.string() }).catchall(JsonSchema),
+    event: z.object({ type: z.string() }).catchall(JsonSchema),
   }),
 ]);
 export type TraceEntry = z.infer<typeof TraceEntrySchema>;

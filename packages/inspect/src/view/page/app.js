@@ -56,15 +56,46 @@ function stateText(value) {
     .join(', ');
 }
 
+function setLive() {
+  connection.dataset.state = 'live';
+  connection.textContent = 'live';
+}
+
 function onRunEvent(event) {
-  const agent = event.agent;
+  const agent = event.agent ?? event.speaker ?? 'chat';
   switch (event.type) {
+    case 'chat.started':
+      runsOpen.add(event.chatId);
+      setLive();
+      add('run-start', `▶ chat starts${event.resumed ? ' (resumed)' : ''}`);
+      for (const message of event.messages ?? []) {
+        if (message && typeof message === 'object' && message.role === 'user') add('msg user', message.content, message.name ?? 'user');
+      }
+      break;
+    case 'handoff':
+      add('speaker-change', `↪ ${event.from} hands off to ${event.to} (${event.via})`);
+      break;
+    case 'human.waiting':
+      add('speaker-change', `… waiting for ${event.speaker}`);
+      setSpeaker(event.speaker);
+      break;
+    case 'human.said':
+      add('msg user', event.text, event.speaker);
+      break;
+    case 'chat.finished':
+      runsOpen.delete(event.chatId);
+      add('run-end', `■ chat finished: ${event.reason} after ${event.rounds} round(s)`);
+      if (runsOpen.size === 0) {
+        connection.dataset.state = 'finished';
+        connection.textContent = 'finished';
+      }
+      break;
     case 'run.started':
       runsOpen.add(event.runId);
-      connection.dataset.state = 'live';
-      connection.textContent = 'live';
+      setLive();
       add('run-start', `▶ ${agent} starts`);
-      for (const message of event.input ?? []) {
+      // In a chat, the task is shown once, at chat.started.
+      for (const message of event.speaker === undefined ? event.input ?? [] : []) {
         if (message && typeof message === 'object' && message.role === 'user') add('msg user', message.content, message.name ?? 'user');
       }
       setSpeaker(agent);
@@ -114,9 +145,9 @@ function onRunEvent(event) {
       add('approval', `${event.approved ? '✓ approved' : '✗ rejected'} ${event.call?.name ?? ''}`.trim(), agent);
       break;
     case 'speaker.selected':
-    case 'speaker.changed':
-      add('speaker-change', `» next: ${event.speaker ?? event.to ?? agent}${event.reason ? ` (${event.reason})` : ''}`);
-      setSpeaker(event.speaker ?? event.to);
+    case 'speaker.fallback':
+      add('speaker-change', `» next speaker: ${event.speaker}${event.by ? ` (round ${event.round}, by ${event.by})` : ''}${event.reason ? ` (fallback: ${event.reason})` : ''}`);
+      setSpeaker(event.speaker);
       break;
     case 'run.finished':
       runsOpen.delete(event.runId);

@@ -1,0 +1,44 @@
+import { createAgent, createGroupChat } from '@agentchart/actors';
+import { type TraceEntryOf, createTraceRecorder, formatTimeline, memorySink, parseTrace } from '@agentchart/inspect';
+import { scriptedModel } from '@agentchart/providers';
+import { describe, expect, it } from 'vitest';
+
+const speaker = (name: string, text: string) =>
+  createAgent({ name, model: scriptedModel(() => ({ text })), instructions: `You are ${name}.` });
+
+describe('recording a group chat', () => {
+  it('records who speaks, their agents\' events, and moves the speaker-transition machine', async () => {
+    const chat = createGroupChat({
+      agents: [speaker('planner', 'Plan: go.'), speaker('critic', 'APPROVED')],
+      speakerSelection: 'round_robin',
+      transitions: { allowed: { planner: ['critic'], critic: ['planner'] } },
+      maxRounds: 4,
+      terminate: 'APPROVED',
+    });
+    const sink = memorySink();
+    let clock = 0;
+    const recorder = createTraceRecorder({ sink, title: 'team', now: () => (clock += 1), startedAt: new Date(0) });
+    const run = chat.run('Plan a trip.');
+    recorder.recordRun({ ...run, machines: { speakers: chat.transitions } });
+    await run.result;
+    await recorder.close();
+
+    const trace = parseTrace(sink.toNdjson());
+    const speakersActor = trace.entries.find(
+      (entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.name === 'speakers',
+    );
+    expect(speakersActor).toMatchObject({ machine: `${run.chatId}/speakers`, label: run.chatId });
+    const moves = trace.entries.flatMap((entry) =>
+      entry.kind === 'snapshot' && entry.actorId === speakersActor?.actorId ? [String(entry.value)] : [],
+    );
+    expect(moves).toEqual(['(start)', 'planner', 'critic']);
+    const agentMessages = trace.entries.flatMap((entry) =>
+      entry.kind === 'run' && entry.event.type === 'message' ? [`${String(entry.event.speaker)}: ${JSON.stringify((entry.event.message as { content: string }).content)}`] : [],
+    );
+    expect(agentMessages).toEqual(['planner: "Plan: go."', 'critic: "APPROVED"']);
+    const timeline = formatTimeline(trace);
+    expect(timeline).toContain('» next speaker: planner');
+    expect(timeline).toContain('» next speaker: critic');
+    expect(timeline).toMatch(/■ chat finished: \S+/);
+  });
+});
