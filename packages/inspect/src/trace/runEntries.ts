@@ -1,8 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { machineGraph } from '../diagrams/machineGraph.js';
-import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
-import { sanitizeEvent } from './inspectionEntries.js';
-import type { UntimedEntry } from './inspectionEntries.js';
+import { type SanitizeOptions, createSanitizer } from '../sanitize/sanitizeValue.js';
+import { type UntimedEntry, withType } from './inspectionEntries.js';
 
 /** An event of a run's `events$`: an agent's run event or a group chat's event. */
 export interface AnyRunEvent {
@@ -25,6 +24,7 @@ export function runEntries(
   machines: Readonly<Record<string, AnyStateMachine>> = {},
   sanitize: SanitizeOptions = {},
 ): { start(): UntimedEntry[]; event(event: AnyRunEvent): UntimedEntry[] } {
+  const clean = createSanitizer(sanitize);
   const actorId = (key: string) => `run:${runKey}/${key}`;
   const speakers = machines.speakers;
   const snapshot = (state: string): UntimedEntry | undefined =>
@@ -42,8 +42,10 @@ export function runEntries(
     if ((event.type === 'agent.event' || event.type === 'nested.event') && record.event && typeof record.event.type === 'string') {
       return unwrap(record.event, typeof record.speaker === 'string' ? record.speaker : speaker);
     }
-    const clean = sanitizeEvent(event, sanitize);
-    const entries: UntimedEntry[] = [{ kind: 'run', event: speaker !== undefined && !('speaker' in clean) ? { ...clean, speaker } : clean }];
+    const sanitized = withType(event, clean(event));
+    const entries: UntimedEntry[] = [
+      { kind: 'run', event: speaker !== undefined && !('speaker' in sanitized) ? { ...sanitized, speaker } : sanitized },
+    ];
     if (event.type === 'speaker.selected' && typeof record.speaker === 'string') {
       const moved = snapshot(record.speaker);
       if (moved) entries.push(moved);
