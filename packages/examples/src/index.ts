@@ -6,3 +6,4 @@ export * from './reliableTool/index.js';
 export * from './research/researchAgent.js';
 export * from './toolRules/ruleScenarios.js';
 export * from './toolControl/index.js';
+export * from './groupChat/index.js';
