@@ -17,7 +17,7 @@ import {
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
-import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
+import { type ApprovalRequest, batchMayNeedApproval, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
 import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
 import { type ModelStreamEvent, callModelActor } from './callModelActor.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
@@ -71,7 +71,7 @@ const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOut
 
 /**
  * The agent's tool loop:
- * idle → thinking (model call) → screening (which calls need approval)
+ * idle → thinking (model call) → batching → screening (which calls need approval)
  * → awaitingApproval (when some do) → acting (tool batch) → stepDone
  * → thinking … → done, with the limits' and the middleware's endings,
  * `aborted` and `failed` reachable from any working state.
@@ -100,6 +100,9 @@ export const agentMachine = setup({
     toolCallsExhausted: ({ context }) => context.toolCallCount >= context.runtime.maxToolCalls,
     tooManyConsecutiveErrors: ({ context }) =>
       context.consecutiveErrorBatches >= context.runtime.maxConsecutiveErrors,
+    batchMayNeedApproval: ({ context }) =>
+      batchMayNeedApproval(context.batch.calls, context.batch.outcomes, context.runtime.liveTools) ||
+      withRuleApprovals([], context.rules, context.batch, context.step).length > 0,
     allApprovalsDecided: ({ context }) => pendingRequests(context.approvals).length === 0,
     isPendingApproval: ({ context, event }) =>
       event.type === 'approval.decide' && pendingRequests(context.approvals).some((request) => request.id === event.id),
@@ -393,7 +396,7 @@ export const agentMachine = setup({
         input: ({ context }) => ({ model: context.runtime.model, request: buildModelRequest(context) }),
         onDone: [
           { guard: 'isFinalCall', target: 'limitReached', actions: ['appendReply', 'answerFinalReply'] },
-          { guard: 'replyHasToolCalls', target: 'screening', actions: ['appendReply', 'startBatch'] },
+          { guard: 'replyHasToolCalls', target: 'batching', actions: ['appendReply', 'startBatch'] },
           { guard: 'rulesForbidEnd', target: 'stepDone', actions: ['appendReply', 'remindOfRules'] },
           { target: 'done', actions: ['appendReply', 'endRules'] },
         ],
@@ -403,6 +406,10 @@ export const agentMachine = setup({
         },
       },
       on: { 'model.event': { actions: 'absorbModelEvent' } },
+    },
+    /** A batch whose tools never ask for approval goes straight to acting. */
+    batching: {
+      always: [{ guard: 'batchMayNeedApproval', target: 'screening' }, { target: 'acting' }],
     },
     screening: {
       invoke: {
