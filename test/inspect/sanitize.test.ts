@@ -1,4 +1,4 @@
-import { REDACTED, isSecretKey, sanitizeValue } from '@agentchart/inspect';
+import { REDACTED, createSanitizer, isSecretKey, sanitizeValue } from '@agentchart/inspect';
 import { describe, expect, it } from 'vitest';
 
 describe('sanitizeValue', () => {
@@ -63,5 +63,18 @@ describe('sanitizeValue', () => {
     const once = sanitizeValue(value, { maxArrayItems: 8, maxStringLength: 500 });
     expect(sanitizeValue(once, { maxArrayItems: 8, maxStringLength: 500 })).toEqual(once);
     expect((once as { cycle: unknown }).cycle).toEqual({ self: '[circular]' });
+  });
+
+  it('gives the same results when it reuses the parts shared by successive snapshots', () => {
+    const sanitize = createSanitizer({ maxArrayItems: 4 });
+    const shared = { role: 'tool', content: 'z'.repeat(3000), headers: { authorization: 'Basic xyz' } };
+    const looped: Record<string, unknown> = { name: 'loop' };
+    looped.self = looped;
+    const snapshots = [
+      { messages: [shared], looped },
+      { messages: [shared, { role: 'user', content: 'next' }], looped, again: shared },
+      { messages: [shared, shared, shared, shared, shared], nested: { looped } },
+    ];
+    for (const snapshot of snapshots) expect(sanitize(snapshot)).toEqual(sanitizeValue(snapshot, { maxArrayItems: 4 }));
   });
 });

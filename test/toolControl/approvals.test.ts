@@ -249,7 +249,7 @@ describe('approval', () => {
     expect(codeOf(() => agent.resume({ hello: 'world' }))?.[0]).toBe('RUN_SNAPSHOT_INVALID');
     expect(codeOf(() => agent.resume({ ...snapshot, version: 99 }))).toEqual([
       'RUN_SNAPSHOT_INVALID',
-      'Persisted run version 99 is not supported; this version of agentchart reads version 1.',
+      'Persisted run version 99 is not supported; this version of agentchart reads versions 1, 2.',
     ]);
     const other = createAgent({ name: 'other', model: scriptedModel([]) });
     expect(codeOf(() => other.resume(snapshot))?.[1]).toBe(

@@ -10,7 +10,7 @@ export const DEFAULT_MAX_CONSECUTIVE_ERRORS = 3;
 export const DEFAULT_DETAILED_ERRORS = true;
 
 /** The version of persisted run snapshots this package writes. */
-export const RUN_SNAPSHOT_VERSION = 1;
+export const RUN_SNAPSHOT_VERSION = 2;
 
 /** Attempts a reliable tool makes per run unless `maxToolInvocations` says otherwise. */
 export const DEFAULT_MAX_TOOL_INVOCATIONS = 3;

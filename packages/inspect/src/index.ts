@@ -1,7 +1,7 @@
 export * from './constants.js';
 export { TraceFormatError } from './errors.js';
 export { isSecretKey, isSecretValue } from './sanitize/secretKeys.js';
-export { sanitizeValue, type JsonValue, type SanitizeOptions } from './sanitize/sanitizeValue.js';
+export { createSanitizer, sanitizeValue, type JsonValue, type SanitizeOptions } from './sanitize/sanitizeValue.js';
 export {
   inspectWithStately,
   statelySanitizers,

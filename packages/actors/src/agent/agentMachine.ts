@@ -17,12 +17,13 @@ import {
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
-import { type ApprovalRequest, batchMayNeedApproval, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
+import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
+import { needsScreening } from './needsScreening.js';
 import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
-import { type ModelStreamEvent, callModelActor } from './callModelActor.js';
+import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
-import { type ToolSettledEvent, type ToolsChangedEvent, runToolBatchActor } from './runToolBatchActor.js';
+import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { toRunResult } from './runResult.js';
 import { afterToolIteration } from './toolChoice.js';
@@ -50,7 +51,7 @@ export interface ApprovalDecisionEvent {
 }
 
 export type AgentMachineEvent =
-  | ModelStreamEvent
+  | ModelCallerEvent
   | ToolSettledEvent
   | ToolsChangedEvent
   | ApprovalDecisionEvent
@@ -71,7 +72,7 @@ const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOut
 
 /**
  * The agent's tool loop:
- * idle → thinking (model call) → batching → screening (which calls need approval)
+ * idle → thinking (model call) → screening (which calls need approval)
  * → awaitingApproval (when some do) → acting (tool batch) → stepDone
  * → thinking … → done, with the limits' and the middleware's endings,
  * `aborted` and `failed` reachable from any working state.
@@ -84,15 +85,16 @@ export const agentMachine = setup({
     emitted: {} as RunEvent,
   },
   actors: {
-    callModel: callModelActor,
-    runToolBatch: runToolBatchActor,
+    modelCaller: modelCallerActor,
+    toolRunner: toolRunnerActor,
     screenApprovals: screenApprovalsActor,
     sharedState: sharedStateMachine,
     /** The agent's compiled rule machine, provided per agent (see `startAgentRun`); this default allows nothing. */
     toolRules: createToolRulesMachine(buildToolRuleProgram([], [])),
   },
   guards: {
-    replyHasToolCalls: ({ context }) => context.draft.toolCalls.length > 0,
+    replyHasToolCalls: ({ event }) => event.type === 'model.reply' && event.reply.toolCalls.length > 0,
+    nothingToScreen: ({ context }) => !needsScreening(context),
     isFinalCall: ({ context }) => context.finalCall !== undefined,
     batchSettled: ({ context }) => context.batch.pending === 0,
     stepsExhausted: ({ context }) => context.step >= context.runtime.maxSteps,
@@ -100,9 +102,6 @@ export const agentMachine = setup({
     toolCallsExhausted: ({ context }) => context.toolCallCount >= context.runtime.maxToolCalls,
     tooManyConsecutiveErrors: ({ context }) =>
       context.consecutiveErrorBatches >= context.runtime.maxConsecutiveErrors,
-    batchMayNeedApproval: ({ context }) =>
-      batchMayNeedApproval(context.batch.calls, context.batch.outcomes, context.runtime.liveTools) ||
-      withRuleApprovals([], context.rules, context.batch, context.step).length > 0,
     allApprovalsDecided: ({ context }) => pendingRequests(context.approvals).length === 0,
     isPendingApproval: ({ context, event }) =>
       event.type === 'approval.decide' && pendingRequests(context.approvals).some((request) => request.id === event.id),
@@ -118,6 +117,7 @@ export const agentMachine = setup({
       const step = context.step + 1;
       enqueue.assign({ step, draft: emptyDraft() });
       const request = buildModelRequest(context);
+      enqueue.sendTo('model', { type: 'model.call', model: context.runtime.model, request });
       enqueue.emit({
         type: 'model.request',
         runId: context.runId,
@@ -127,29 +127,40 @@ export const agentMachine = setup({
         toolChoice: request.toolChoice,
       });
     }),
-    absorbModelEvent: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'model.event') return;
-      const modelEvent = event.event;
-      const base = { runId: context.runId, agent: context.runtime.agentName, step: context.step };
-      switch (modelEvent.type) {
-        case 'text-delta':
-          enqueue.assign({ draft: { ...context.draft, text: context.draft.text + modelEvent.text } });
-          enqueue.emit({ type: 'text.delta', ...base, text: modelEvent.text });
-          return;
-        case 'reasoning-delta':
-          enqueue.assign({ draft: { ...context.draft, reasoning: context.draft.reasoning + modelEvent.text } });
-          enqueue.emit({ type: 'reasoning.delta', ...base, text: modelEvent.text });
-          return;
-        case 'tool-call':
-          enqueue.assign({ draft: { ...context.draft, toolCalls: [...context.draft.toolCalls, modelEvent.call] } });
-          return;
-        case 'usage':
-          enqueue.assign({ usage: addUsage(context.usage, modelEvent.usage) });
-          enqueue.emit({ type: 'usage', ...base, usage: modelEvent.usage });
-          return;
-        case 'finish':
-          return;
-      }
+    relayDelta: emit(({ context, event }) => {
+      const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
+      return {
+        type: kind === 'text' ? ('text.delta' as const) : ('reasoning.delta' as const),
+        runId: context.runId,
+        agent: context.runtime.agentName,
+        step: context.step,
+        text,
+      };
+    }),
+    takeReply: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'model.reply') return;
+      const { usage, ...draft } = event.reply;
+      enqueue.assign({ draft });
+      if (usage === undefined) return;
+      enqueue.assign({ usage: addUsage(context.usage, usage) });
+      enqueue.emit({ type: 'usage', runId: context.runId, agent: context.runtime.agentName, step: context.step, usage });
+    }),
+    runBatch: enqueueActions(({ context, enqueue }) => {
+      const { batch } = context;
+      if (batch.pending === 0) return;
+      enqueue.sendTo('toolRunner', {
+        type: 'tools.run',
+        tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
+        calls: batch.calls,
+        answered: batch.outcomes,
+        step: context.step,
+        liveTools: context.runtime.liveTools,
+        middleware: context.runtime.middleware,
+        detailedErrors: context.runtime.detailedErrors,
+        agentName: context.runtime.agentName,
+        runId: context.runId,
+        state: toolStateHandle(context),
+      });
     }),
     appendReply: enqueueActions(({ context, enqueue }) => {
       const message = assembleAssistantMessage(context.draft, context.runtime.agentName);
@@ -374,6 +385,10 @@ export const agentMachine = setup({
             input: { initial: input.state?.initial ?? {} },
           }),
   }),
+  invoke: [
+    { id: 'model', src: 'modelCaller' },
+    { id: 'toolRunner', src: 'toolRunner' },
+  ],
   initial: 'idle',
   entry: [
     emit(({ context }) => ({
@@ -391,25 +406,23 @@ export const agentMachine = setup({
     idle: { on: { start: 'thinking' } },
     thinking: {
       entry: 'startStep',
-      invoke: {
-        src: 'callModel',
-        input: ({ context }) => ({ model: context.runtime.model, request: buildModelRequest(context) }),
-        onDone: [
-          { guard: 'isFinalCall', target: 'limitReached', actions: ['appendReply', 'answerFinalReply'] },
-          { guard: 'replyHasToolCalls', target: 'batching', actions: ['appendReply', 'startBatch'] },
-          { guard: 'rulesForbidEnd', target: 'stepDone', actions: ['appendReply', 'remindOfRules'] },
-          { target: 'done', actions: ['appendReply', 'endRules'] },
+      on: {
+        'model.delta': { actions: 'relayDelta' },
+        'model.reply': [
+          { guard: 'isFinalCall', target: 'limitReached', actions: ['takeReply', 'appendReply', 'answerFinalReply'] },
+          { guard: 'replyHasToolCalls', target: 'batchReady', actions: ['takeReply', 'appendReply', 'startBatch'] },
+          { guard: 'rulesForbidEnd', target: 'stepDone', actions: ['takeReply', 'appendReply', 'remindOfRules'] },
+          { target: 'done', actions: ['takeReply', 'appendReply', 'endRules'] },
         ],
-        onError: {
+        'model.failed': {
           target: 'failed',
           actions: assign({ error: ({ event }) => toErrorInfo(event.error) }),
         },
       },
-      on: { 'model.event': { actions: 'absorbModelEvent' } },
     },
-    /** A batch whose tools never ask for approval goes straight to acting. */
-    batching: {
-      always: [{ guard: 'batchMayNeedApproval', target: 'screening' }, { target: 'acting' }],
+    /** Calls that may need a human decision are screened first; most batches go straight to acting. */
+    batchReady: {
+      always: [{ guard: 'nothingToScreen', target: 'acting' }, { target: 'screening' }],
     },
     screening: {
       invoke: {
@@ -443,22 +456,7 @@ export const agentMachine = setup({
       always: { guard: 'allApprovalsDecided', target: 'acting' },
     },
     acting: {
-      entry: ['settleRuleApproval', 'prepareBatch'],
-      invoke: {
-        src: 'runToolBatch',
-        input: ({ context }) => ({
-          tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
-          liveTools: context.runtime.liveTools,
-          middleware: context.runtime.middleware,
-          detailedErrors: context.runtime.detailedErrors,
-          calls: context.batch.calls,
-          answered: context.batch.outcomes,
-          agentName: context.runtime.agentName,
-          runId: context.runId,
-          step: context.step,
-          state: toolStateHandle(context),
-        }),
-      },
+      entry: ['settleRuleApproval', 'prepareBatch', 'runBatch'],
       on: {
         'tool.settled': { actions: 'recordOutcome' },
         'tools.changed': { actions: 'reportToolsChanged' },

@@ -38,19 +38,6 @@ export function rejectedOutcome(toolName: string, decision: ApprovalDecision): T
   return { content: `The call of "${toolName}" was rejected by the user and did not run.${reason}`, isError: false };
 }
 
-/**
- * Whether screening can find anything: some call of the batch that is not
- * answered yet is of a tool whose approval is not `never`. When not, the
- * agent skips the screening step (and its actor) altogether.
- */
-export function batchMayNeedApproval(
-  calls: readonly ToolCall[],
-  outcomes: readonly (ToolOutcome | undefined)[],
-  tools: Pick<LiveToolSet, 'get'>,
-): boolean {
-  return calls.some((call, index) => outcomes[index] === undefined && (tools.get(call.name)?.approval ?? 'never') !== 'never');
-}
-
 export interface ScreenApprovalsInput {
   calls: readonly ToolCall[];
   tools: ReadonlyMap<string, AnyTool>;

@@ -39,6 +39,23 @@ const PersistedRunSchema = z.object({
   machine: PersistedMachineSchema,
 });
 
+/** The persisted versions this release reads (1: before the model caller and tool runner became run-long children). */
+const SUPPORTED_VERSIONS: readonly number[] = [1, RUN_SNAPSHOT_VERSION];
+
+/** Version 1 runs had no run-long `model` and `toolRunner` children: give them idle ones. */
+function migrateV1(machine: PersistedMachine): PersistedMachine {
+  const children = (machine.children ?? {}) as Record<string, unknown>;
+  const idle = { status: 'active', output: undefined, error: undefined, input: undefined };
+  return {
+    ...machine,
+    children: {
+      ...children,
+      model: { src: 'modelCaller', snapshot: idle },
+      toolRunner: { src: 'toolRunner', snapshot: idle },
+    },
+  };
+}
+
 /** The states a run can be persisted in: those where nothing is running. */
 const PERSISTABLE_STATES = new Set(['awaitingApproval']);
 
@@ -89,11 +106,11 @@ export function restoreRun(
     );
   }
   const persisted = parsed.data;
-  if (persisted.version !== RUN_SNAPSHOT_VERSION) {
+  if (!SUPPORTED_VERSIONS.includes(persisted.version)) {
     throw new RunSnapshotError(
       'RUN_SNAPSHOT_INVALID',
-      `Persisted run version ${persisted.version} is not supported; this version of agentchart reads version ${RUN_SNAPSHOT_VERSION}.`,
-      { version: persisted.version, supported: RUN_SNAPSHOT_VERSION },
+      `Persisted run version ${persisted.version} is not supported; this version of agentchart reads versions ${SUPPORTED_VERSIONS.join(', ')}.`,
+      { version: persisted.version, supported: SUPPORTED_VERSIONS },
     );
   }
   if (persisted.agent !== agentName) {
@@ -117,6 +134,7 @@ export function restoreRun(
   // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
   const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
   const context = { ...data, batch, runtime };
-  const snapshot = { ...persisted.machine, context } as unknown as SnapshotFrom<typeof agentMachine>;
+  const machine = persisted.version === 1 ? migrateV1(persisted.machine) : persisted.machine;
+  const snapshot = { ...machine, context } as unknown as SnapshotFrom<typeof agentMachine>;
   return { runId: persisted.runId, snapshot };
 }

@@ -30,7 +30,12 @@ interface Settings {
   maxDepth: number;
   dropKeys: ReadonlySet<string>;
   secretKeys: ReadonlySet<string>;
+  /** Results per object and depth, kept by `createSanitizer` across calls. */
+  cache: WeakMap<object, { depth: number; value: JsonValue }> | undefined;
 }
+
+/** Set while a walk met a cycle: such a result depends on its ancestors and is not cached. */
+let metCycle = false;
 
 /**
  * Turns any value into plain JSON that is safe to send out of the process:
@@ -43,14 +48,33 @@ interface Settings {
  * // → { apiKey: '[redacted]', messages: ['[… 70 earlier items]', …last 29] }
  */
 export function sanitizeValue(value: unknown, options: SanitizeOptions = {}): JsonValue {
-  const settings: Settings = {
+  return walk(value, settingsOf(options, undefined), 0, new Set());
+}
+
+/**
+ * A sanitiser for a stream of values that share parts (the successive
+ * snapshots of one actor): it remembers what it made of each object and
+ * reuses it, so unchanged messages are not walked again. Values are taken as
+ * immutable, as XState contexts and events are.
+ *
+ * @example
+ * const sanitize = createSanitizer({ maxArrayItems: 50 });
+ * actor.subscribe((snapshot) => send(sanitize(snapshot.context)));
+ */
+export function createSanitizer(options: SanitizeOptions = {}): (value: unknown) => JsonValue {
+  const settings = settingsOf(options, new WeakMap());
+  return (value) => walk(value, settings, 0, new Set());
+}
+
+function settingsOf(options: SanitizeOptions, cache: Settings['cache']): Settings {
+  return {
     maxStringLength: options.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
     maxArrayItems: Math.max(2, options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS),
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     dropKeys: new Set(options.dropKeys ?? DEFAULT_DROPPED_KEYS),
     secretKeys: new Set((options.secretKeys ?? []).map((key) => key.toLowerCase())),
+    cache,
   };
-  return walk(value, settings, 0, new Set());
 }
 
 function walk(value: unknown, settings: Settings, depth: number, seen: Set<object>): JsonValue {
@@ -72,13 +96,23 @@ function walk(value: unknown, settings: Settings, depth: number, seen: Set<objec
       break;
   }
   const object = value as object;
-  if (seen.has(object)) return '[circular]';
+  if (seen.has(object)) {
+    metCycle = true;
+    return '[circular]';
+  }
   if (depth >= settings.maxDepth) return '[… too deep]';
+  const cached = settings.cache?.get(object);
+  if (cached !== undefined && cached.depth === depth) return cached.value;
+  const outerCycle = metCycle;
+  metCycle = false;
   seen.add(object);
   try {
-    return walkObject(object, settings, depth, seen);
+    const result = walkObject(object, settings, depth, seen);
+    if (!metCycle) settings.cache?.set(object, { depth, value: result });
+    return result;
   } finally {
     seen.delete(object);
+    metCycle ||= outerCycle;
   }
 }
 

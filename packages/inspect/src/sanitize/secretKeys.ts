@@ -29,6 +29,10 @@ const SECRET_KEY_SUFFIXES = ['apikey', 'token', 'secret', 'password', 'privateke
 /** Values that are secrets whatever their key: bearer/basic credentials and provider key shapes. */
 const SECRET_VALUE = /^(?:(?:bearer|basic)\s+\S{8,}|sk-[a-z0-9_-]{16,}|gh[pousr]_[a-z0-9]{20,}|xox[abpr]-[a-z0-9-]{10,})$/i;
 
+/** Keys repeat endlessly in snapshots: their verdicts are remembered (a bounded number of them). */
+const verdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
 /**
  * Tells whether a key names a secret (`apiKey`, `Authorization`, `access_token`, …).
  *
@@ -37,9 +41,15 @@ const SECRET_VALUE = /^(?:(?:bearer|basic)\s+\S{8,}|sk-[a-z0-9_-]{16,}|gh[pousr]
  * isSecretKey('inputTokens'); // false
  */
 export function isSecretKey(key: string): boolean {
-  const normalized = key.toLowerCase().replace(/[-_\s]/g, '');
-  return SECRET_KEY_NAMES.has(normalized) || SECRET_KEY_SUFFIXES.some((suffix) => normalized.endsWith(suffix));
+  let known = verdicts.get(key);
+  if (known === undefined) {
+    const normalized = key.toLowerCase().replace(/[-_\s]/g, '');
+    known = SECRET_KEY_NAMES.has(normalized) || SECRET_KEY_SUFFIXES.some((suffix) => normalized.endsWith(suffix));
+    if (verdicts.size < MAX_REMEMBERED_KEYS) verdicts.set(key, known);
+  }
+  return known;
 }
+
 
 /**
  * Tells whether a string looks like a credential (`Bearer …`, `sk-…`).

@@ -1,6 +1,6 @@
 import type { AnyActor, AnyStateMachine, InspectionEvent } from 'xstate';
 import { machineGraph } from '../diagrams/machineGraph.js';
-import { type SanitizeOptions, sanitizeValue } from '../sanitize/sanitizeValue.js';
+import { type JsonValue, type SanitizeOptions, createSanitizer, sanitizeValue } from '../sanitize/sanitizeValue.js';
 import type { TraceEntry } from './traceFormat.js';
 
 /** An entry before the recorder numbers and times it. */
@@ -15,6 +15,7 @@ export type UntimedEntry = TraceEntry extends infer E ? (E extends TraceEntry ? 
  * createActor(machine, { inspect: (event) => toEntries(event).forEach(write) });
  */
 export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: InspectionEvent) => UntimedEntry[] {
+  const clean = createSanitizer(sanitize);
   const machineKeys = new WeakMap<AnyStateMachine, string>();
   const usedKeys = new Set<string>();
   // Session ids restart at x:0 in every actor system (every run), so ids are prefixed by system.
@@ -58,7 +59,7 @@ export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: Inspe
         return entries;
       }
       case '@xstate.event': {
-        const entry: UntimedEntry = { kind: 'event', actorId, event: sanitizeEvent(event.event, sanitize) };
+        const entry: UntimedEntry = { kind: 'event', actorId, event: withType(event.event, clean(event.event)) };
         if (event.sourceRef) entry.sourceId = idOf(event.sourceRef as AnyActor);
         return [entry];
       }
@@ -70,9 +71,9 @@ export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: Inspe
           status: snapshot.status ?? 'active',
           eventType: event.event.type,
         };
-        if (snapshot.value !== undefined) entry.value = sanitizeValue(snapshot.value, sanitize);
+        if (snapshot.value !== undefined) entry.value = clean(snapshot.value);
         if (Array.isArray(snapshot._nodes)) entry.activeStates = snapshot._nodes.map((node) => node.id);
-        if (snapshot.context !== undefined) entry.context = sanitizeValue(snapshot.context, sanitize);
+        if (snapshot.context !== undefined) entry.context = clean(snapshot.context);
         return [entry];
       }
       default:
@@ -81,9 +82,18 @@ export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: Inspe
   };
 }
 
-/** Sanitises an event, keeping its `type`. */
+/**
+ * Sanitises an event, keeping its `type`.
+ *
+ * @example
+ * sanitizeEvent({ type: 'login', password: 'x' }); // { type: 'login', password: '[redacted]' }
+ */
 export function sanitizeEvent(event: { type: string }, sanitize: SanitizeOptions = {}): { type: string } & Record<string, unknown> {
-  const clean = sanitizeValue(event, sanitize);
+  return withType(event, sanitizeValue(event, sanitize));
+}
+
+/** A sanitised event with its original `type`. */
+export function withType(event: { type: string }, clean: JsonValue): { type: string } & Record<string, unknown> {
   return { ...(typeof clean === 'object' && clean !== null && !Array.isArray(clean) ? clean : {}), type: event.type };
 }
 

@@ -1,8 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { machineGraph } from '../diagrams/machineGraph.js';
-import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
-import { sanitizeEvent } from './inspectionEntries.js';
-import type { UntimedEntry } from './inspectionEntries.js';
+import { type SanitizeOptions, createSanitizer } from '../sanitize/sanitizeValue.js';
+import { type UntimedEntry, withType } from './inspectionEntries.js';
 
 /** An event of a run's `events$`: an agent's run event or a group chat's event. */
 export interface AnyRunEvent {
@@ -17,14 +16,16 @@ export interface AnyRunEvent {
  * (`machines.speakers`), each `speaker.selected` moves that machine's state.
  *
  * @example
- * const toEntries = runEntries('chat-1', { speakers: chat.transitions });
+ * const toEntries = runEntries('chat-1', { name: 'team', machines: { speakers: chat.transitions } });
  * chatRun.events$.subscribe((event) => toEntries.event(event).forEach(write));
  */
 export function runEntries(
   runKey: string,
-  machines: Readonly<Record<string, AnyStateMachine>> = {},
+  run: { readonly name?: string; readonly machines?: Readonly<Record<string, AnyStateMachine>> } = {},
   sanitize: SanitizeOptions = {},
 ): { start(): UntimedEntry[]; event(event: AnyRunEvent): UntimedEntry[] } {
+  const machines = run.machines ?? {};
+  const clean = createSanitizer(sanitize);
   const actorId = (key: string) => `run:${runKey}/${key}`;
   const speakers = machines.speakers;
   const snapshot = (state: string): UntimedEntry | undefined =>
@@ -42,8 +43,10 @@ export function runEntries(
     if ((event.type === 'agent.event' || event.type === 'nested.event') && record.event && typeof record.event.type === 'string') {
       return unwrap(record.event, typeof record.speaker === 'string' ? record.speaker : speaker);
     }
-    const clean = sanitizeEvent(event, sanitize);
-    const entries: UntimedEntry[] = [{ kind: 'run', event: speaker !== undefined && !('speaker' in clean) ? { ...clean, speaker } : clean }];
+    const sanitized = withType(event, clean(event));
+    const entries: UntimedEntry[] = [
+      { kind: 'run', event: speaker !== undefined && !('speaker' in sanitized) ? { ...sanitized, speaker } : sanitized },
+    ];
     if (event.type === 'speaker.selected' && typeof record.speaker === 'string') {
       const moved = snapshot(record.speaker);
       if (moved) entries.push(moved);
@@ -57,7 +60,7 @@ export function runEntries(
       for (const [key, machine] of Object.entries(machines)) {
         const machineKey = `${runKey}/${key}`;
         entries.push({ kind: 'machine', machine: machineKey, graph: machineGraph(machine) });
-        entries.push({ kind: 'actor', actorId: actorId(key), name: key, machine: machineKey, label: runKey });
+        entries.push({ kind: 'actor', actorId: actorId(key), name: key, machine: machineKey, label: run.name ?? runKey });
       }
       // The speaker-transition machine is not an actor of the chat: its state follows `speaker.selected`.
       const initial = speakers?.root.initial?.target[0]?.key;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ConfigurationError } from '@agentchart/core';
 import { DEFAULT_VIEW_PORT, VIEW_HOST } from '../constants.js';
 import { renderGraphToSvg } from '../diagrams/renderSvg.js';
 import type { MachineGraph } from '../diagrams/machineGraph.js';
@@ -95,9 +96,16 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
       else response.end();
     });
   });
+  const wanted = options.port ?? DEFAULT_VIEW_PORT;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? DEFAULT_VIEW_PORT, VIEW_HOST, () => resolve());
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ConfigurationError(`Port ${wanted} on ${VIEW_HOST} is in use: pass another port, or 0 for a free one.`, { port: wanted })
+          : error,
+      ),
+    );
+    server.listen(wanted, VIEW_HOST, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,0 +1,69 @@
+import type { AnyTool, FunctionMiddleware, ToolCall } from '@agentchart/core';
+import { fromCallback } from 'xstate';
+import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { ToolOutcome } from './agentContext.js';
+import { executeToolCall } from './executeToolCall.js';
+import type { LiveToolSet, ToolListChange } from './liveTools.js';
+
+/** Sent to the agent as each call of a batch settles (in completion order). */
+export interface ToolSettledEvent {
+  type: 'tool.settled';
+  index: number;
+  outcome: ToolOutcome;
+}
+
+/** Sent to the agent when a tool of the batch changed the live tool list. */
+export interface ToolsChangedEvent {
+  type: 'tools.changed';
+  callId: string;
+  change: ToolListChange;
+}
+
+/** Asks the tool runner to run the unanswered calls of a batch. */
+export interface RunBatchCommand {
+  type: 'tools.run';
+  /** The tools the batch may call (those offered for it). */
+  tools: ReadonlyMap<string, AnyTool>;
+  calls: readonly ToolCall[];
+  /** Calls already answered (refused, rejected, over a limit): not executed. */
+  answered: readonly (ToolOutcome | undefined)[];
+  step: number;
+  liveTools: LiveToolSet;
+  middleware: readonly FunctionMiddleware[];
+  detailedErrors: boolean;
+  agentName: string;
+  runId: string;
+  /** The run's shared state; each call gets it tagged with its tool and call id. */
+  state: SharedStateHandle;
+}
+
+/**
+ * The agent's tool runner: one actor per run. It runs the unanswered calls of
+ * each batch it is given concurrently and reports every outcome as it
+ * settles; the agent keeps them in call order. Stopping the actor (an abort)
+ * aborts the signal every running tool received and drops late outcomes.
+ * Commands carry what the calls run against, so the actor holds no code in
+ * its snapshot.
+ */
+export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receive }) => {
+  const controller = new AbortController();
+  const onToolsChanged = (callId: string, change: ToolListChange) => {
+    if (!controller.signal.aborted) sendBack({ type: 'tools.changed', callId, change } satisfies ToolsChangedEvent);
+  };
+  receive((command) => {
+    const { state, agentName } = command;
+    const env = {
+      ...command,
+      signal: controller.signal,
+      stateFor: (call: ToolCall) => state.withSource({ agent: agentName, toolName: call.name, callId: call.id }),
+      onToolsChanged,
+    };
+    command.calls.forEach((call, index) => {
+      if (command.answered[index] !== undefined) return;
+      void executeToolCall(call, env).then((outcome) => {
+        if (!controller.signal.aborted) sendBack({ type: 'tool.settled', index, outcome } satisfies ToolSettledEvent);
+      });
+    });
+  });
+  return () => controller.abort(new Error('The run was aborted.'));
+});
