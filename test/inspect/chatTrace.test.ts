@@ -19,7 +19,7 @@ describe('recording a group chat', () => {
     let clock = 0;
     const recorder = createTraceRecorder({ sink, title: 'team', now: () => (clock += 1), startedAt: new Date(0) });
     const run = chat.run('Plan a trip.');
-    recorder.recordRun({ ...run, machines: { speakers: chat.transitions } });
+    recorder.recordRun({ ...run, name: 'team', machines: { speakers: chat.transitions } });
     await run.result;
     await recorder.close();
 
@@ -27,7 +27,7 @@ describe('recording a group chat', () => {
     const speakersActor = trace.entries.find(
       (entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.name === 'speakers',
     );
-    expect(speakersActor).toMatchObject({ machine: `${run.chatId}/speakers`, label: run.chatId });
+    expect(speakersActor).toMatchObject({ machine: `${run.chatId}/speakers`, label: 'team' });
     const moves = trace.entries.flatMap((entry) =>
       entry.kind === 'snapshot' && entry.actorId === speakersActor?.actorId ? [String(entry.value)] : [],
     );

@@ -71,11 +71,11 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
       for (const entry of toEntries(event)) record(entry);
     },
     recordRun: (run) => {
-      const toEntries = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run.machines, options.sanitize);
-      for (const entry of toEntries.start()) record(entry);
+      const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run, options.sanitize);
+      for (const entry of fromRun.start()) record(entry);
       const subscription = run.events$.subscribe({
         next: (event) => {
-          for (const entry of toEntries.event(event)) record(entry);
+          for (const entry of fromRun.event(event)) record(entry);
         },
         error: () => undefined,
       });
@@ -96,6 +96,8 @@ export interface RecordableRun {
   readonly events$: Observable<AnyRunEvent>;
   readonly runId?: string;
   readonly chatId?: string;
+  /** Shown for its machines (a chat's name); default its id. */
+  readonly name?: string;
   /** Machines that are not actors of the run but belong to it (a chat's `speakers`). */
   readonly machines?: Readonly<Record<string, AnyStateMachine>>;
 }

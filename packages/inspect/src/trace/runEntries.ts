@@ -16,14 +16,15 @@ export interface AnyRunEvent {
  * (`machines.speakers`), each `speaker.selected` moves that machine's state.
  *
  * @example
- * const toEntries = runEntries('chat-1', { speakers: chat.transitions });
+ * const toEntries = runEntries('chat-1', { name: 'team', machines: { speakers: chat.transitions } });
  * chatRun.events$.subscribe((event) => toEntries.event(event).forEach(write));
  */
 export function runEntries(
   runKey: string,
-  machines: Readonly<Record<string, AnyStateMachine>> = {},
+  run: { readonly name?: string; readonly machines?: Readonly<Record<string, AnyStateMachine>> } = {},
   sanitize: SanitizeOptions = {},
 ): { start(): UntimedEntry[]; event(event: AnyRunEvent): UntimedEntry[] } {
+  const machines = run.machines ?? {};
   const clean = createSanitizer(sanitize);
   const actorId = (key: string) => `run:${runKey}/${key}`;
   const speakers = machines.speakers;
@@ -59,7 +60,7 @@ export function runEntries(
       for (const [key, machine] of Object.entries(machines)) {
         const machineKey = `${runKey}/${key}`;
         entries.push({ kind: 'machine', machine: machineKey, graph: machineGraph(machine) });
-        entries.push({ kind: 'actor', actorId: actorId(key), name: key, machine: machineKey, label: runKey });
+        entries.push({ kind: 'actor', actorId: actorId(key), name: key, machine: machineKey, label: run.name ?? runKey });
       }
       // The speaker-transition machine is not an actor of the chat: its state follows `speaker.selected`.
       const initial = speakers?.root.initial?.target[0]?.key;
