@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ApprovalError, RunSnapshotError, defineTool } from '@agentchart/core';
+import { ApprovalError, RunEventSchema, RunSnapshotError, defineTool } from '@agentchart/core';
 import { createAgent } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +75,7 @@ describe('approval', () => {
     expect(eventsOf(events, 'approval.decided')).toEqual([
       { type: 'approval.decided', runId: run.runId, agent: 'files', step: 1, id: 'd1', toolName: 'delete_file', approved: true },
     ]);
+    for (const event of events) expect(RunEventSchema.parse(event)).toEqual(event);
   });
 
   it('a rejected call never runs and its result is "rejected by the user" with the reason', async () => {
