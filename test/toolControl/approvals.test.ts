@@ -215,6 +215,46 @@ describe('approval', () => {
     expect((await resumed.result).text).toBe('Done: Transferred 250 to Bob from ACC-1');
   });
 
+  it('the live tool list is persisted by name and resolved from addableTools or resume({ tools })', async () => {
+    const wired: string[] = [];
+    const wire = defineTool({
+      name: 'wire',
+      description: 'Wires money.',
+      parameters: z.object({}),
+      approval: 'always',
+      execute: () => {
+        wired.push('wire');
+        return 'wired';
+      },
+    });
+    const unlock = defineTool({
+      name: 'unlock',
+      description: 'Unlocks wire.',
+      parameters: z.object({}),
+      execute: (_args, ctx) => {
+        ctx.addTools(wire);
+        return 'unlocked';
+      },
+    });
+    const script = scriptedModel((request) => {
+      const done = request.messages.filter((message) => message.role === 'tool').length;
+      return done === 0 ? { toolCalls: [{ id: 'u', name: 'unlock' }] } : done === 1 ? { toolCalls: [{ id: 'w', name: 'wire' }] } : { text: 'ok' };
+    });
+    const run = createAgent({ name: 'bank', model: script, tools: [unlock] }).run('go');
+    await waitForState(run, 'awaitingApproval');
+    const snapshot = JSON.parse(JSON.stringify(run.persist()));
+    run.abort();
+    expect(snapshot.liveTools).toEqual(['unlock', 'wire']);
+
+    const viaAddable = createAgent({ name: 'bank', model: script, tools: [unlock], addableTools: [wire] }).resume(snapshot);
+    viaAddable.approve('w');
+    const viaOption = createAgent({ name: 'bank', model: script, tools: [unlock] }).resume(snapshot, { tools: [wire] });
+    viaOption.approve('w');
+    expect((await viaAddable.result).text).toBe('ok');
+    expect((await viaOption.result).text).toBe('ok');
+    expect(wired).toEqual(['wire', 'wire']);
+  });
+
   it('only a run that waits for approval can be persisted', async () => {
     const { agent } = paymentsAgent();
     const run = agent.run('Pay');
