@@ -8,6 +8,7 @@
  */
 import { type GroupChat, type GroupChatRun, createAgent, createGroupChat } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
+import { heapUsed } from './heapUsed.js';
 
 const IDLE_CHATS = 2_000;
 const CONCURRENT_CHATS = 1_000;
@@ -22,14 +23,6 @@ function fourAgentChat(latencyMs: number, speakerSelection: 'round_robin' | 'man
     speakerSelection,
     maxRounds: ROUNDS,
   });
-}
-
-function heapUsed(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('Run with node --expose-gc (pnpm bench does).');
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
 }
 
 const perChat = (before: number, after: number, count: number) => ((after - before) / count / 1024).toFixed(1);
