@@ -208,8 +208,8 @@ describe('approval', () => {
     expect(result.state).toEqual({ account: 'ACC-1' });
   });
 
-  it('version 1 snapshots in the test corpus still resume', async () => {
-    const fixture = JSON.parse(await readFile(new URL('./fixtures/run-snapshot-v1.json', import.meta.url), 'utf8'));
+  it.each(['run-snapshot-v1.json', 'run-snapshot-v2.json'])('persisted runs in the test corpus still resume (%s)', async (file) => {
+    const fixture = JSON.parse(await readFile(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'));
     const resumed = paymentsAgent().agent.resume(fixture);
     resumed.approve('pay');
     expect((await resumed.result).text).toBe('Done: Transferred 250 to Bob from ACC-1');
