@@ -5,3 +5,4 @@ export * from './citations/index.js';
 export * from './reliableTool/index.js';
 export * from './research/researchAgent.js';
 export * from './toolControl/index.js';
+export * from './groupChat/index.js';

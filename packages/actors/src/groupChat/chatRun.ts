@@ -1,4 +1,5 @@
-import { filter, Subject } from 'rxjs';
+import type { RunEvent } from '@agentchart/core';
+import { Subject, filter, map } from 'rxjs';
 import { createActor } from 'xstate';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
@@ -6,6 +7,8 @@ import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSn
 import { stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
+import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot. */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$'>;
@@ -18,10 +21,18 @@ const isControl = (event: ChatEvent): event is ChatControlEvent => event.type ==
  * the speakers' events are bridged onto it, and a person's `say`/`select`
  * travel on it into the manager (`fromEventObservable`).
  */
-export function startChatRun(runtime: ChatRuntime, start: ChatStart, signal: AbortSignal | undefined): GroupChatRun {
+export function startChatRun(
+  runtime: ChatRuntime,
+  start: ChatStart,
+  signal: AbortSignal | undefined,
+  inspect: InspectOption | undefined,
+): GroupChatRun {
   const bus = new Subject<ChatEvent>();
   const publish = (event: ChatEvent) => bus.next(event);
-  const actor = createActor(managerMachine, { input: { ...start, runtime, publish, controls$: bus.pipe(filter(isControl)) } });
+  const actor = createActor(managerMachine, {
+    input: { ...start, runtime, publish, controls$: bus.pipe(filter(isControl)) },
+    inspect: combineInspectors(inspect, ...globalInspectors()),
+  });
   actor.on('*', publish);
   const state = sharedStateHandle(actor.getSnapshot().context.sharedState);
   const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
@@ -57,9 +68,17 @@ export function startChatRun(runtime: ChatRuntime, start: ChatStart, signal: Abo
   });
   void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
 
+  const events$ = bus.asObservable();
+  announceRun({
+    runId: start.chatId,
+    events$: events$.pipe(
+      filter((event) => event.type === 'agent.event'),
+      map((event) => (event as Extract<ChatEvent, { type: 'agent.event' }>).event as RunEvent),
+    ),
+  });
   return {
     chatId: start.chatId,
-    events$: bus.asObservable(),
+    events$,
     result,
     state,
     abort,

@@ -1,6 +1,7 @@
 import { ConfigurationError, type Message } from '@agentchart/core';
 import type { AnyStateMachine } from 'xstate';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
+import { combineInspectors } from '../inspection/inspectOption.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
 import { buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
@@ -39,7 +40,7 @@ export interface GroupChat extends NestedChatParticipant {
    */
   run(input: string | readonly Message[], options?: GroupChatRunOptions): GroupChatRun;
   /** Continues a chat persisted with `run.snapshot()` (possibly in another process). */
-  resume(snapshot: GroupChatSnapshot, options?: Pick<GroupChatRunOptions, 'signal'>): GroupChatRun;
+  resume(snapshot: GroupChatSnapshot, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
 }
 
 /**
@@ -62,7 +63,8 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
   const initialState = options.sharedState ?? {};
   const name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
 
-  const start = (chatStart: ChatStart, signal: AbortSignal | undefined) => startChatRun(runtime, chatStart, signal);
+  const start = (chatStart: ChatStart, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) =>
+    startChatRun(runtime, chatStart, runOptions.signal, combineInspectors(options.inspect, runOptions.inspect));
   return {
     kind: 'group-chat',
     name,
@@ -80,7 +82,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
           sharedState: structuredClone(runOptions.sharedState ?? initialState),
           randomState: initialRandomState(runtime.selection),
         },
-        runOptions.signal,
+        runOptions,
       );
     },
     resume(snapshot, runOptions = {}) {
@@ -99,7 +101,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
           randomState: copy.randomState,
           resumeWaiting: copy.waiting,
         },
-        runOptions.signal,
+        runOptions,
       );
     },
   };

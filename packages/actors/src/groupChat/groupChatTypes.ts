@@ -1,4 +1,5 @@
 import type { ChatModel, ErrorInfo, Message, RunEvent, StateChange } from '@agentchart/core';
+import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
@@ -105,9 +106,11 @@ export interface GroupChatOptions {
   sharedState?: Record<string, unknown>;
   /** `broadcast` (default): everyone sees every reply. `isolated`: each sees the task, its own turns and the replies passed to it. */
   views?: 'broadcast' | 'isolated';
-  /** Needed to take part in another chat. */
+  /** Its name as a participant of another chat (default `group_chat`). */
   name?: string;
   description?: string;
+  /** An XState inspector for every run's actor system (the manager, its agents, the shared state). */
+  inspect?: InspectOption;
 }
 
 /**
@@ -205,6 +208,8 @@ export interface GroupChatRunOptions {
   signal?: AbortSignal;
   /** Shared state to start from (overrides the chat's `sharedState`), e.g. when resuming from saved messages. */
   sharedState?: Record<string, unknown>;
+  /** An XState inspector for this run, beside the chat's own. */
+  inspect?: InspectOption;
 }
 
 /** What the chat is waiting for, while it waits. */

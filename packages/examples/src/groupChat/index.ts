@@ -1,0 +1,2 @@
+export * from './researchTeam.js';
+export * from './printChatEvents.js';

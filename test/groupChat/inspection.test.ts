@@ -1,0 +1,32 @@
+import { createGroupChat, observeAllRuns } from '@agentchart/actors';
+import type { RunEvent } from '@agentchart/core';
+import { describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
+import { talker } from './chatTestKit.js';
+
+describe('inspection', () => {
+  it('the inspect option sees the manager, the shared state and every speaking agent; run observers see the chat', async () => {
+    const actors: string[] = [];
+    const chat = createGroupChat({
+      agents: [talker('a', ['A']).agent, talker('b', ['B']).agent],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+      inspect: (event: InspectionEvent) => {
+        if (event.type === '@xstate.actor') actors.push(String((event.actorRef as { logic?: { id?: string } }).logic?.id));
+      },
+    });
+    const observed: { runId: string; types: string[] }[] = [];
+    const stop = observeAllRuns({
+      onRun: (run) => {
+        const entry = { runId: run.runId, types: [] as string[] };
+        observed.push(entry);
+        run.events$.subscribe((event: RunEvent) => entry.types.push(event.type));
+      },
+    });
+    const result = await chat.run('task').result;
+    stop();
+    expect(actors.filter((id) => id === 'groupChat' || id === 'sharedState' || id === 'agent')).toEqual(['groupChat', 'sharedState', 'agent', 'agent']);
+    expect(observed.map((run) => run.runId)).toEqual([result.chatId]);
+    expect(observed[0]?.types.filter((type) => type === 'run.finished')).toHaveLength(2);
+  });
+});
