@@ -75,7 +75,11 @@ export function startChatRun(
       filter((event) => event.type === 'agent.event'),
       map((event) => (event as Extract<ChatEvent, { type: 'agent.event' }>).event as RunEvent),
     ),
+    ...(runtime.name === undefined ? {} : { name: runtime.name }),
+    chatEvents$: events$,
+    machines: { speakers: runtime.graph.machine },
   });
+
   return {
     chatId: start.chatId,
     events$,
