@@ -8,6 +8,7 @@ import { createAgent } from '@agentchart/actors';
 import { defineTool } from '@agentchart/core';
 import { type ScriptedTurn, scriptedModel } from '@agentchart/providers';
 import { z } from 'zod';
+import { heapUsed } from './heapUsed.js';
 
 const STEPS_PER_RUN = 20;
 const TOOL_STEPS = 10_000;
@@ -61,14 +62,6 @@ async function runToolSteps(toolSteps: number): Promise<void> {
       throw new Error(`benchmark run went wrong: ${result.stopReason}, ${result.toolCalls.length} tool calls`);
     }
   }
-}
-
-function heapUsed(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('Run with node --expose-gc (pnpm bench does).');
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
 }
 
 export async function runBenchmark(): Promise<void> {

@@ -1,22 +1,49 @@
 /**
  * `pnpm bench`: runs every benchmark in this folder and prints its figures.
  * A benchmark is a module `bench/<name>.bench.ts` exporting
- * `runBenchmark(): Promise<void>` that prints its own lines. Run one with
- * `pnpm bench <name>`. Figures are printed, never asserted.
+ * `runBenchmark(): Promise<void>` that prints its own lines. Run some with
+ * `pnpm bench <name> [<name> …]`. Figures are printed, never asserted.
+ *
+ * Each benchmark is bundled with esbuild into plain JavaScript and run in its
+ * own `node --expose-gc` process: what is measured is the code users run
+ * (not a transpile-on-load loader's helpers), and one benchmark's heap does
+ * not colour the next one's.
  */
-import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const outDir = join(here, '.out');
 const only = process.argv.slice(2);
-const files = readdirSync(here)
+const names = readdirSync(here)
   .filter((file) => file.endsWith('.bench.ts'))
-  .filter((file) => only.length === 0 || only.some((name) => file.startsWith(name)))
+  .map((file) => file.slice(0, -'.bench.ts'.length))
+  .filter((name) => only.length === 0 || only.some((wanted) => name.startsWith(wanted)))
   .sort();
 
-for (const file of files) {
-  console.log(`\n## ${file.replace('.bench.ts', '')}`);
-  const module = (await import(pathToFileURL(join(here, file)).href)) as { runBenchmark: () => Promise<void> };
-  await module.runBenchmark();
+mkdirSync(outDir, { recursive: true });
+let failed = 0;
+for (const name of names) {
+  console.log(`\n## ${name}`);
+  const outfile = join(outDir, `${name}.mjs`);
+  await build({
+    stdin: { contents: `import { runBenchmark } from './${name}.bench.ts';\nawait runBenchmark();\n`, resolveDir: here, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+    // Bundled CommonJS dependencies still call require().
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  const run = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit', cwd: join(here, '..') });
+  if (run.status !== 0) {
+    failed += 1;
+    console.log(`(benchmark ${name} failed with exit code ${run.status})`);
+  }
 }
+process.exitCode = failed > 0 ? 1 : 0;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ChatNotWaitingError, type GroupChatResult, type GroupChatSnapshot, createGroupChat, humanAgent } from '@agentchart/actors';
+import { ChatNotWaitingError, ChatSnapshotError, type GroupChatResult, type GroupChatSnapshot, createGroupChat, humanAgent } from '@agentchart/actors';
 import { describe, expect, it } from 'vitest';
 import { record, talker } from './chatTestKit.js';
 import { makeReviewChat } from './fixtures/humanChat.js';
@@ -74,6 +74,16 @@ describe('a human participant', () => {
     const result = await run.result;
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'writer', content: 'Revised after: Shorter, please.' });
     expect(result.rounds).toBe(3);
+  });
+
+  it('refuses to resume what is not a snapshot of this chat', () => {
+    const snapshot = JSON.parse(readFileSync(join(here, 'fixtures/reviewChat.snapshot.v1.json'), 'utf8')) as GroupChatSnapshot;
+    const chat = makeReviewChat();
+    expect(() => chat.resume({ ...snapshot, messages: 'nope' })).toThrow(ChatSnapshotError);
+    expect(() => chat.resume({ ...snapshot, version: 2 })).toThrow('Group chat snapshot version 2 is not supported');
+    expect(() => chat.resume({ ...snapshot, waiting: { kind: 'human', speaker: 'bob' } })).toThrow(
+      'The snapshot names "bob", who is not a participant of this chat (participants: writer, alice). Resume it with the chat that persisted it.',
+    );
   });
 
   it('a chat waiting for a person ends when aborted', async () => {

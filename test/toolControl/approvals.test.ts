@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ApprovalError, RunSnapshotError, defineTool } from '@agentchart/core';
+import { ApprovalError, RunEventSchema, RunSnapshotError, defineTool } from '@agentchart/core';
 import { createAgent } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +75,7 @@ describe('approval', () => {
     expect(eventsOf(events, 'approval.decided')).toEqual([
       { type: 'approval.decided', runId: run.runId, agent: 'files', step: 1, id: 'd1', toolName: 'delete_file', approved: true },
     ]);
+    for (const event of events) expect(RunEventSchema.parse(event)).toEqual(event);
   });
 
   it('a rejected call never runs and its result is "rejected by the user" with the reason', async () => {
@@ -207,11 +208,51 @@ describe('approval', () => {
     expect(result.state).toEqual({ account: 'ACC-1' });
   });
 
-  it('version 1 snapshots in the test corpus still resume', async () => {
-    const fixture = JSON.parse(await readFile(new URL('./fixtures/run-snapshot-v1.json', import.meta.url), 'utf8'));
+  it.each(['run-snapshot-v1.json', 'run-snapshot-v2.json'])('persisted runs in the test corpus still resume (%s)', async (file) => {
+    const fixture = JSON.parse(await readFile(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'));
     const resumed = paymentsAgent().agent.resume(fixture);
     resumed.approve('pay');
     expect((await resumed.result).text).toBe('Done: Transferred 250 to Bob from ACC-1');
+  });
+
+  it('the live tool list is persisted by name and resolved from addableTools or resume({ tools })', async () => {
+    const wired: string[] = [];
+    const wire = defineTool({
+      name: 'wire',
+      description: 'Wires money.',
+      parameters: z.object({}),
+      approval: 'always',
+      execute: () => {
+        wired.push('wire');
+        return 'wired';
+      },
+    });
+    const unlock = defineTool({
+      name: 'unlock',
+      description: 'Unlocks wire.',
+      parameters: z.object({}),
+      execute: (_args, ctx) => {
+        ctx.addTools(wire);
+        return 'unlocked';
+      },
+    });
+    const script = scriptedModel((request) => {
+      const done = request.messages.filter((message) => message.role === 'tool').length;
+      return done === 0 ? { toolCalls: [{ id: 'u', name: 'unlock' }] } : done === 1 ? { toolCalls: [{ id: 'w', name: 'wire' }] } : { text: 'ok' };
+    });
+    const run = createAgent({ name: 'bank', model: script, tools: [unlock] }).run('go');
+    await waitForState(run, 'awaitingApproval');
+    const snapshot = JSON.parse(JSON.stringify(run.persist()));
+    run.abort();
+    expect(snapshot.liveTools).toEqual(['unlock', 'wire']);
+
+    const viaAddable = createAgent({ name: 'bank', model: script, tools: [unlock], addableTools: [wire] }).resume(snapshot);
+    viaAddable.approve('w');
+    const viaOption = createAgent({ name: 'bank', model: script, tools: [unlock] }).resume(snapshot, { tools: [wire] });
+    viaOption.approve('w');
+    expect((await viaAddable.result).text).toBe('ok');
+    expect((await viaOption.result).text).toBe('ok');
+    expect(wired).toEqual(['wire', 'wire']);
   });
 
   it('only a run that waits for approval can be persisted', async () => {

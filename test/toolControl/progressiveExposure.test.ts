@@ -1,36 +1,17 @@
 import {
   AgentchartError,
   DuplicateToolError,
+  RunEventSchema,
   ToolExposureError,
   defineTool,
   directToolContext,
 } from '@agentchart/core';
 import { LiveToolSet, createAgent } from '@agentchart/actors';
+import { factorial, fibonacci, loadMathTools } from '@agentchart/examples';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { eventsOf, recordEvents, simpleTool } from './helpers.js';
-
-const factorial = defineTool({
-  name: 'factorial',
-  description: 'Computes n!.',
-  parameters: z.object({ n: z.number().int().nonnegative() }),
-  execute: ({ n }) => {
-    let result = 1;
-    for (let value = 2; value <= n; value++) result *= value;
-    return `${n}! = ${result}`;
-  },
-});
-const fibonacci = simpleTool('fibonacci');
-const loadMathTools = defineTool({
-  name: 'load_math_tools',
-  description: 'Loads factorial and fibonacci.',
-  parameters: z.object({}),
-  execute: (_args, ctx) => {
-    ctx.addTools([factorial, fibonacci]);
-    return 'Loaded math tools: factorial, fibonacci.';
-  },
-});
 
 const offeredPerRequest = (model: { requests: readonly { tools: readonly { name: string }[] }[] }) =>
   model.requests.map((request) => request.tools.map((tool) => tool.name));
@@ -52,7 +33,10 @@ describe('progressive tool exposure (ctx.tools / ctx.addTools / ctx.removeTools)
       ['load_math_tools', 'factorial', 'fibonacci'],
       ['load_math_tools', 'factorial', 'fibonacci'],
     ]);
-    expect(result.toolCalls.map((record) => record.content)).toEqual(['Loaded math tools: factorial, fibonacci.', '5! = 120']);
+    expect(result.toolCalls.map((record) => record.content)).toEqual([
+      'Loaded math tools: factorial, fibonacci. You can now call them.',
+      '5! = 120',
+    ]);
     expect(eventsOf(events, 'tools.changed')).toEqual([
       {
         type: 'tools.changed',
@@ -65,6 +49,7 @@ describe('progressive tool exposure (ctx.tools / ctx.addTools / ctx.removeTools)
         tools: ['load_math_tools', 'factorial', 'fibonacci'],
       },
     ]);
+    for (const event of events) expect(RunEventSchema.parse(event)).toEqual(event);
   });
 
   it('current batch: every call of the batch runs against the list the model was offered', async () => {

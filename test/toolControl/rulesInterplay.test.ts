@@ -1,21 +1,10 @@
 import { defineTool, rules } from '@agentchart/core';
 import { createAgent } from '@agentchart/actors';
+import { factorial, fibonacci, loadMathTools } from '@agentchart/examples';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { eventsOf, recordEvents, simpleTool, waitForState } from './helpers.js';
-
-const factorial = simpleTool('factorial', '120');
-const fibonacci = simpleTool('fibonacci', '8');
-const loadMathTools = defineTool({
-  name: 'load_math_tools',
-  description: 'Loads factorial and fibonacci.',
-  parameters: z.object({}),
-  execute: (_args, ctx) => {
-    ctx.addTools([factorial, fibonacci]);
-    return 'Loaded.';
-  },
-});
+import { eventsOf, recordEvents, waitForState } from './helpers.js';
 
 const offered = (model: ReturnType<typeof scriptedModel>) => model.requests.map((request) => request.tools.map((tool) => tool.name));
 
@@ -23,8 +12,8 @@ describe('tool control under tool rules', () => {
   it('tool rules still govern added tools: an added tool a rule forbids is neither offered nor run', async () => {
     const model = scriptedModel([
       { toolCalls: [{ name: 'load_math_tools' }] },
-      { toolCalls: [{ name: 'fibonacci' }] },
-      { toolCalls: [{ name: 'factorial' }] },
+      { toolCalls: [{ name: 'fibonacci', arguments: { n: 5 } }] },
+      { toolCalls: [{ name: 'factorial', arguments: { n: 5 } }] },
       { text: '5! = 120' },
     ]);
     const agent = createAgent({

@@ -35,6 +35,10 @@ export class LiveToolSet {
     return [...this.#tools.values()];
   }
 
+  get(name: string): AnyTool | undefined {
+    return this.#tools.get(name);
+  }
+
   names(): string[] {
     return [...this.#tools.keys()];
   }

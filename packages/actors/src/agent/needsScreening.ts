@@ -9,7 +9,7 @@ import { withRuleApprovals } from './toolRulesApprovals.js';
  */
 export function needsScreening(context: AgentContext): boolean {
   const { batch } = context;
-  const tools = context.runtime.liveTools.snapshot();
+  const tools = context.runtime.liveTools;
   const toolAsks = batch.calls.some(
     (call, index) => batch.outcomes[index] === undefined && (tools.get(call.name)?.approval ?? 'never') !== 'never',
   );

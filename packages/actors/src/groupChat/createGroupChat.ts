@@ -19,6 +19,7 @@ import type {
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
 import { restoreTurns } from './restoreTurns.js';
+import { parseChatSnapshot } from './chatSnapshot.js';
 import { keywordPredicate } from './reviewTurn.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
@@ -39,8 +40,11 @@ export interface GroupChat extends NestedChatParticipant {
    * const { reason, lastSpeaker, messages } = await run.result;
    */
   run(input: string | readonly Message[], options?: GroupChatRunOptions): GroupChatRun;
-  /** Continues a chat persisted with `run.snapshot()` (possibly in another process). */
-  resume(snapshot: GroupChatSnapshot, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
+  /**
+   * Continues a chat persisted with `run.snapshot()` (possibly in another
+   * process); throws `ChatSnapshotError` for anything else.
+   */
+  resume(snapshot: unknown, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
 }
 
 /**
@@ -86,10 +90,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
       );
     },
     resume(snapshot, runOptions = {}) {
-      if (snapshot?.version !== 1) {
-        throw new ConfigurationError(`Cannot resume a group chat from snapshot version ${String(snapshot?.version)}: expected version 1.`);
-      }
-      const copy = structuredClone(snapshot);
+      const copy = parseChatSnapshot(snapshot, runtime.participants);
       return start(
         {
           chatId: copy.chatId,
@@ -124,7 +125,6 @@ function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; wa
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new TransitionGraphError(errors);
   const runtime: ChatRuntime = {
-    name: options.name,
     members: new Map(members.map((member) => [member.name, member])),
     participants,
     graph,

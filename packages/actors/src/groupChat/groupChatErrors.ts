@@ -46,3 +46,10 @@ export class IneligibleSpeakerError extends AgentchartError {
     );
   }
 }
+
+/** A persisted chat cannot be resumed: wrong format or version, or it names someone who is not a participant. */
+export class ChatSnapshotError extends AgentchartError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super('GROUP_CHAT_SNAPSHOT_INVALID', message, details);
+  }
+}

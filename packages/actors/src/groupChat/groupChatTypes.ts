@@ -225,7 +225,7 @@ export interface GroupChatSnapshot {
   messages: Message[];
   turns: ChatTurn[];
   rounds: number;
-  lastSpeaker: string | undefined;
+  lastSpeaker?: string | undefined;
   sharedState: Record<string, unknown>;
   /** The state of the seeded random selector. */
   randomState: number;

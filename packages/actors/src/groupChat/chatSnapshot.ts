@@ -1,0 +1,67 @@
+import { MessageSchema } from '@agentchart/core';
+import { z } from 'zod';
+import { ChatSnapshotError } from './groupChatErrors.js';
+import type { GroupChatSnapshot } from './groupChatTypes.js';
+
+/** The snapshot versions this package reads. */
+export const CHAT_SNAPSHOT_VERSIONS = [1] as const;
+
+const ChatTurnSchema = z.object({
+  speaker: z.string(),
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  addressedTo: z.string().optional(),
+});
+
+const GroupChatSnapshotSchema = z.object({
+  version: z.number().int(),
+  chatId: z.string().min(1),
+  messages: z.array(MessageSchema),
+  turns: z.array(ChatTurnSchema),
+  rounds: z.number().int().nonnegative(),
+  lastSpeaker: z.string().optional(),
+  sharedState: z.record(z.string(), z.unknown()),
+  randomState: z.number().int(),
+  waiting: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('human'), speaker: z.string() }),
+    z.object({ kind: z.literal('choice'), eligible: z.array(z.string()) }),
+  ]),
+});
+
+/**
+ * Checks a persisted chat before it is resumed: its format and version, and
+ * that every speaker it names is a participant of the chat resuming it.
+ * Returns a copy the resumed run may own.
+ *
+ * @example
+ * const snapshot = parseChatSnapshot(JSON.parse(text), chat.participants);
+ */
+export function parseChatSnapshot(value: unknown, participants: readonly string[]): GroupChatSnapshot {
+  const parsed = GroupChatSnapshotSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ChatSnapshotError(
+      `This is not a persisted group chat: ${parsed.error.issues[0]?.message ?? 'invalid'}. Pass what run.snapshot() returned.`,
+      { issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) },
+    );
+  }
+  const snapshot = structuredClone(parsed.data) as GroupChatSnapshot;
+  if (!(CHAT_SNAPSHOT_VERSIONS as readonly number[]).includes(snapshot.version)) {
+    throw new ChatSnapshotError(
+      `Group chat snapshot version ${snapshot.version} is not supported; this version of agentchart reads versions ${CHAT_SNAPSHOT_VERSIONS.join(', ')}.`,
+      { version: snapshot.version },
+    );
+  }
+  const named = [
+    ...snapshot.turns.map((turn) => turn.speaker),
+    ...(snapshot.waiting.kind === 'human' ? [snapshot.waiting.speaker] : snapshot.waiting.eligible),
+  ];
+  const strangers = [...new Set(named.filter((name) => !participants.includes(name)))];
+  if (strangers.length > 0) {
+    throw new ChatSnapshotError(
+      `The snapshot names ${strangers.map((name) => `"${name}"`).join(', ')}, who ${strangers.length === 1 ? 'is' : 'are'} not a participant of this chat ` +
+        `(participants: ${participants.join(', ')}). Resume it with the chat that persisted it.`,
+      { strangers },
+    );
+  }
+  return snapshot;
+}
