@@ -75,7 +75,6 @@ export function startChatRun(
       filter((event) => event.type === 'agent.event'),
       map((event) => (event as Extract<ChatEvent, { type: 'agent.event' }>).event as RunEvent),
     ),
-    ...(runtime.name === undefined ? {} : { name: runtime.name }),
     chatEvents$: events$,
     machines: { speakers: runtime.graph.machine },
   });
