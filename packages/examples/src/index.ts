@@ -4,5 +4,6 @@ export * from './chooseDemoModel.js';
 export * from './citations/index.js';
 export * from './reliableTool/index.js';
 export * from './research/researchAgent.js';
+export * from './toolRules/ruleScenarios.js';
 export * from './toolControl/index.js';
 export * from './groupChat/index.js';

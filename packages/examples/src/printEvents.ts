@@ -34,6 +34,13 @@ export function printEvents(events$: Observable<RunEvent>, write: (text: string)
       case 'tool.result':
         line(`${event.isError ? '✗' : '✓'} ${event.toolName} → ${event.content}`);
         break;
+      case 'tool.refused':
+        line(`⛔ ${event.call.name} refused by the ${event.rule} rule: ${event.reason} (allowed now: ${event.allowedTools.join(', ') || 'none'})`);
+        break;
+      case 'message':
+        // Messages the run adds for the model itself, e.g. a tool-rule reminder after an early answer.
+        if (event.message.role === 'user') line(`📋 ${event.message.content}`);
+        break;
       case 'state.changed':
         line(`🗂 state.${event.key} ${event.deleted ? 'deleted' : `= ${JSON.stringify(event.value)}`}${event.toolName ? ` (by ${event.toolName})` : ''}`);
         break;

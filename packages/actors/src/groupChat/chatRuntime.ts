@@ -18,7 +18,6 @@ export type SelectionMethod =
  * by `createGroupChat` and shared by its runs; never persisted.
  */
 export interface ChatRuntime {
-  readonly name: string | undefined;
   readonly members: ReadonlyMap<string, ChatMember>;
   /** Participant names, in round-robin order. */
   readonly participants: readonly string[];

@@ -1,6 +1,7 @@
 import { toErrorInfo } from '@agentchart/core';
 import { TERMINATE } from './chatMembers.js';
 import { IneligibleSpeakerError } from './groupChatErrors.js';
+import type { SelectSpeaker } from './groupChatTypes.js';
 import { type ManagerContext, type SelectionDecision, selectionState } from './managerContext.js';
 import { randomPick, roundRobinAfter } from './selectionMethods.js';
 
@@ -45,15 +46,14 @@ export function decideNextSpeaker(context: ManagerContext): SelectionStep {
     case 'auto':
       return step(eligible.length === 1 ? { kind: 'speaker', speaker: eligible[0] as string, by: 'auto' } : { kind: 'auto' });
     case 'function':
-      return step(callSelectionFunction(context, eligible));
+      return step(callSelectionFunction(selection.select, context, eligible));
   }
 }
 
-function callSelectionFunction(context: ManagerContext, eligible: string[]): SelectionDecision {
-  if (context.runtime.selection.method !== 'function') throw new Error('unreachable');
+function callSelectionFunction(select: SelectSpeaker, context: ManagerContext, eligible: string[]): SelectionDecision {
   let choice: string;
   try {
-    choice = context.runtime.selection.select({ ...selectionState(context), eligible });
+    choice = select({ ...selectionState(context), eligible });
   } catch (error) {
     return { kind: 'end', reason: 'error', error: toErrorInfo(error) };
   }

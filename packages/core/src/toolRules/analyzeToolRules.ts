@@ -1,4 +1,4 @@
-import { allowedTools, applyCall, approveCall, canEnd, explainBlockedEnd } from './toolRuleEngine.js';
+import { allowedTools, applyCall, approveCall, canEnd, explainBlockedCall, explainBlockedEnd } from './toolRuleEngine.js';
 import type { ToolRuleProgram } from './toolRuleProgram.js';
 import { type ToolRuleState, initialToolRuleState } from './toolRuleState.js';
 
@@ -16,6 +16,8 @@ export interface Deadlock {
   state: ToolRuleState;
   /** Why the run may not end there. */
   reason: string;
+  /** Why each tool the position would allow is blocked there (counts, parents, required tools). */
+  blocked: { tool: string; reason: string }[];
 }
 
 /** A finding of the analysis that does not stop compilation. */
@@ -60,7 +62,12 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
     const mayEnd = canEnd(program, state);
     endReachable ||= mayEnd;
     if (allowed.length === 0 && !mayEnd) {
-      deadlock = { path: pathTo(seen, key), state, reason: explainBlockedEnd(program, state)?.reason ?? '' };
+      deadlock = {
+        path: pathTo(seen, key),
+        state,
+        reason: explainBlockedEnd(program, state)?.reason ?? '',
+        blocked: blockedByMemory(program, state),
+      };
       break;
     }
     for (const tool of allowed) {
@@ -147,6 +154,18 @@ function optimisticallyRunnable(program: ToolRuleProgram): Set<string> {
     }
   }
   return runnable;
+}
+
+/** The tools blocked by what the run remembers (not by where it is): the detail of a deadlock. */
+function blockedByMemory(program: ToolRuleProgram, state: ToolRuleState): { tool: string; reason: string }[] {
+  const blocked: { tool: string; reason: string }[] = [];
+  for (const tool of program.tools) {
+    const block = explainBlockedCall(program, state, tool);
+    if (block && (block.rule === 'maxCount' || block.rule === 'parent' || block.rule === 'requiredBeforeExit')) {
+      blocked.push({ tool, reason: block.reason });
+    }
+  }
+  return blocked;
 }
 
 /** The states a call of `tool` can lead to (one per branch for a conditional tool). */

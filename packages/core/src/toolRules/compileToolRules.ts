@@ -59,9 +59,10 @@ export function compileToolRules(
     const path = formatRulePath(deadlock.path);
     throw new ToolRulesError(
       'TOOL_RULES_DEADLOCK',
-      `These tool rules can deadlock: after ${path} no tool may be called and the run may not end (${deadlock.reason}). ` +
+      `These tool rules can deadlock: after ${path} no tool may be called and the run may not end (${deadlock.reason}` +
+        `${deadlock.blocked.length > 0 ? `; ${deadlock.blocked.map((entry) => entry.reason).join('; ')}` : ''}). ` +
         'Loosen a child, parent, max-count or required-before-exit rule so that some tool stays allowed there.',
-      { path: deadlock.path, formattedPath: path, state: deadlock.state, reason: deadlock.reason },
+      { path: deadlock.path, formattedPath: path, state: deadlock.state, reason: deadlock.reason, blocked: deadlock.blocked },
     );
   }
   const machine = createToolRulesMachine(program);
