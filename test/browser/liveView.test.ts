@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { createTraceRecorder, startViewServer } from '@agentchart/inspect';
-import { researchAgent } from '@agentchart/examples';
+import { researchAgent, researchTeam, researchTeamScript } from '@agentchart/examples';
+import { scriptedModel } from '@agentchart/providers';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
@@ -35,18 +36,31 @@ function pngFacts(png: Buffer): { width: number; height: number; distinctBytes: 
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20), distinctBytes: new Set(pixels).size };
 }
 
+/** Chromium as the test drives it: Debian's build, headless, no sandbox, no network of its own, a fresh profile. */
+async function openBrowser() {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'agentchart-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 960 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    page,
+    userDataDir,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe.runIf(available)('live view in headless Chromium', () => {
   it('shows the transcript, the refusal and each machine with its current state, live', { timeout: 60_000 }, async () => {
     const view = await startViewServer({ port: 0 });
-    const userDataDir = mkdtempSync(join(tmpdir(), 'agentchart-chromium-'));
-    const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 960 },
-    });
+    const { page, userDataDir, close } = await openBrowser();
     try {
-      const page = context.pages()[0] ?? (await context.newPage());
       const requested: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
       await page.goto(view.url);
@@ -100,9 +114,42 @@ describe.runIf(available)('live view in headless Chromium', () => {
       expect(requested.length).toBeGreaterThan(0);
       expect(requested.filter((url) => !url.startsWith(view.url))).toEqual([]);
     } finally {
-      await context.close();
+      await close();
       await view.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("follows a group chat: who speaks, handoffs, and the speaker-transition machine", { timeout: 60_000 }, async () => {
+    const view = await startViewServer({ port: 0 });
+    const { page, close } = await openBrowser();
+    try {
+      await page.goto(view.url);
+      const chat = researchTeam({
+        planner: scriptedModel(researchTeamScript.planner, { latencyMs: 20 }),
+        researcher: scriptedModel(researchTeamScript.researcher, { latencyMs: 20 }),
+        critic: scriptedModel(researchTeamScript.critic, { latencyMs: 20 }),
+      });
+      const recorder = createTraceRecorder({ sink: view.sink, title: 'team' });
+      const run = chat.run('How many hearts does an octopus have?', { inspect: recorder.inspect });
+      recorder.recordRun({ ...run, name: 'team', machines: { speakers: chat.transitions } });
+      await run.result;
+      await page.waitForFunction(() => document.querySelector('#connection')?.textContent === 'finished', undefined, { timeout: 20_000 });
+      await page.waitForSelector('[data-machine="speakers"] g.current');
+
+      const changes = await page.locator('#transcript .speaker-change').allTextContents();
+      expect(changes).toContain('↪ researcher hands off to critic (tool)');
+      expect(changes.filter((text) => text.startsWith('» next speaker:')).map((text) => text.split(' ')[3])).toEqual(['planner', 'researcher', 'critic']);
+      expect(await page.textContent('#speaker')).toBe('critic');
+      const speakers = page.locator('.owner[data-owner="team"] [data-machine="speakers"]');
+      expect(await speakers.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(['state:speakers.critic']);
+      // Each agent has its own box; the researcher's holds its rule machine.
+      expect(await page.locator('.owner').evaluateAll((groups) => groups.map((group) => (group as HTMLElement).dataset.owner))).toEqual(
+        expect.arrayContaining(['team', 'planner', 'researcher', 'critic']),
+      );
+      expect(await page.locator('.owner[data-owner="researcher"] [data-machine="toolRules"] svg').count()).toBe(1);
+    } finally {
+      await close();
+      await view.close();
     }
   });
 });

@@ -37,6 +37,22 @@ describe('agentchart CLI', () => {
     for (const state of ['start', 'after:search', 'after:read', 'done']) expect(svg).toContain(`id="state:toolRules.${state}"`);
   });
 
+  it("draws the example team's speaker transitions", async () => {
+    expect(await run('diagram', 'group-chat', '--machine', 'speakers')).toBe(
+      [
+        'stateDiagram-v2',
+        '  [*] --> _start_',
+        '  state "(start)" as _start_',
+        '  _start_ --> planner : planner',
+        '  planner --> researcher : researcher',
+        '  researcher --> critic : critic',
+        '  critic --> researcher : researcher',
+        '  critic --> planner : planner',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('writes machine graphs as JSON', async () => {
     const graph = JSON.parse(await run('diagram', fixture('traces/v1-lookup.ndjson'), '--format', 'json')) as { id: string; nodes: unknown[] };
     expect(graph.id).toBe('agent');

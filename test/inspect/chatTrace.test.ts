@@ -18,7 +18,7 @@ describe('recording a group chat', () => {
     const sink = memorySink();
     let clock = 0;
     const recorder = createTraceRecorder({ sink, title: 'team', now: () => (clock += 1), startedAt: new Date(0) });
-    const run = chat.run('Plan a trip.');
+    const run = chat.run('Plan a trip.', { inspect: recorder.inspect });
     recorder.recordRun({ ...run, name: 'team', machines: { speakers: chat.transitions } });
     await run.result;
     await recorder.close();
@@ -27,7 +27,12 @@ describe('recording a group chat', () => {
     const speakersActor = trace.entries.find(
       (entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.name === 'speakers',
     );
-    expect(speakersActor).toMatchObject({ machine: `${run.chatId}/speakers`, label: 'team' });
+    expect(speakersActor).toMatchObject({ machine: 'speakers', label: 'team' });
+    // The chat's inspect option reaches the manager and every speaking agent.
+    const machines = trace.entries.flatMap((entry) => (entry.kind === 'machine' ? [entry.machine] : []));
+    expect(machines.sort()).toEqual(['agent', 'groupChat', 'sharedState', 'speakers']);
+    const agentLabels = trace.entries.flatMap((entry) => (entry.kind === 'actor' && entry.machine === 'agent' ? [entry.label] : []));
+    expect(agentLabels).toEqual(['planner', 'critic']);
     const moves = trace.entries.flatMap((entry) =>
       entry.kind === 'snapshot' && entry.actorId === speakersActor?.actorId ? [String(entry.value)] : [],
     );

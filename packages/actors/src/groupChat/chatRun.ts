@@ -75,7 +75,10 @@ export function startChatRun(
       filter((event) => event.type === 'agent.event'),
       map((event) => (event as Extract<ChatEvent, { type: 'agent.event' }>).event as RunEvent),
     ),
+    chatEvents$: events$,
+    machines: { speakers: runtime.graph.machine },
   });
+
   return {
     chatId: start.chatId,
     events$,

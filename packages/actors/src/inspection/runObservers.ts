@@ -1,11 +1,19 @@
 import type { RunEvent } from '@agentchart/core';
 import type { Observable } from 'rxjs';
+import type { AnyStateMachine } from 'xstate';
 import type { InspectOption } from './inspectOption.js';
 
-/** A run as observers see it: its id, its events and its root actor. */
+/** A run as observers see it: its id and its agents' events (for a chat, more below). */
 export interface ObservedRun {
   readonly runId: string;
+  /** The run events of its agents. */
   readonly events$: Observable<RunEvent>;
+  /** A group chat's own name. */
+  readonly name?: string;
+  /** A group chat's whole event stream (speaker selections, handoffs, its agents' events wrapped). */
+  readonly chatEvents$?: Observable<{ type: string }>;
+  /** Machines that belong to the run without being its actors (a chat's `speakers` transitions). */
+  readonly machines?: Readonly<Record<string, AnyStateMachine>>;
 }
 
 /** Watches every run started in this process (agents and chats). */

@@ -80,14 +80,15 @@ function toolsNamedBy(rules: ReturnType<typeof parseToolRules>): string[] {
   return [...names];
 }
 
-/** A machine, compiled rules (`.machine`) or an agent with rules (`.toolRules.machine`). */
+/** A machine, compiled rules (`.machine`), an agent with rules (`.toolRules.machine`) or a group chat (`.transitions`). */
 function machineIn(value: unknown): AnyStateMachine | undefined {
   const isMachine = (candidate: unknown): candidate is AnyStateMachine =>
     typeof candidate === 'object' && candidate !== null && 'root' in candidate && 'config' in candidate && 'transition' in candidate;
   if (isMachine(value)) return value;
   if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as { machine?: unknown; toolRules?: { machine?: unknown } };
+  const record = value as { machine?: unknown; toolRules?: { machine?: unknown }; transitions?: unknown };
   if (isMachine(record.machine)) return record.machine;
   if (isMachine(record.toolRules?.machine)) return record.toolRules.machine;
+  if (isMachine(record.transitions)) return record.transitions;
   return undefined;
 }

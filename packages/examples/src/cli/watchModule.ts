@@ -18,7 +18,14 @@ export interface WatchOptions {
  */
 export async function watchModule(moduleUrl: string, options: WatchOptions): Promise<Record<string, unknown>> {
   const recorder = createTraceRecorder({ sink: options.sink, title: options.title });
-  const stop = observeAllRuns({ inspect: recorder.inspect, onRun: (run) => recorder.recordRun(run) });
+  const stop = observeAllRuns({
+    inspect: recorder.inspect,
+    // A chat is recorded from its whole event stream (its agents' events are in it), with its speaker transitions.
+    onRun: (run) =>
+      recorder.recordRun(
+        run.chatEvents$ ? { chatId: run.runId, name: run.name ?? 'group chat', machines: run.machines, events$: run.chatEvents$ } : run,
+      ),
+  });
   const write = process.stdout.write;
   if (options.quiet) process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   try {

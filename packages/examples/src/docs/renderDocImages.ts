@@ -9,6 +9,8 @@ import { agentMachine } from '@agentchart/actors';
 import { createTraceRecorder, graphToMermaid, machineGraph, renderGraphToSvg, startViewServer } from '@agentchart/inspect';
 import { collectDiagrams } from '../cli/collectDiagrams.js';
 import { exampleNames } from '../cli/exampleModules.js';
+import { scriptedModel } from '@agentchart/providers';
+import { researchTeam, researchTeamScript } from '../groupChat/researchTeam.js';
 import { researchAgent } from '../research/researchAgent.js';
 
 const IMAGES = new URL('../../../../docs/images/', import.meta.url);
@@ -33,18 +35,33 @@ for (const example of exampleNames()) {
 
 if (existsSync('/usr/bin/chromium')) {
   const { chromium } = await import('playwright-core');
-  const view = await startViewServer({ port: 0 });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(view.url);
-  const recorder = createTraceRecorder({ sink: view.sink, title: 'research-rules' });
-  const run = researchAgent({ latencyMs: 50 }).run('Which is the oldest lighthouse still in use?', { inspect: recorder.inspect });
-  recorder.recordRun(run);
-  await run.result;
-  await page.waitForSelector('#transcript .run-end');
-  await page.waitForSelector('[data-machine="toolRules"] g.current');
-  await page.screenshot({ path: new URL('live-view.png', IMAGES).pathname, fullPage: true });
-  console.log('docs/images/live-view.png');
+  const photograph = async (file: string, title: string, record: (recorder: ReturnType<typeof createTraceRecorder>) => Promise<unknown>) => {
+    const view = await startViewServer({ port: 0 });
+    await page.goto(view.url);
+    await record(createTraceRecorder({ sink: view.sink, title }));
+    await page.waitForFunction(() => document.querySelector('#connection')?.textContent === 'finished');
+    await page.waitForSelector('.machine details[open] g.current');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: new URL(file, IMAGES).pathname, fullPage: true });
+    console.log(`docs/images/${file}`);
+    await view.close();
+  };
+  await photograph('live-view.png', 'research-rules', async (recorder) => {
+    const run = researchAgent({ latencyMs: 50 }).run('Which is the oldest lighthouse still in use?', { inspect: recorder.inspect });
+    recorder.recordRun(run);
+    return run.result;
+  });
+  await photograph('live-view-team.png', 'group-chat', async (recorder) => {
+    const chat = researchTeam({
+      planner: scriptedModel(researchTeamScript.planner),
+      researcher: scriptedModel(researchTeamScript.researcher),
+      critic: scriptedModel(researchTeamScript.critic),
+    });
+    const run = chat.run('How many hearts does an octopus have?', { inspect: recorder.inspect });
+    recorder.recordRun({ ...run, name: 'research team', machines: { speakers: chat.transitions } });
+    return run.result;
+  });
   await browser.close();
-  await view.close();
 }

@@ -61,7 +61,8 @@ export function graphToDot(graph: MachineGraph, options: DotOptions = {}): strin
     writeLevel(root, '  ');
   }
   for (const edge of graph.edges) {
-    const label = edge.guard ? `${edge.label}\n[${edge.guard}]` : edge.label;
+    // Spaces around labels keep neighbours apart where the browser's font is wider than Graphviz measured.
+    const label = edge.guard ? ` ${edge.label} \n [${edge.guard}] ` : ` ${edge.label} `;
     const style = edge.internal ? ', style=dashed' : '';
     lines.push(`  ${quote(anchorOf(edge.source))} -> ${quote(anchorOf(edge.target))} [label=${quote(label)}${style}];`);
   }

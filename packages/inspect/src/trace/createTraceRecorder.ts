@@ -1,7 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
 import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
-import { type UntimedEntry, inspectionEntries } from './inspectionEntries.js';
+import { type UntimedEntry, createMachineKeys, inspectionEntries } from './inspectionEntries.js';
 import { type AnyRunEvent, runEntries } from './runEntries.js';
 import { TraceEntrySchema, traceHeader } from './traceFormat.js';
 import type { TraceSink } from './traceSinks.js';
@@ -49,7 +49,8 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
   const sinks: readonly TraceSink[] = Array.isArray(options.sink) ? options.sink : [options.sink as TraceSink];
   const now = options.now ?? (() => performance.now());
   const start = now();
-  const toEntries = inspectionEntries(options.sanitize);
+  const machineKeys = createMachineKeys();
+  const toEntries = inspectionEntries(options.sanitize, machineKeys);
   const subscriptions: Subscription[] = [];
   let seq = 0;
   let runCount = 0;
@@ -71,7 +72,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
       for (const entry of toEntries(event)) record(entry);
     },
     recordRun: (run) => {
-      const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run, options.sanitize);
+      const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run, options.sanitize, machineKeys);
       for (const entry of fromRun.start()) record(entry);
       const subscription = run.events$.subscribe({
         next: (event) => {

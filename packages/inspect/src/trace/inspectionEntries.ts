@@ -1,5 +1,5 @@
 import type { AnyActor, AnyStateMachine, InspectionEvent } from 'xstate';
-import { machineGraph } from '../diagrams/machineGraph.js';
+import { type MachineGraph, machineGraph } from '../diagrams/machineGraph.js';
 import { type JsonValue, type SanitizeOptions, createSanitizer, sanitizeValue } from '../sanitize/sanitizeValue.js';
 import type { TraceEntry } from './traceFormat.js';
 
@@ -14,10 +14,18 @@ export type UntimedEntry = TraceEntry extends infer E ? (E extends TraceEntry ? 
  * const toEntries = inspectionEntries();
  * createActor(machine, { inspect: (event) => toEntries(event).forEach(write) });
  */
-export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: InspectionEvent) => UntimedEntry[] {
+export function inspectionEntries(
+  sanitize: SanitizeOptions = {},
+  machineKeys: MachineKeys = createMachineKeys(),
+): (event: InspectionEvent) => UntimedEntry[] {
   const clean = createSanitizer(sanitize);
-  const machineKeys = new WeakMap<AnyStateMachine, string>();
-  const usedKeys = new Set<string>();
+  const machineEntry = (machine: AnyStateMachine): { key: string; entry?: UntimedEntry } => {
+    const known = machineKeys.known(machine);
+    if (known !== undefined) return { key: known };
+    const graph = machineGraph(machine);
+    const { key, isNew } = machineKeys.claim(machine, graph);
+    return isNew ? { key, entry: { kind: 'machine', machine: key, graph } } : { key };
+  };
   // Session ids restart at x:0 in every actor system (every run), so ids are prefixed by system.
   const systems = new WeakMap<object, number>();
   let systemCount = 0;
@@ -26,16 +34,6 @@ export function inspectionEntries(sanitize: SanitizeOptions = {}): (event: Inspe
     let index = systems.get(system);
     if (index === undefined) systems.set(system, (index = ++systemCount));
     return `s${index}/${actor.sessionId}`;
-  };
-
-  const machineEntry = (machine: AnyStateMachine): { key: string; entry?: UntimedEntry } => {
-    const known = machineKeys.get(machine);
-    if (known !== undefined) return { key: known };
-    let key = machine.id;
-    for (let n = 2; usedKeys.has(key); n++) key = `${machine.id}#${n}`;
-    usedKeys.add(key);
-    machineKeys.set(machine, key);
-    return { key, entry: { kind: 'machine', machine: key, graph: machineGraph(machine) } };
   };
 
   return (event) => {
@@ -114,4 +112,38 @@ function actorLabel(actor: AnyActor): string | undefined {
     if (typeof candidate === 'string') return candidate;
   }
   return undefined;
+}
+
+/**
+ * The keys of the machines of one trace: a machine's id, with `#2`, `#3` for
+ * different machines of the same id. Machines drawn alike share a key (every
+ * run builds its own agent machine; they are one picture).
+ */
+export interface MachineKeys {
+  known(machine: object): string | undefined;
+  claim(machine: object, graph: MachineGraph): { key: string; isNew: boolean };
+}
+
+/** A fresh set of machine keys, for one trace. */
+export function createMachineKeys(): MachineKeys {
+  const byMachine = new WeakMap<object, string>();
+  const byDrawing = new Map<string, string>();
+  const used = new Set<string>();
+  return {
+    known: (machine) => byMachine.get(machine),
+    claim: (machine, graph) => {
+      const drawing = JSON.stringify(graph);
+      const same = byDrawing.get(drawing);
+      if (same !== undefined) {
+        byMachine.set(machine, same);
+        return { key: same, isNew: false };
+      }
+      let key = graph.id;
+      for (let n = 2; used.has(key); n++) key = `${graph.id}#${n}`;
+      used.add(key);
+      byDrawing.set(drawing, key);
+      byMachine.set(machine, key);
+      return { key, isNew: true };
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { machineGraph } from '../diagrams/machineGraph.js';
 import { type SanitizeOptions, createSanitizer } from '../sanitize/sanitizeValue.js';
-import { type UntimedEntry, withType } from './inspectionEntries.js';
+import { type MachineKeys, type UntimedEntry, createMachineKeys, withType } from './inspectionEntries.js';
 
 /** An event of a run's `events$`: an agent's run event or a group chat's event. */
 export interface AnyRunEvent {
@@ -23,6 +23,7 @@ export function runEntries(
   runKey: string,
   run: { readonly name?: string; readonly machines?: Readonly<Record<string, AnyStateMachine>> } = {},
   sanitize: SanitizeOptions = {},
+  machineKeys: MachineKeys = createMachineKeys(),
 ): { start(): UntimedEntry[]; event(event: AnyRunEvent): UntimedEntry[] } {
   const machines = run.machines ?? {};
   const clean = createSanitizer(sanitize);
@@ -58,9 +59,10 @@ export function runEntries(
     start: () => {
       const entries: UntimedEntry[] = [];
       for (const [key, machine] of Object.entries(machines)) {
-        const machineKey = `${runKey}/${key}`;
-        entries.push({ kind: 'machine', machine: machineKey, graph: machineGraph(machine) });
-        entries.push({ kind: 'actor', actorId: actorId(key), name: key, machine: machineKey, label: run.name ?? runKey });
+        const graph = machineGraph(machine);
+        const claimed = machineKeys.claim(machine, graph);
+        if (claimed.isNew) entries.push({ kind: 'machine', machine: claimed.key, graph });
+        entries.push({ kind: 'actor', actorId: actorId(key), name: key, machine: claimed.key, label: run.name ?? runKey });
       }
       // The speaker-transition machine is not an actor of the chat: its state follows `speaker.selected`.
       const initial = speakers?.root.initial?.target[0]?.key;

@@ -162,6 +162,8 @@ function onRunEvent(event) {
   }
 }
 
+const FOLDED_MACHINES = new Set(['agent', 'groupChat']);
+
 /** One box per agent (or chat), holding its machines. */
 function groupFor(owner) {
   const name = owner ?? 'system';
@@ -187,7 +189,13 @@ async function addMachinePanel(actor) {
   stateLabel.className = 'state';
   const diagram = document.createElement('div');
   diagram.className = 'diagram';
-  panel.append(title, stateLabel, diagram);
+  // The big run machines (the agent loop, the chat manager) fold away; rule and speaker machines stay open.
+  const fold = document.createElement('details');
+  fold.open = !FOLDED_MACHINES.has(actor.name);
+  const summary = document.createElement('summary');
+  summary.textContent = 'diagram';
+  fold.append(summary, diagram);
+  panel.append(title, stateLabel, fold);
   groupFor(ownerLabel(actor.actorId)).append(panel);
   const entry = { panel, diagram, stateLabel, active: [], value: undefined };
   panels.set(actor.actorId, entry);
