@@ -133,4 +133,20 @@ describe('ollama provider', () => {
       expect(await probeOllama({ host, timeoutMs: 200 })).toEqual({ host, available: false });
     });
   });
+
+  describe('group chats', () => {
+    it('names the speaker of a named user message in its text and sends a response format as `format`', async () => {
+      server.script({ text: ['{"speaker":"critic"}'] });
+      const schema = { type: 'object', properties: { speaker: { type: 'string', enum: ['critic'] } }, required: ['speaker'] };
+      await collectEvents(
+        model().stream(ask({ messages: [msg.user('Plan it.'), msg.user('Step 1 done.', 'planner')], tools: [], toolChoice: 'none', responseFormat: { type: 'json_schema', name: 'next_speaker', schema } })),
+      );
+      const body = server.requests[0]?.body as { messages: unknown[]; format: unknown };
+      expect(body.messages).toEqual([
+        { role: 'user', content: 'Plan it.' },
+        { role: 'user', content: 'planner: Step 1 done.' },
+      ]);
+      expect(body.format).toEqual(schema);
+    });
+  });
 });

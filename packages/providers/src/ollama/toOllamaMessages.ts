@@ -4,7 +4,9 @@ import type { Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
 /**
  * The transcript in Ollama's `/api/chat` shape: tool calls carry their
  * arguments as objects (Ollama has no call ids), and each tool result goes
- * back as a `tool` message with `tool_name`.
+ * back as a `tool` message with `tool_name`. Ollama has no `name` on
+ * messages, so a named user message (another group-chat participant) says
+ * who speaks in its text: `alice: Hello`.
  *
  * @example
  * toOllamaMessages([msg.tool('call_1', 'add', '5')]); // [{ role: 'tool', content: '5', tool_name: 'add' }]
@@ -13,8 +15,9 @@ export function toOllamaMessages(messages: readonly Message[]): OllamaMessage[] 
   return messages.map((message): OllamaMessage => {
     switch (message.role) {
       case 'system':
+        return { role: 'system', content: message.content };
       case 'user':
-        return { role: message.role, content: message.content };
+        return { role: 'user', content: message.name === undefined ? message.content : `${message.name}: ${message.content}` };
       case 'assistant':
         if (!message.toolCalls || message.toolCalls.length === 0) return { role: 'assistant', content: message.content };
         return {
