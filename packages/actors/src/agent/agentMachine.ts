@@ -97,6 +97,7 @@ export const agentMachine = setup({
     nothingToScreen: ({ context }) => !needsScreening(context),
     isFinalCall: ({ context }) => context.finalCall !== undefined,
     batchSettled: ({ context }) => context.batch.pending === 0,
+    isLastOutcome: ({ context }) => context.batch.pending === 1,
     stepsExhausted: ({ context }) => context.step >= context.runtime.maxSteps,
     endedByMiddleware: ({ context }) => context.endedBy !== undefined,
     toolCallsExhausted: ({ context }) => context.toolCallCount >= context.runtime.maxToolCalls,
@@ -458,9 +459,14 @@ export const agentMachine = setup({
     acting: {
       entry: ['settleRuleApproval', 'prepareBatch', 'runBatch'],
       on: {
-        'tool.settled': { actions: 'recordOutcome' },
+        'tool.settled': [
+          // The last outcome of the batch moves on in the same step; the others are only recorded.
+          { guard: 'isLastOutcome', target: 'stepDone', actions: ['recordOutcome', 'advanceRules', 'appendToolResults'] },
+          { actions: 'recordOutcome' },
+        ],
         'tools.changed': { actions: 'reportToolsChanged' },
       },
+      // A batch whose calls were all answered before running (refused, rejected) has nothing to wait for.
       always: [{ guard: 'batchSettled', target: 'stepDone', actions: ['advanceRules', 'appendToolResults'] }],
     },
     stepDone: {
