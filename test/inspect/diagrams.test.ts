@@ -1,5 +1,6 @@
 import { agentMachine } from '@agentchart/actors';
 import { graphToDot, graphToMermaid, machineGraph, renderGraphToSvg } from '@agentchart/inspect';
+import { compileToolRules, rules } from '@agentchart/core';
 import { createMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 
@@ -84,5 +85,26 @@ describe('machine diagrams', () => {
     }
     const thinking = svg.slice(svg.indexOf('id="state:agent.thinking"'), svg.indexOf('</g>', svg.indexOf('id="state:agent.thinking"')));
     expect(thinking).toContain('fill="#ffd966"');
+  });
+
+  it('draws a rule machine by what it allows, a conditional tool by what each output allows next', () => {
+    const compiled = compileToolRules(
+      [rules.init('check'), rules.conditional('check', { cases: [[true, 'publish'], [false, 'revise']] }), rules.terminal('publish')],
+      ['check', 'publish', 'revise'],
+    );
+    const edges = machineGraph(compiled.machine).edges.map((edge) =>
+      `${edge.source} -> ${edge.target}: ${edge.label}${edge.guard ? ` [${edge.guard}]` : ''}`,
+    );
+    expect(edges).toEqual(
+      expect.arrayContaining([
+        'toolRules.start -> toolRules.after:check: check',
+        'toolRules.after:check -> toolRules.done: publish [output true]',
+        'toolRules.after:check -> toolRules.after:revise: revise [output false]',
+        'toolRules.after:check -> toolRules.after:revise: revise [output "(no match)"]',
+      ]),
+    );
+    // Nothing but check may start; publish never follows a false output.
+    expect(edges.filter((edge) => edge.startsWith('toolRules.start ->'))).toEqual(['toolRules.start -> toolRules.after:check: check']);
+    expect(edges).not.toContain('toolRules.after:check -> toolRules.done: publish [output false]');
   });
 });

@@ -114,5 +114,8 @@ export function toolRulesMachineConfig(program: ToolRuleProgram) {
   }
   on.end = { guard: 'canEnd', target: `.${RULE_STATES.done}`, actions: 'end' };
 
-  return { id: 'toolRules', initial: RULE_STATES.start, context: initialToolRuleState(), states, on };
+  // Diagrams explore the machine event by event; these are the outputs worth trying (each case, and one that matches none).
+  const outputs = [...program.conditional.values()].flatMap((rule) => rule.cases.map((entry) => ({ value: entry.when })));
+  const meta = outputs.length > 0 ? { eventSamples: { output: [...outputs, { value: '(no match)' }] } } : undefined;
+  return { id: 'toolRules', initial: RULE_STATES.start, context: initialToolRuleState(), states, on, ...(meta ? { meta } : {}) };
 }

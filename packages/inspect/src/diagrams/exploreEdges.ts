@@ -9,35 +9,55 @@ interface ExploredSnapshot {
 
 /**
  * Finds a machine's transitions by running it: from the initial snapshot,
- * every event type the machine knows is tried (without payload) in every
- * reachable snapshot, and each move between states becomes an edge. This
- * draws machines whose rules live in guards on "any state" transitions (tool
- * rules) as what they allow, not as what they test. `undefined` when more
- * than `maxSnapshots` snapshots are reachable.
+ * every event type the machine knows is tried in every reachable snapshot,
+ * and each move between states becomes an edge. This draws machines whose
+ * rules live in guards on "any state" transitions (tool rules) as what they
+ * allow, not as what they test. `undefined` when more than `maxSnapshots`
+ * snapshots are reachable.
+ *
+ * Events are tried without payload, except those the root's
+ * `meta.eventSamples` lists (`{ output: [{ value: true }, …] }`): each sample
+ * is tried, and a sample that changes only the context (a tool's output) is
+ * drawn as the condition (`guard`) on the moves that follow it.
  *
  * @example
  * exploreEdges(compiled.machine); // [{ source: 'toolRules.start', target: 'toolRules.after:search', label: 'search', … }]
  */
 export function exploreEdges(machine: AnyStateMachine, maxSnapshots = 2000): GraphEdge[] | undefined {
-  const eventTypes = knownEventTypes(machine.root);
+  const samples = eventSamples(machine);
+  const events = knownEventTypes(machine.root).flatMap((type) =>
+    (samples[type] ?? [{}]).map((payload) => ({ event: { ...payload, type }, sampled: samples[type] !== undefined })),
+  );
   const initial = getInitialSnapshot(machine) as unknown as ExploredSnapshot;
   const seen = new Set([keyOf(initial)]);
+  /** The sampled event that led to a snapshot whose state did not change: the condition of its next moves. */
+  const conditions = new Map<string, string>();
   const queue = [initial];
   const edges = new Map<string, GraphEdge>();
   while (queue.length > 0) {
     const snapshot = queue.shift() as ExploredSnapshot;
-    for (const type of eventTypes) {
+    const here = keyOf(snapshot);
+    for (const { event, sampled } of events) {
       let next: ExploredSnapshot;
       try {
-        next = getNextSnapshot(machine, snapshot as never, { type }) as unknown as ExploredSnapshot;
+        next = getNextSnapshot(machine, snapshot as never, event) as unknown as ExploredSnapshot;
       } catch {
         continue;
       }
       const key = keyOf(next);
-      if (key === keyOf(snapshot)) continue;
-      for (const source of leafIds(snapshot)) {
-        for (const target of leafIds(next)) {
-          edges.set(`${source}|${target}|${type}`, { source, target, event: type, label: type.replace(/^call\./, '') });
+      if (key === here) continue;
+      const label = sampled ? `${event.type} ${JSON.stringify((event as { value?: unknown }).value)}` : event.type.replace(/^call\./, '');
+      const stays = JSON.stringify(next.value) === JSON.stringify(snapshot.value);
+      if (sampled && stays) {
+        conditions.set(key, label);
+      } else {
+        const guard = conditions.get(here);
+        for (const source of leafIds(snapshot)) {
+          for (const target of leafIds(next)) {
+            const edge: GraphEdge = { source, target, event: event.type, label };
+            if (guard !== undefined) edge.guard = guard;
+            edges.set(`${source}|${target}|${label}|${guard ?? ''}`, edge);
+          }
         }
       }
       if (!seen.has(key)) {
@@ -48,6 +68,14 @@ export function exploreEdges(machine: AnyStateMachine, maxSnapshots = 2000): Gra
     }
   }
   return [...edges.values()];
+}
+
+function eventSamples(machine: AnyStateMachine): Record<string, object[]> {
+  const samples = (machine.root.meta as { eventSamples?: unknown } | undefined)?.eventSamples;
+  if (typeof samples !== 'object' || samples === null) return {};
+  return Object.fromEntries(
+    Object.entries(samples).filter((entry): entry is [string, object[]] => Array.isArray(entry[1]) && entry[1].every((item) => typeof item === 'object' && item !== null)),
+  );
 }
 
 function knownEventTypes(node: AnyStateNode): string[] {
