@@ -1,6 +1,8 @@
-import type { RunEvent } from '@agentchart/core';
+import { ApprovalError, type RunEvent } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
-import { createActor } from 'xstate';
+import { type ActorRefFrom, createActor } from 'xstate';
+import type { agentMachine } from '../agent/agentMachine.js';
+import { pendingRequests } from '../agent/approvals.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
@@ -13,7 +15,8 @@ import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 /** Where a run starts: a new task, saved messages, or a persisted snapshot. */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$'>;
 
-const isControl = (event: ChatEvent): event is ChatControlEvent => event.type === 'human.said' || event.type === 'speaker.chosen';
+const isControl = (event: ChatEvent): event is ChatControlEvent =>
+  event.type === 'human.said' || event.type === 'speaker.chosen' || event.type === 'approval.decide';
 
 /**
  * Starts the manager machine for one run and wires its handle: an RxJS
@@ -56,7 +59,21 @@ export function startChatRun(
     if (snapshot.status !== 'active') return undefined;
     if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
     if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.eligible };
+    const speaker = snapshot.children.speaker as ActorRefFrom<typeof agentMachine> | undefined;
+    const agent = snapshot.matches({ speaking: 'agent' }) ? speaker?.getSnapshot() : undefined;
+    if (agent?.matches('awaitingApproval')) {
+      return { kind: 'approval', speaker: snapshot.context.speaker as string, requests: pendingRequests(agent.context.approvals) };
+    }
     return undefined;
+  };
+
+  const decide = (id: string, approved: boolean, reason: string | undefined) => {
+    const now = waiting();
+    const pending = now?.kind === 'approval' ? now.requests.map((request) => request.id) : [];
+    if (now?.kind !== 'approval' || !pending.includes(id)) throw new ApprovalError(id, pending);
+    const decision: ChatEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
+    if (reason !== undefined) decision.reason = reason;
+    bus.next(decision);
   };
 
   const abort = () => actor.send({ type: 'abort' });
@@ -98,6 +115,8 @@ export function startChatRun(
       }
       bus.next({ type: 'human.said', chatId: start.chatId, speaker: now.speaker, text });
     },
+    approve: (id) => decide(id, true, undefined),
+    reject: (id, reason) => decide(id, false, reason),
     select(speaker) {
       const now = waiting();
       if (now?.kind !== 'choice') {
@@ -110,8 +129,10 @@ export function startChatRun(
     },
     snapshot(): GroupChatSnapshot {
       const now = waiting();
-      if (now === undefined) {
-        throw new ChatNotWaitingError('A chat can be persisted only while it waits for a person (a human turn or a manual choice).');
+      if (now === undefined || now.kind === 'approval') {
+        throw new ChatNotWaitingError('A chat can be persisted only while it waits for a person\'s turn or a manual choice (not for a tool approval).', {
+          waiting: now,
+        });
       }
       const { context } = actor.getSnapshot();
       return structuredClone({

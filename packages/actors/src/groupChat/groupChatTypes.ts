@@ -1,6 +1,7 @@
 import type { ChatModel, ErrorInfo, Message, RunEvent, StateChange } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { ApprovalRequest } from '../agent/approvals.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
 import type { HumanAgent } from './humanAgent.js';
@@ -188,6 +189,7 @@ export type ChatEvent =
   | { type: 'handoff'; chatId: string; from: string; to: string; via: 'tool' | 'context' | 'after-work' }
   | { type: 'human.waiting'; chatId: string; speaker: string }
   | { type: 'human.said'; chatId: string; speaker: string; text: string }
+  | { type: 'approval.decide'; chatId: string; speaker: string; id: string; approved: boolean; reason?: string }
   | { type: 'agent.event'; chatId: string; speaker: string; event: RunEvent }
   | { type: 'nested.event'; chatId: string; speaker: string; event: ChatEvent }
   | { type: 'state.changed'; chatId: string; change: StateChange }
@@ -212,8 +214,11 @@ export interface GroupChatRunOptions {
   inspect?: InspectOption;
 }
 
-/** What the chat is waiting for, while it waits. */
-export type ChatWaiting = { kind: 'human'; speaker: string } | { kind: 'choice'; eligible: string[] };
+/** A wait that can be persisted: a person's turn or a manual speaker choice. */
+export type PersistableWaiting = { kind: 'human'; speaker: string } | { kind: 'choice'; eligible: string[] };
+
+/** What the chat is waiting for, while it waits (an agent's tool calls waiting for approval included). */
+export type ChatWaiting = PersistableWaiting | { kind: 'approval'; speaker: string; requests: ApprovalRequest[] };
 
 /**
  * A chat persisted while it waits for a person (`run.snapshot()`): plain JSON,
@@ -229,7 +234,7 @@ export interface GroupChatSnapshot {
   sharedState: Record<string, unknown>;
   /** The state of the seeded random selector. */
   randomState: number;
-  waiting: ChatWaiting;
+  waiting: PersistableWaiting;
 }
 
 /** A running (or finished) group chat. */
@@ -247,10 +252,21 @@ export interface GroupChatRun {
    * unless the chat waits for a person (for `as`, when given).
    */
   say(text: string, options?: { as?: string }): void;
+  /**
+   * Approves a tool call of the speaking agent that waits for approval (see
+   * `waiting()`); once every pending call is decided, its batch runs.
+   * Throws `ApprovalError` when `id` is not pending.
+   */
+  approve(id: string): void;
+  /** Rejects a pending tool call of the speaking agent: its model is told so instead of a result. */
+  reject(id: string, reason?: string): void;
   /** Picks the next speaker (manual selection): an eligible name or `terminate`. */
   select(speaker: string): void;
   /** What the chat waits for now, if anything. */
   waiting(): ChatWaiting | undefined;
-  /** The chat as plain JSON, while it waits for a person; throws `ChatNotWaitingError` otherwise. */
+  /**
+   * The chat as plain JSON, while it waits for a person's turn or a manual
+   * choice; throws `ChatNotWaitingError` otherwise (an approval wait cannot be persisted).
+   */
   snapshot(): GroupChatSnapshot;
 }

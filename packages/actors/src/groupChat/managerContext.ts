@@ -2,7 +2,7 @@ import type { ErrorInfo, Message } from '@agentchart/core';
 import type { Observable } from 'rxjs';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
-import type { ChatEvent, ChatTurn, ChatWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
 /** What the selection step decided. */
 export type SelectionDecision =
@@ -17,7 +17,7 @@ export interface ManagerContext {
   /** Puts an event on the chat's bus (used to bridge the speakers' own events out). */
   publish: (event: ChatEvent) => void;
   /** The control events on the bus (a person's `say` and `select`), bridged into the manager. */
-  controls$: Observable<Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' }>>;
+  controls$: Observable<Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>>;
   chatId: string;
   messages: Message[];
   turns: ChatTurn[];
@@ -42,7 +42,7 @@ export interface ManagerContext {
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
   /** Set when resuming a persisted chat that waited for a person. */
-  resumeWaiting: ChatWaiting | undefined;
+  resumeWaiting: PersistableWaiting | undefined;
 }
 
 /** What selection functions and termination predicates see. */

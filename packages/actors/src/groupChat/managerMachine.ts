@@ -10,14 +10,14 @@ import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { replyText, viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, ChatWaiting, GroupChatResult, SelectionSource } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
-export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' }>;
+export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
 
 export interface ManagerInput {
   runtime: ChatRuntime;
@@ -34,7 +34,7 @@ export interface ManagerInput {
   publish: (event: ChatEvent) => void;
   /** The bus's control events, bridged into the manager. */
   controls$: Observable<ChatControlEvent>;
-  resumeWaiting?: ChatWaiting | undefined;
+  resumeWaiting?: PersistableWaiting | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -165,6 +165,11 @@ export const managerMachine = setup({
       return {};
     }),
     startSpeaker: sendTo('speaker', { type: 'start' }),
+    relayApprovalDecision: sendTo('speaker', ({ event }) => {
+      if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
+      const { id, approved, reason } = event;
+      return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
+    }),
     waitForHuman: emit(({ context }) => ({ type: 'human.waiting' as const, chatId: context.chatId, speaker: context.speaker as string })),
     recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
       const speaker = context.speaker as string;
@@ -290,6 +295,7 @@ export const managerMachine = setup({
           entry: ['spawnSpeaker', 'startSpeaker'],
           exit: stopChild('speaker'),
           on: {
+            'approval.decide': { actions: 'relayApprovalDecision' },
             'xstate.done.actor.speaker': {
               target: '#groupChat.afterTurn',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
