@@ -8,7 +8,14 @@ export {
   type StatelyInspector,
   type StatelyInspectorOptions,
 } from './stately/inspectWithStately.js';
-export { machineGraph, type GraphEdge, type GraphNode, type MachineGraph } from './diagrams/machineGraph.js';
+export {
+  machineGraph,
+  type GraphEdge,
+  type GraphNode,
+  type MachineGraph,
+  type MachineGraphOptions,
+} from './diagrams/machineGraph.js';
+export { exploreEdges } from './diagrams/exploreEdges.js';
 export { graphToMermaid } from './diagrams/graphToMermaid.js';
 export { graphToDot, svgStateId, type DotOptions } from './diagrams/graphToDot.js';
 export { renderDotToSvg, renderGraphToSvg } from './diagrams/renderSvg.js';
@@ -21,7 +28,13 @@ export {
   type TraceEntryOf,
   type TraceHeader,
 } from './trace/traceFormat.js';
-export { inspectionEntries, sanitizeEvent, type UntimedEntry } from './trace/inspectionEntries.js';
+export {
+  createMachineKeys,
+  inspectionEntries,
+  sanitizeEvent,
+  type MachineKeys,
+  type UntimedEntry,
+} from './trace/inspectionEntries.js';
 export { memorySink, ndjsonFileSink, toNdjson, type TraceLine, type TraceSink } from './trace/traceSinks.js';
 export {
   createTraceRecorder,
@@ -32,6 +45,4 @@ export {
 export { runEntries, type AnyRunEvent } from './trace/runEntries.js';
 export { parseTrace, readTraceFile, replayTrace } from './trace/readTrace.js';
 export { formatTimeline, stateText, type TimelineOptions } from './trace/formatTimeline.js';
-export { exploreEdges } from './diagrams/exploreEdges.js';
-export type { MachineGraphOptions } from './diagrams/machineGraph.js';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/startViewServer.js';

@@ -77,6 +77,11 @@ function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefin
       return `💬 ${String(field('speaker'))}: ${oneLine(String(field('text')))}`;
     case 'chat.finished':
       return `■ chat finished: ${String(field('reason'))} after ${String(field('rounds'))} round(s)`;
+    case 'state.changed': {
+      const change = field('change') as { key?: string; value?: unknown; deleted?: boolean } | undefined;
+      if (!change?.key) return `◇ ${agent}: shared state changed`;
+      return change.deleted ? `◇ shared state: ${change.key} deleted` : `◇ shared state: ${change.key} = ${oneLine(JSON.stringify(change.value ?? null))}`;
+    }
     case 'turn.finished':
     case 'speaker.choice.requested':
     case 'speaker.chosen':

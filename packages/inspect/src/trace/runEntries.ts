@@ -8,7 +8,6 @@ export interface AnyRunEvent {
   type: string;
 }
 
-
 /**
  * Turns the events of a run's `events$` into trace entries. A group chat's
  * `agent.event` and `nested.event` wrappers are unwrapped (the inner event is

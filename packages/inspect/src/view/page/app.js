@@ -149,6 +149,11 @@ function onRunEvent(event) {
       add('speaker-change', `» next speaker: ${event.speaker}${event.by ? ` (round ${event.round}, by ${event.by})` : ''}${event.reason ? ` (fallback: ${event.reason})` : ''}`);
       setSpeaker(event.speaker);
       break;
+    case 'state.changed':
+      if (event.change && event.change.key) {
+        add('state-change', event.change.deleted ? `◇ ${event.change.key} deleted` : `◇ ${event.change.key} = ${short(event.change.value ?? null)}`, 'shared state');
+      }
+      break;
     case 'run.finished':
       runsOpen.delete(event.runId);
       add('run-end', `■ ${agent} finished: ${event.reason}${event.error ? ` — ${event.error.message}` : ''}`);
