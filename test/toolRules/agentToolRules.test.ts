@@ -276,3 +276,38 @@ describe('the toolRules child actor', () => {
     expect(seen).toEqual({ value: 'after:search', last: 'search' });
   });
 });
+
+describe('tool rules across persistence', () => {
+  it('a run waiting on a requiresApproval rule resumes from JSON with its rule state', async () => {
+    executed.length = 0;
+    const script = [{ toolCalls: [{ name: 'search' }] }, { toolCalls: [{ name: 'delete' }] }, { toolCalls: [{ name: 'search' }] }, { text: 'ok' }];
+    const make = () =>
+      createAgent({
+        name: 'a',
+        model: scriptedModel(script),
+        tools: [tool('search'), tool('delete')],
+        toolRules: [rules.init('search'), rules.requiresApproval('delete'), rules.maxCount('search', 1)],
+      });
+    const run = make().run('Go');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(run.pendingApprovals.map((request) => request.toolName)).toEqual(['delete']);
+    const saved = JSON.parse(JSON.stringify(run.persist())) as unknown;
+    run.abort();
+    await run.result;
+
+    executed.length = 0;
+    const agent = make();
+    // The resumed run's model continues the script from its third turn.
+    const resumed = createAgent({
+      name: 'a',
+      model: scriptedModel(script.slice(2)),
+      tools: agent.tools,
+      toolRules: [rules.init('search'), rules.requiresApproval('delete'), rules.maxCount('search', 1)],
+    }).resume(saved);
+    resumed.approve(resumed.pendingApprovals[0]?.id ?? '');
+    const result = await resumed.result;
+    expect(executed).toEqual(['delete']);
+    // search was used up before the snapshot: the resumed rules still know it.
+    expect(result.toolCalls.at(-1)).toMatchObject({ call: { name: 'search' }, refusedBy: 'maxCount' });
+  });
+});

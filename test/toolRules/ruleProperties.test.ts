@@ -124,55 +124,69 @@ describe('property: no executed sequence violates a rule', () => {
     expect(ruleViolations(compiled.rules, executed, ending)).toEqual([]);
   }
 
+  /** One episode through a full agent: a scripted adversary, random outputs and approval decisions. */
+  async function playAgentEpisode(
+    rules: ToolRule[],
+    turns: readonly { text: string; calls: string[] }[],
+    outputs: readonly unknown[],
+    decisions: readonly boolean[],
+  ): Promise<void> {
+    const compiled = tryCompile(rules);
+    fc.pre(compiled !== undefined);
+    const executed: (ExecutedCall & { callId: string })[] = [];
+    const approved = new Set<string>();
+    const tools = TOOLS.map((name) =>
+      defineTool({
+        name,
+        description: name,
+        parameters: z.object({}),
+        execute: (_args, ctx) => {
+          const value = outputs[executed.length % outputs.length];
+          executed.push({ tool: name, output: value, callId: ctx.callId });
+          return value;
+        },
+      }),
+    );
+    const model = scriptedModel((_request, index) => {
+      const turn = turns[index % turns.length] as { text: string; calls: string[] };
+      return { text: turn.text, toolCalls: turn.calls.map((name) => ({ name })) };
+    });
+    const agent = createAgent({ name: 'adversary', model, tools, toolRules: rules, maxSteps: 8 });
+    const run = agent.run('Go');
+    let decision = 0;
+    run.events$.subscribe((event: RunEvent) => {
+      if (event.type === 'approval.requested') {
+        const approve = decisions[decision++ % decisions.length] as boolean;
+        setTimeout(() => (approve ? run.approve(event.id) : run.reject(event.id)), 0);
+      }
+      if (event.type === 'approval.decided' && event.approved) approved.add(event.id);
+    });
+    const result = await run.result;
+    const ending: Ending =
+      result.stopReason === 'completed'
+        ? 'final-answer'
+        : result.stopReason === 'terminal-tool'
+          ? 'terminal-tool'
+          : result.stopReason === 'error'
+            ? 'failed'
+            : 'cut-short';
+    const calls = executed.map(({ callId, ...call }) => ({ ...call, approved: approved.has(callId) }));
+    expect(ruleViolations(compiled?.rules ?? [], calls, ending)).toEqual([]);
+}
+
   it(`an agent with an adversarial model executes only legal calls (${AGENT_EPISODES} episodes)`, async () => {
     const turnArb = fc.record({
       text: fc.constantFrom('', 'done'),
       calls: fc.array(fc.constantFrom(...TOOLS, 'zz'), { maxLength: 3 }),
     });
     await fc.assert(
-      fc.asyncProperty(ruleSetArb, fc.array(turnArb, { minLength: 1, maxLength: 8 }), fc.array(output, { minLength: 1 }), fc.array(fc.boolean(), { minLength: 1 }), async (rules, turns, outputs, decisions) => {
-        const compiled = tryCompile(rules);
-        fc.pre(compiled !== undefined);
-        const executed: (ExecutedCall & { callId: string })[] = [];
-        const approved = new Set<string>();
-        const tools = TOOLS.map((name) =>
-          defineTool({
-            name,
-            description: name,
-            parameters: z.object({}),
-            execute: (_args, ctx) => {
-              const value = outputs[executed.length % outputs.length];
-              executed.push({ tool: name, output: value, callId: ctx.callId });
-              return value;
-            },
-          }),
-        );
-        const model = scriptedModel((_request, index) => {
-          const turn = turns[index % turns.length] as { text: string; calls: string[] };
-          return { text: turn.text, toolCalls: turn.calls.map((name) => ({ name })) };
-        });
-        const agent = createAgent({ name: 'adversary', model, tools, toolRules: rules, maxSteps: 8 });
-        const run = agent.run('Go');
-        let decision = 0;
-        run.events$.subscribe((event: RunEvent) => {
-          if (event.type === 'approval.requested') {
-            const approve = decisions[decision++ % decisions.length] as boolean;
-            setTimeout(() => (approve ? run.approve(event.id) : run.reject(event.id)), 0);
-          }
-          if (event.type === 'approval.decided' && event.approved) approved.add(event.id);
-        });
-        const result = await run.result;
-        const ending: Ending =
-          result.stopReason === 'completed'
-            ? 'final-answer'
-            : result.stopReason === 'terminal-tool'
-              ? 'terminal-tool'
-              : result.stopReason === 'error'
-                ? 'failed'
-                : 'cut-short';
-        const calls = executed.map(({ callId, ...call }) => ({ ...call, approved: approved.has(callId) }));
-        expect(ruleViolations(compiled?.rules ?? [], calls, ending)).toEqual([]);
-      }),
+      fc.asyncProperty(
+        ruleSetArb,
+        fc.array(turnArb, { minLength: 1, maxLength: 8 }),
+        fc.array(output, { minLength: 1 }),
+        fc.array(fc.boolean(), { minLength: 1 }),
+        (rules, turns, outputs, decisions) => playAgentEpisode(rules, turns, outputs, decisions),
+      ),
       { numRuns: AGENT_EPISODES, seed: 5, maxSkipsPerRun: 100 },
     );
   }, 60_000);

@@ -49,6 +49,7 @@ export function endReminder(rules: CompiledToolRules, state: ToolRuleState): Use
   const block = explainBlockedEnd(rules.program, state);
   if (block === null) return undefined;
   const allowed = allowedTools(rules.program, state);
-  const next = allowed.length === 1 ? `Call ${allowed[0]} now.` : `Call one of: ${allowed.join(', ')}.`;
+  const next =
+    allowed.length === 0 ? 'No tool may be called now.' : allowed.length === 1 ? `Call ${allowed[0]} now.` : `Call one of: ${allowed.join(', ')}.`;
   return { role: 'user', content: `[tool rules] You cannot finish yet: ${block.reason}. ${next}` };
 }

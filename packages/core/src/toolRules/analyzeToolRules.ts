@@ -48,16 +48,17 @@ export interface ToolRuleAnalysis {
  */
 export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): ToolRuleAnalysis {
   const start = initialToolRuleState();
-  const seen = new Map<string, { parent: string | null; step: RulePathStep | null }>([[stateKey(program, start), { parent: null, step: null }]]);
-  const queue: ToolRuleState[] = [start];
+  const startKey = stateKey(null, '', memoKey(start));
+  const seen = new Map<string, { parent: string | null; step: RulePathStep | null }>([[startKey, { parent: null, step: null }]]);
+  const queue: { state: ToolRuleState; memo: string; key: string }[] = [{ state: start, memo: memoKey(start), key: startKey }];
+  const outcomes = new Map<string, CallOutcome[]>();
   const runnable = new Set<string>();
   let complete = true;
   let deadlock: Deadlock | null = null;
   let endReachable = false;
 
   for (let head = 0; head < queue.length; head++) {
-    const state = queue[head] as ToolRuleState;
-    const key = stateKey(program, state);
+    const { state, memo, key } = queue[head] as (typeof queue)[number];
     const allowed = allowedTools(program, state);
     const mayEnd = canEnd(program, state);
     endReachable ||= mayEnd;
@@ -72,17 +73,27 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
     }
     for (const tool of allowed) {
       runnable.add(tool);
-      endReachable ||= program.terminal.has(tool);
-      for (const { next, step } of successors(program, state, tool)) {
-        if (next.phase !== 'running') continue;
-        const nextKey = stateKey(program, next);
+      if (program.terminal.has(tool)) {
+        endReachable = true;
+        continue; // the run ends there
+      }
+      // Most calls change only the last tool: their key is known before the state is built.
+      const changesMemory = program.limits.has(tool) || (program.trackedIndex.has(tool) && !state.called.includes(tool));
+      let admitted = changesMemory ? admit(program, state, tool) : undefined;
+      const nextMemo = admitted ? memoKey(admitted) : memo;
+      let toolOutcomes = outcomes.get(tool);
+      if (toolOutcomes === undefined) outcomes.set(tool, (toolOutcomes = callOutcomes(program, tool)));
+      for (const outcome of toolOutcomes) {
+        const nextKey = stateKey(tool, outcome.branchKey, nextMemo);
         if (seen.has(nextKey)) continue;
         if (seen.size >= maxStates) {
           complete = false;
           continue;
         }
-        seen.set(nextKey, { parent: key, step });
-        queue.push(next);
+        admitted ??= admit(program, state, tool);
+        const next = outcome.branch === null ? admitted : { ...admitted, branch: outcome.branch };
+        seen.set(nextKey, { parent: key, step: outcome.step });
+        queue.push({ state: next, memo: nextMemo, key: nextKey });
       }
     }
   }
@@ -168,37 +179,49 @@ function blockedByMemory(program: ToolRuleProgram, state: ToolRuleState): { tool
   return blocked;
 }
 
-/** The states a call of `tool` can lead to (one per branch for a conditional tool). */
-function successors(program: ToolRuleProgram, state: ToolRuleState, tool: string): { next: ToolRuleState; step: RulePathStep }[] {
-  let next = applyCall(program, state, tool);
-  if (next.awaitingApproval !== null) next = approveCall(program, next);
+/** One way a call can end up: for a conditional tool, one per branch its output can pick. */
+interface CallOutcome {
+  branch: ToolRuleState['branch'];
+  branchKey: string;
+  step: RulePathStep;
+}
+
+/** The state right after an allowed call of `tool` (approved, when it needs approval). */
+function admit(program: ToolRuleProgram, state: ToolRuleState, tool: string): ToolRuleState {
+  const next = applyCall(program, state, tool);
+  return next.awaitingApproval === null ? next : approveCall(program, next);
+}
+
+function callOutcomes(program: ToolRuleProgram, tool: string): CallOutcome[] {
   const rule = program.conditional.get(tool);
-  if (rule === undefined || next.branch?.status !== 'pending') return [{ next, step: { tool } }];
-  const out: { next: ToolRuleState; step: RulePathStep }[] = [];
+  if (rule === undefined) return [{ branch: null, branchKey: '', step: { tool } }];
+  const chosen = (next: string, output: string): CallOutcome => ({
+    branch: { status: 'chosen', tool, next },
+    branchKey: `>${next}`,
+    step: { tool, output },
+  });
+  const out: CallOutcome[] = [];
   const picked = new Set<string>();
   for (const entry of rule.cases) {
     if (picked.has(entry.then)) continue;
     picked.add(entry.then);
-    out.push({
-      next: { ...next, branch: { status: 'chosen', tool, next: entry.then } },
-      step: { tool, output: `matches ${JSON.stringify(entry.when)}` },
-    });
+    out.push(chosen(entry.then, `matches ${JSON.stringify(entry.when)}`));
   }
-  const noMatch: RulePathStep = { tool, output: 'matches no case' };
-  if (rule.defaultChild !== undefined) {
-    out.push({ next: { ...next, branch: { status: 'chosen', tool, next: rule.defaultChild } }, step: noMatch });
-  } else if (!rule.requireMatch) {
-    out.push({ next: { ...next, branch: { status: 'open', tool } }, step: noMatch });
-  }
+  if (rule.defaultChild !== undefined) out.push(chosen(rule.defaultChild, 'matches no case'));
+  else if (!rule.requireMatch) out.push({ branch: { status: 'open', tool }, branchKey: '~open', step: { tool, output: 'matches no case' } });
   return out;
 }
 
-function stateKey(program: ToolRuleProgram, state: ToolRuleState): string {
-  const branch = state.branch === null ? '' : state.branch.status === 'chosen' ? `>${state.branch.next}` : `~${state.branch.status}`;
-  // Counts are kept in rule order and absent until the first call, so their entries identify them.
+/** What a state remembers (called tracked tools, counts), as a string; counts are kept in tool order. */
+function memoKey(state: ToolRuleState): string {
   let counts = '';
   for (const tool in state.counts) counts += `${tool}:${state.counts[tool]},`;
-  return `${state.last ?? ''}|${branch}|${state.called.join(',')}|${counts}|${state.phase}`;
+  return `${state.called.join(',')}|${counts}`;
+}
+
+/** States are running (others are not explored), so last tool, branch and memory identify them. */
+function stateKey(last: string | null, branchKey: string, memo: string): string {
+  return `${last ?? ''}|${branchKey}|${memo}`;
 }
 
 function pathTo(seen: Map<string, { parent: string | null; step: RulePathStep | null }>, key: string): RulePathStep[] {
