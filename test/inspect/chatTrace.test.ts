@@ -1,4 +1,4 @@
-import { createAgent, createGroupChat } from '@agentchart/actors';
+import { createAgent, createGroupChat, observeAllRuns } from '@agentchart/actors';
 import { type TraceEntryOf, createTraceRecorder, formatTimeline, memorySink, parseTrace } from '@agentchart/inspect';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +45,32 @@ describe('recording a group chat', () => {
     expect(timeline).toContain('» next speaker: planner');
     expect(timeline).toContain('» next speaker: critic');
     expect(timeline).toMatch(/■ chat finished: \S+/);
+  });
+
+  it('records a nested chat once, when it is recorded as a run of its own', async () => {
+    const team = createGroupChat({
+      name: 'research_team',
+      agents: [speaker('researcher', 'Three hearts.'), speaker('critic', 'Verified.')],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
+    const chat = createGroupChat({ agents: [speaker('planner', 'Go.'), team], speakerSelection: 'round_robin', maxRounds: 3 });
+    const sink = memorySink();
+    const recorder = createTraceRecorder({ sink });
+    const stop = observeAllRuns({
+      onRun: (run) => {
+        if (run.chatEvents$) recorder.recordRun({ chatId: run.runId, machines: run.machines, events$: run.chatEvents$ });
+      },
+    });
+    try {
+      await chat.run('Tell me about octopuses.').result;
+    } finally {
+      stop();
+    }
+    await recorder.close();
+    const selected = parseTrace(sink.toNdjson()).entries.flatMap((entry) =>
+      entry.kind === 'run' && entry.event.type === 'speaker.selected' ? [String(entry.event.speaker)] : [],
+    );
+    expect(selected).toEqual(['planner', 'research_team', 'researcher', 'critic', 'planner']);
   });
 });

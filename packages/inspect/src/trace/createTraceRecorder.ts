@@ -52,6 +52,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
   const machineKeys = createMachineKeys();
   const toEntries = inspectionEntries(options.sanitize, machineKeys);
   const subscriptions: Subscription[] = [];
+  const recordedChats = new Set<string>();
   let seq = 0;
   let runCount = 0;
   let closed = false;
@@ -72,7 +73,8 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
       for (const entry of toEntries(event)) record(entry);
     },
     recordRun: (run) => {
-      const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run, options.sanitize, machineKeys);
+      if (run.chatId !== undefined) recordedChats.add(run.chatId);
+      const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run, options.sanitize, machineKeys, recordedChats);
       for (const entry of fromRun.start()) record(entry);
       const subscription = run.events$.subscribe({
         next: (event) => {

@@ -23,6 +23,8 @@ export function runEntries(
   run: { readonly name?: string; readonly machines?: Readonly<Record<string, AnyStateMachine>> } = {},
   sanitize: SanitizeOptions = {},
   machineKeys: MachineKeys = createMachineKeys(),
+  /** Chats recorded as runs of their own: their events inside a parent's `nested.event` are not recorded twice. */
+  recordedChats: ReadonlySet<string> = new Set(),
 ): { start(): UntimedEntry[]; event(event: AnyRunEvent): UntimedEntry[] } {
   const machines = run.machines ?? {};
   const clean = createSanitizer(sanitize);
@@ -39,7 +41,8 @@ export function runEntries(
     };
 
   const unwrap = (event: AnyRunEvent, speaker?: string): UntimedEntry[] => {
-    const record = event as AnyRunEvent & { event?: AnyRunEvent; speaker?: unknown };
+    const record = event as AnyRunEvent & { event?: AnyRunEvent & { chatId?: unknown }; speaker?: unknown };
+    if (event.type === 'nested.event' && typeof record.event?.chatId === 'string' && recordedChats.has(record.event.chatId)) return [];
     if ((event.type === 'agent.event' || event.type === 'nested.event') && record.event && typeof record.event.type === 'string') {
       return unwrap(record.event, typeof record.speaker === 'string' ? record.speaker : speaker);
     }
