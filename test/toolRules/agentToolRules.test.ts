@@ -50,7 +50,7 @@ describe('agent with tool rules', () => {
       role: 'system',
       content:
         'Research.\n\nTool rules:\n- Call search first.\n- After search, call one of: read.\n' +
-        'Now: after search one of read must be called; you must call read.',
+        'Now: after search, read must be called; you must call read.',
     });
   });
 

@@ -81,9 +81,19 @@ export function resumeAgentRun(
   return wireRun(runId, signal, false, actor);
 }
 
-/** The agent machine with the agent's compiled rule machine as its `toolRules` actor. */
+/** Machines already provided with a rule machine: building one costs far more than a run. */
+const machinesByRules = new WeakMap<object, typeof agentMachine>();
+
+/** The agent machine with the agent's compiled rule machine as its `toolRules` actor (built once per rule set). */
 export function machineFor(runtime: AgentRuntime): typeof agentMachine {
-  return runtime.toolRules ? agentMachine.provide({ actors: { toolRules: runtime.toolRules.machine } }) : agentMachine;
+  const { toolRules } = runtime;
+  if (toolRules === undefined) return agentMachine;
+  let machine = machinesByRules.get(toolRules);
+  if (machine === undefined) {
+    machine = agentMachine.provide({ actors: { toolRules: toolRules.machine } });
+    machinesByRules.set(toolRules, machine);
+  }
+  return machine;
 }
 
 function wireRun(

@@ -7,6 +7,7 @@ import {
   rejectCall,
 } from '@agentchart/core';
 import type { ApprovalRequest, ApprovalState } from './approvals.js';
+import { lastAdmittedIndex } from './toolRulesGate.js';
 
 interface GatedCalls {
   calls: readonly ToolCall[];
@@ -16,11 +17,8 @@ interface GatedCalls {
 /** The admitted call the rule machine waits on for approval (a `requiresApproval` rule), if any. */
 function awaitingCall(state: ToolRuleState | undefined, batch: GatedCalls): ToolCall | undefined {
   const tool = state?.awaitingApproval;
-  if (tool === null || tool === undefined || batch.admitted === undefined) return undefined;
-  for (let index = batch.calls.length - 1; index >= 0; index--) {
-    if (batch.admitted[index] && batch.calls[index]?.name === tool) return batch.calls[index];
-  }
-  return undefined;
+  if (tool === null || tool === undefined) return undefined;
+  return batch.calls[lastAdmittedIndex(batch, tool)];
 }
 
 /**

@@ -56,9 +56,21 @@ export function gateToolCalls(
 ): GatedBatch {
   const { program } = rules;
   const gated: GatedBatch = { calls: [], refusals: [], admitted: [], state: initial, events: [] };
+  const pass = (call: ToolCall, admitted: boolean) => {
+    gated.calls.push(call);
+    gated.refusals.push(undefined);
+    gated.admitted.push(admitted);
+    if (!admitted) return;
+    gated.state = applyCall(program, gated.state, call.name);
+    gated.events.push(callEvent(call.name));
+  };
   for (const original of calls) {
     const { state } = gated;
-    const block = program.toolSet.has(original.name) ? explainBlockedCall(program, state, original.name) : null;
+    if (!program.toolSet.has(original.name)) {
+      pass(original, false);
+      continue;
+    }
+    const block = explainBlockedCall(program, state, original.name);
     if (block !== null) {
       const allowed = allowedTools(program, state);
       gated.calls.push(original);
@@ -66,17 +78,17 @@ export function gateToolCalls(
       gated.admitted.push(false);
       continue;
     }
-    const call = withPrefilledArgs(original, program.toolSet.has(original.name) ? prefilledArgs(program, state, original.name) : undefined);
-    gated.calls.push(call);
-    gated.refusals.push(undefined);
-    const admitted = program.toolSet.has(call.name) && argumentsLookValid(tools.get(call.name), call);
-    gated.admitted.push(admitted);
-    if (admitted) {
-      gated.state = applyCall(program, state, call.name);
-      gated.events.push(callEvent(call.name));
-    }
+    const call = withPrefilledArgs(original, prefilledArgs(program, state, original.name));
+    pass(call, argumentsLookValid(tools.get(call.name), call));
   }
   return gated;
+}
+
+/** The index of the last call of `tool` the rules admitted in a gated batch, or -1. */
+export function lastAdmittedIndex(batch: { calls: readonly { name: string }[]; admitted?: readonly boolean[] }, tool: string): number {
+  let index = batch.calls.length - 1;
+  while (index >= 0 && !(batch.admitted?.[index] && batch.calls[index]?.name === tool)) index--;
+  return index;
 }
 
 /** The outcome a refused call gets instead of running (`undefined` for a call that runs). */

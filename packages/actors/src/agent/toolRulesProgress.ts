@@ -11,6 +11,7 @@ import {
   toErrorInfo,
 } from '@agentchart/core';
 import type { ToolOutcome } from './agentContext.js';
+import { lastAdmittedIndex } from './toolRulesGate.js';
 
 /**
  * After a batch ran: feeds the output of the conditional tool it admitted
@@ -24,9 +25,7 @@ export function applyBatchOutputs(
 ): { state: ToolRuleState; events: ToolRulesEvent[]; error?: ErrorInfo } {
   const { branch } = state;
   if (branch?.status !== 'pending') return { state, events: [] };
-  let index = batch.calls.length - 1;
-  while (index >= 0 && !(batch.admitted[index] && batch.calls[index]?.name === branch.tool)) index--;
-  const outcome = batch.outcomes[index];
+  const outcome = batch.outcomes[lastAdmittedIndex(batch, branch.tool)];
   // A call that failed returned nothing: it matches no case.
   const value = outcome && !outcome.isError ? outcome.value : undefined;
   const next = applyOutput(rules.program, state, value);

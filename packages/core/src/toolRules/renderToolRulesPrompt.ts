@@ -50,6 +50,7 @@ function describeNow(program: ToolRuleProgram, state: ToolRuleState): string {
   if (endBlock === null) {
     return allowed.length > 0 ? `you may call ${allowed.join(', ')}, or answer.` : 'no tool may be called: answer now.';
   }
+  if (allowed.length === 0) return `${endBlock.reason}; no tool is allowed now.`;
   const what = allowed.length === 1 ? `call ${allowed[0]}` : `call one of: ${allowed.join(', ')}`;
   return `${endBlock.reason}; you must ${what}.`;
 }

@@ -103,7 +103,9 @@ export function explainBlockedEnd(program: ToolRuleProgram, state: ToolRuleState
     return { rule: 'init', reason: `the run must start with a call of one of: ${program.initTools.join(', ')}` };
   }
   if (last !== null && program.children.has(last)) {
-    return { rule: 'child', reason: `after ${last} one of ${listOrNone(program.children.get(last))} must be called` };
+    const children = program.children.get(last) ?? [];
+    const which = children.length === 1 ? children[0] : `one of ${listOrNone(children)}`;
+    return { rule: 'child', reason: `after ${last}, ${which} must be called` };
   }
   if (branch?.status === 'chosen') {
     return { rule: 'conditional', reason: `the output of ${branch.tool} selects ${branch.next}, which must be called next` };
