@@ -83,8 +83,18 @@ describe('agentchart CLI', () => {
       });
       const page = await (await fetch(url)).text();
       expect(page).toContain('<script type="module" src="/app.js"></script>');
-      const served = parseTrace(await (await fetch(`${url}trace.ndjson`)).text());
-      expect(served).toEqual(parseTrace(readFileSync(fixture('traces/v1-lookup.ndjson'), 'utf8')));
+      // The replay waits for a page to open the live stream.
+      expect(await (await fetch(`${url}trace.ndjson`)).text()).toBe('');
+      const stream = new AbortController();
+      await fetch(`${url}events`, { signal: stream.signal });
+      const recorded = readFileSync(fixture('traces/v1-lookup.ndjson'), 'utf8');
+      let served = '';
+      for (let waited = 0; served !== recorded && waited < 5000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        served = await (await fetch(`${url}trace.ndjson`)).text();
+      }
+      stream.abort();
+      expect(served).toBe(recorded);
       const svg = await fetch(`${url}machines/agent.svg`);
       expect(svg.headers.get('content-type')).toBe('image/svg+xml');
       expect(await svg.text()).toContain('id="state:agent.thinking"');

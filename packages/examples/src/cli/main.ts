@@ -4,7 +4,7 @@
  *   agentchart diagram <file|example> [--format mermaid|svg|json] [--machine KEY] [--out PATH]
  *   agentchart trace <trace.ndjson> [--verbose]
  *   agentchart record <example|script> [--out FILE]
- *   agentchart view <trace.ndjson|example> [--port N] [--speed N]
+ *   agentchart view <trace.ndjson|example> [--port N] [--speed N] [--now]
  */
 import { parseArgs } from 'node:util';
 import { diagramCommand } from './diagramCommand.js';
@@ -16,7 +16,7 @@ const USAGE = `Usage:
   agentchart diagram <file|example> [--format mermaid|svg|json] [--machine KEY] [--out PATH]
   agentchart trace <trace.ndjson> [--verbose]
   agentchart record <example|script> [--out FILE]
-  agentchart view <trace.ndjson|example> [--port N] [--speed N]
+  agentchart view <trace.ndjson|example> [--port N] [--speed N] [--now]
 
 Examples: ${exampleNames().join(', ')}`;
 
@@ -29,6 +29,7 @@ const { positionals, values } = parseArgs({
     verbose: { type: 'boolean', default: false },
     port: { type: 'string' },
     speed: { type: 'string' },
+    now: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -46,7 +47,7 @@ try {
   } else if (command === 'record') {
     await recordCommand(target, { out: values.out });
   } else if (command === 'view') {
-    await viewCommand(target, { port: values.port, speed: values.speed });
+    await viewCommand(target, { port: values.port, speed: values.speed, now: values.now });
   } else {
     throw new Error(`Unknown command "${command}".\n\n${USAGE}`);
   }

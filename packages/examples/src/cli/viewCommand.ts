@@ -9,9 +9,10 @@ const VIEW_EXAMPLE_LATENCY_MS = '600';
 /**
  * `agentchart view`: serves the live view on 127.0.0.1 and feeds it a trace
  * (replayed at its recorded pace × `--speed`; `--speed 0` shows it at once)
- * or a running example. Runs until interrupted.
+ * or a running example, once the page is open (`--now`: at once). Runs until
+ * interrupted.
  */
-export async function viewCommand(target: string, options: { port?: string; speed?: string }): Promise<void> {
+export async function viewCommand(target: string, options: { port?: string; speed?: string; now?: boolean }): Promise<void> {
   const port = options.port === undefined ? undefined : Number(options.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be a port number; got "${options.port}".`);
   const speed = options.speed === undefined ? 1 : Number(options.speed);
@@ -28,6 +29,10 @@ export async function viewCommand(target: string, options: { port?: string; spee
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 
+  if (!options.now) {
+    console.log('starts when the page is open (--now starts at once)');
+    await view.firstViewer;
+  }
   if (trace) {
     view.sink.write(trace.header);
     replayTrace(trace, { speed }).subscribe((entry) => view.sink.write(entry));

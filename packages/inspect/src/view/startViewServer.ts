@@ -20,6 +20,8 @@ export interface ViewServer {
   readonly url: string;
   /** Write trace lines here (a recorder's sink, or a replayed trace). */
   readonly sink: TraceSink;
+  /** Resolves when the first page connects (to start a run once someone watches). */
+  readonly firstViewer: Promise<void>;
   /** Closes the server and every open page stream. */
   close(): Promise<void>;
 }
@@ -55,6 +57,10 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
   const streams = new Set<ServerResponse>();
   const graphs = new Map<string, MachineGraph>();
   const svgs = new Map<string, Promise<string>>();
+  let viewerArrived: () => void = () => undefined;
+  const firstViewer = new Promise<void>((resolve) => {
+    viewerArrived = resolve;
+  });
 
   const send = (response: ServerResponse, line: TraceLine) => response.write(`data: ${JSON.stringify(line)}\n\n`);
   const sink: TraceSink = {
@@ -75,6 +81,7 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
       response.write(': agentchart live view\n\n');
       for (const line of history) send(response, line);
       streams.add(response);
+      viewerArrived();
       request.on('close', () => streams.delete(response));
       return undefined;
     }
@@ -111,6 +118,7 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
   return {
     url: `http://${VIEW_HOST}:${port}/`,
     sink,
+    firstViewer,
     close: () =>
       new Promise<void>((resolve) => {
         for (const stream of streams) stream.end();
