@@ -2,11 +2,7 @@ import {
   type ErrorInfo,
   type Message,
   type RunEvent,
-  type ToolCall,
-  type ToolMessage,
   type ToolModeSetting,
-  addUsage,
-  applyEnd,
   buildToolRuleProgram,
   canEnd,
   createToolRulesMachine,
@@ -15,22 +11,17 @@ import {
   zeroUsage,
 } from '@agentchart/core';
 import { assign, emit, enqueueActions, setup } from 'xstate';
-import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
+import { type AgentContext, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
+import { agentSteps, runSteps } from './agentSteps.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
-import { needsScreening } from './needsScreening.js';
-import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
+import { offeredToolsNow } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
-import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
-import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
-import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
-import { assembleAssistantMessage } from './assembleAssistantMessage.js';
+import { needsScreening } from './needsScreening.js';
 import { toRunResult } from './runResult.js';
-import { afterToolIteration } from './toolChoice.js';
-import { settleRuleApproval, withRuleApprovals } from './toolRulesApprovals.js';
-import { gateToolCalls, refusalOutcome } from './toolRulesGate.js';
-import { applyBatchOutputs, endReminder } from './toolRulesProgress.js';
 import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
+import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
+import { withRuleApprovals } from './toolRulesApprovals.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
@@ -58,17 +49,6 @@ export type AgentMachineEvent =
   | { type: 'start' }
   | { type: 'abort' };
 
-const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOutcome): RunEvent => ({
-  type: 'tool.result',
-  runId: context.runId,
-  agent: context.runtime.agentName,
-  step: context.step,
-  callId: call.id,
-  toolName: call.name,
-  content: outcome.content,
-  isError: outcome.isError,
-  ...(outcome.error ? { error: outcome.error } : {}),
-});
 
 /**
  * The agent's tool loop:
@@ -114,20 +94,30 @@ export const agentMachine = setup({
     rulesFailed: ({ context }) => context.rules?.phase === 'failed',
   },
   actions: {
-    startStep: enqueueActions(({ context, enqueue }) => {
-      const step = context.step + 1;
-      enqueue.assign({ step, draft: emptyDraft() });
-      const request = buildModelRequest(context);
-      enqueue.sendTo('model', { type: 'model.call', model: context.runtime.model, request });
-      enqueue.emit({
-        type: 'model.request',
-        runId: context.runId,
-        agent: context.runtime.agentName,
-        step,
-        tools: request.tools.map((tool) => tool.name),
-        toolChoice: request.toolChoice,
-      });
-    }),
+    startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
+    takeReply: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply)),
+    runBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.runBatch)),
+    appendReply: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.appendReply)),
+    startBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startBatch)),
+    settleRuleApproval: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.settleRuleApproval)),
+    advanceRules: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.advanceRules)),
+    remindOfRules: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.remindOfRules)),
+    endRules: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.endRules)),
+    recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
+    prepareBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.prepareBatch)),
+    recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
+    appendToolResults: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.appendToolResults)),
+    answerFinalReply: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerFinalReply)),
+    /** The hot path of a step, each as one action: a reply with tool calls, a batch starting, a batch finishing. */
+    acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch),
+    ),
+    beginBatch: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch),
+    ),
+    finishBatch: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.recordOutcome, agentSteps.advanceRules, agentSteps.appendToolResults),
+    ),
     relayDelta: emit(({ context, event }) => {
       const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
       return {
@@ -137,96 +127,6 @@ export const agentMachine = setup({
         step: context.step,
         text,
       };
-    }),
-    takeReply: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'model.reply') return;
-      const { usage, ...draft } = event.reply;
-      enqueue.assign({ draft });
-      if (usage === undefined) return;
-      enqueue.assign({ usage: addUsage(context.usage, usage) });
-      enqueue.emit({ type: 'usage', runId: context.runId, agent: context.runtime.agentName, step: context.step, usage });
-    }),
-    runBatch: enqueueActions(({ context, enqueue }) => {
-      const { batch } = context;
-      if (batch.pending === 0) return;
-      enqueue.sendTo('toolRunner', {
-        type: 'tools.run',
-        tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
-        calls: batch.calls,
-        answered: batch.outcomes,
-        step: context.step,
-        liveTools: context.runtime.liveTools,
-        middleware: context.runtime.middleware,
-        detailedErrors: context.runtime.detailedErrors,
-        agentName: context.runtime.agentName,
-        runId: context.runId,
-        state: toolStateHandle(context),
-      });
-    }),
-    appendReply: enqueueActions(({ context, enqueue }) => {
-      const message = assembleAssistantMessage(context.draft, context.runtime.agentName);
-      enqueue.assign({ messages: [...context.messages, message] });
-      enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-    }),
-    startBatch: enqueueActions(({ context, enqueue }) => {
-      const { runtime } = context;
-      const base = { runId: context.runId, agent: runtime.agentName, step: context.step };
-      if (runtime.toolRules === undefined || context.rules === undefined) {
-        const calls = context.draft.toolCalls;
-        enqueue.assign({
-          batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
-          approvals: noApprovals(),
-        });
-        for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
-        return;
-      }
-      const tools = new Map(offeredToolsNow(context).map((tool) => [tool.name, tool]));
-      const gated = gateToolCalls(runtime.toolRules, tools, context.rules, context.draft.toolCalls);
-      const outcomes = gated.refusals.map(refusalOutcome);
-      const pending = outcomes.filter((outcome) => outcome === undefined).length;
-      enqueue.assign({
-        batch: { calls: gated.calls, outcomes, pending, admitted: gated.admitted },
-        approvals: noApprovals(),
-        rules: gated.state,
-      });
-      for (const event of gated.events) enqueue.sendTo('toolRules', event);
-      gated.calls.forEach((call, index) => {
-        const refusal = gated.refusals[index];
-        if (refusal === undefined) enqueue.emit({ type: 'tool.call', ...base, call });
-        else {
-          const { rule, reason, allowedTools, content } = refusal;
-          enqueue.emit({ type: 'tool.refused', ...base, call, rule, reason, allowedTools, content });
-        }
-      });
-    }),
-    /** Feeds the rules the human decision on a call a `requiresApproval` rule holds. */
-    settleRuleApproval: enqueueActions(({ context, enqueue }) => {
-      if (context.runtime.toolRules === undefined || context.rules === undefined) return;
-      const settled = settleRuleApproval(context.runtime.toolRules, context.rules, context.batch, context.approvals);
-      enqueue.assign({ rules: settled.state });
-      for (const event of settled.events) enqueue.sendTo('toolRules', event);
-    }),
-    /** After a batch: the output of the conditional tool it ran picks the next tool. */
-    advanceRules: enqueueActions(({ context, enqueue }) => {
-      const { toolRules } = context.runtime;
-      const { batch } = context;
-      if (toolRules === undefined || context.rules === undefined || batch.admitted === undefined) return;
-      const progress = applyBatchOutputs(toolRules, context.rules, { ...batch, admitted: batch.admitted });
-      enqueue.assign({ rules: progress.state, ...(progress.error ? { error: progress.error } : {}) });
-      for (const event of progress.events) enqueue.sendTo('toolRules', event);
-    }),
-    /** A final answer the rules do not accept yet: tell the model what is missing. */
-    remindOfRules: enqueueActions(({ context, enqueue }) => {
-      if (context.runtime.toolRules === undefined || context.rules === undefined) return;
-      const message = endReminder(context.runtime.toolRules, context.rules);
-      if (message === undefined) return;
-      enqueue.assign({ messages: [...context.messages, message] });
-      enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-    }),
-    endRules: enqueueActions(({ context, enqueue }) => {
-      if (context.rules === undefined) return;
-      enqueue.assign({ rules: applyEnd(context.rules) });
-      enqueue.sendTo('toolRules', { type: 'end' });
     }),
     requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
       enqueue.assign({ approvals: { requests, decisions: {} } });
@@ -242,54 +142,6 @@ export const agentMachine = setup({
         });
       }
     }),
-    recordDecision: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'approval.decide') return;
-      const request = context.approvals.requests.find((candidate) => candidate.id === event.id) as ApprovalRequest;
-      const decision = event.reason === undefined ? { approved: event.approved } : { approved: event.approved, reason: event.reason };
-      enqueue.assign({
-        approvals: { ...context.approvals, decisions: { ...context.approvals.decisions, [event.id]: decision } },
-      });
-      enqueue.emit({
-        type: 'approval.decided',
-        runId: context.runId,
-        agent: context.runtime.agentName,
-        step: request.step,
-        id: event.id,
-        toolName: request.toolName,
-        ...decision,
-      });
-    }),
-    /** Answers the calls that will not run (rejected, over the tool-call budget) and counts the rest. */
-    prepareBatch: enqueueActions(({ context, enqueue }) => {
-      const { batch } = context;
-      // Calls the tool rules refused are answered already; a oneCallAtATime call beside others is refused;
-      // the rest are checked here.
-      const refusals = oneCallAtATimeRefusals(offeredToolsNow(context), batch.calls);
-      const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refusals.has(index));
-      const answeredOpen = answeredBeforeExecution(open, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
-      let next = 0;
-      const answered = batch.outcomes.map((outcome, index) => outcome ?? refusals.get(index) ?? answeredOpen[next++]);
-      const executing = answered.filter((outcome) => outcome === undefined).length;
-      enqueue.assign({
-        batch: { ...batch, outcomes: answered, pending: executing },
-        toolCallCount: context.toolCallCount + executing,
-      });
-      answered.forEach((outcome, index) => {
-        if (outcome !== undefined && batch.outcomes[index] === undefined) enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, outcome));
-      });
-    }),
-    recordOutcome: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'tool.settled') return;
-      const { batch } = context;
-      const call = batch.calls[event.index] as ToolCall;
-      const outcomes = batch.outcomes.slice();
-      outcomes[event.index] = event.outcome;
-      enqueue.assign({ batch: { ...batch, outcomes, pending: batch.pending - 1 } });
-      if (event.outcome.endsRun && context.endedBy === undefined) {
-        enqueue.assign({ endedBy: { callId: call.id, toolName: call.name } });
-      }
-      enqueue.emit(toolResultEvent(context, call, event.outcome));
-    }),
     reportToolsChanged: emit(({ context, event }) => {
       const changed = event as ToolsChangedEvent;
       return {
@@ -302,48 +154,6 @@ export const agentMachine = setup({
         removed: changed.change.removed,
         tools: context.runtime.liveTools.names(),
       };
-    }),
-    appendToolResults: enqueueActions(({ context, enqueue }) => {
-      const { batch } = context;
-      const messages = context.messages.slice();
-      const records = context.toolCalls.slice();
-      let failed = false;
-      for (let index = 0; index < batch.calls.length; index++) {
-        const call = batch.calls[index] as ToolCall;
-        const outcome = batch.outcomes[index];
-        if (outcome === undefined) continue;
-        const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content };
-        if (outcome.isError) message.isError = true;
-        failed ||= outcome.isError;
-        messages.push(message);
-        const record: ToolCallRecord = { step: context.step, call, content: outcome.content, isError: outcome.isError };
-        if ('value' in outcome) record.value = outcome.value;
-        if (outcome.refusedBy !== undefined) record.refusedBy = outcome.refusedBy;
-        records.push(record);
-        enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-      }
-      enqueue.assign({
-        messages,
-        toolCalls: records,
-        batch: { calls: [], outcomes: [], pending: 0 },
-        approvals: noApprovals(),
-        toolMode: afterToolIteration(context.toolMode),
-        consecutiveErrorBatches: failed ? context.consecutiveErrorBatches + 1 : 0,
-      });
-    }),
-    /** The last reply of a run that hit a limit: any tool calls in it are answered, not run. */
-    answerFinalReply: enqueueActions(({ context, enqueue }) => {
-      const messages = context.messages.slice();
-      const records = context.toolCalls.slice();
-      for (const call of context.draft.toolCalls) {
-        const outcome = limitReachedOutcome(context.finalCall ?? 'max-tool-calls', context.runtime);
-        enqueue.emit(toolResultEvent(context, call, outcome));
-        const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: true };
-        messages.push(message);
-        records.push({ step: context.step, call, content: outcome.content, isError: true });
-        enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-      }
-      enqueue.assign({ messages, toolCalls: records });
     }),
     finish: enqueueActions(({ context, enqueue }, params: { reason: AgentContext['stopReason']; error?: ErrorInfo }) => {
       enqueue.assign({ stopReason: params.reason, error: params.error });
@@ -411,7 +221,7 @@ export const agentMachine = setup({
         'model.delta': { actions: 'relayDelta' },
         'model.reply': [
           { guard: 'isFinalCall', target: 'limitReached', actions: ['takeReply', 'appendReply', 'answerFinalReply'] },
-          { guard: 'replyHasToolCalls', target: 'batchReady', actions: ['takeReply', 'appendReply', 'startBatch'] },
+          { guard: 'replyHasToolCalls', target: 'batchReady', actions: 'acceptToolCalls' },
           { guard: 'rulesForbidEnd', target: 'stepDone', actions: ['takeReply', 'appendReply', 'remindOfRules'] },
           { target: 'done', actions: ['takeReply', 'appendReply', 'endRules'] },
         ],
@@ -457,11 +267,11 @@ export const agentMachine = setup({
       always: { guard: 'allApprovalsDecided', target: 'acting' },
     },
     acting: {
-      entry: ['settleRuleApproval', 'prepareBatch', 'runBatch'],
+      entry: 'beginBatch',
       on: {
         'tool.settled': [
           // The last outcome of the batch moves on in the same step; the others are only recorded.
-          { guard: 'isLastOutcome', target: 'stepDone', actions: ['recordOutcome', 'advanceRules', 'appendToolResults'] },
+          { guard: 'isLastOutcome', target: 'stepDone', actions: 'finishBatch' },
           { actions: 'recordOutcome' },
         ],
         'tools.changed': { actions: 'reportToolsChanged' },
