@@ -245,6 +245,26 @@ describe('agent with tool rules', () => {
     ]);
   });
 
+  it('counts a strict tool call whose optional fields come as null (as OpenAI strict mode sends them)', async () => {
+    let runs = 0;
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks a city up.',
+      strict: true,
+      parameters: z.object({ city: z.string(), unit: z.string().optional() }),
+      execute: () => `lookup ${++runs}`,
+    });
+    const call = { name: 'lookup', arguments: { city: 'Oslo', unit: null } };
+    const model = scriptedModel([{ toolCalls: [call] }, { toolCalls: [call] }, { text: 'Done.' }]);
+    const agent = createAgent({ name: 'a', model, tools: [lookup, tool('other')], toolRules: [rules.maxCount('lookup', 1)] });
+    const result = await agent.run('Go').result;
+    expect(runs).toBe(1);
+    expect(result.toolCalls.map((record) => [record.content, record.refusedBy])).toEqual([
+      ['lookup 1', undefined],
+      ['Tool "lookup" was not run: lookup may be called at most 1 time(s) per run (rule: maxCount). Tools you may call now: other.', 'maxCount'],
+    ]);
+  });
+
   it('rejects a deadlocking rule set when the agent is created', () => {
     expect(() =>
       createAgent({
