@@ -54,6 +54,27 @@ describe('agent with tool rules', () => {
     });
   });
 
+  it('keeps the agent’s forced tool while the rules allow it, and forces by the rules otherwise', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'fetch' }] },
+      { toolCalls: [{ name: 'read' }] },
+      { text: 'Done.' },
+    ]);
+    const agent = createAgent({
+      name: 'a',
+      model,
+      tools: [tool('search'), tool('fetch'), tool('read')],
+      toolChoice: { type: 'tool', name: 'fetch' },
+      toolRules: [rules.init('search'), rules.init('fetch'), rules.child('fetch', ['search', 'read'])],
+    });
+    await agent.run('Go').result;
+    expect(model.requests.map((request) => [request.tools.map((spec) => spec.name), request.toolChoice])).toEqual([
+      [['search', 'fetch'], { type: 'tool', name: 'fetch' }],
+      [['search', 'read'], 'required'],
+      [['search', 'fetch', 'read'], 'auto'],
+    ]);
+  });
+
   it('refuses an illegal call without executing it and tells the model why', async () => {
     executed.length = 0;
     const events: RunEvent[] = [];
