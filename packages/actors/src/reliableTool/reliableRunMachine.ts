@@ -171,7 +171,14 @@ export const reliableRunMachine = setup({
       entry: 'startAttempt',
       invoke: {
         src: 'runner',
-        input: ({ context }) => ({ model: context.runtime.runnerModel, request: buildRunnerRequest(context), tool: context.runtime.tool }),
+        input: ({ context }) => ({
+          model: context.runtime.runnerModel,
+          request: buildRunnerRequest(context),
+          tool: context.runtime.tool,
+          runId: context.runId,
+          agentName: context.runtime.name,
+          state: context.state,
+        }),
         onDone: {
           target: 'checkingCall',
           actions: assign(({ context, event }) => {
