@@ -254,4 +254,17 @@ describe('function middleware', () => {
     expect(result.toolCalls[0]?.isError).toBe(true);
     expect(eventsOf(events, 'tool.result')[0]?.error?.code).toBe('MIDDLEWARE_NEXT_TWICE');
   });
+
+  it('a middleware option that is not a list of functions is refused where it is given, not at the first call', () => {
+    const { getRecord } = recordTools();
+    const model = scriptedModel([{ text: 'ok' }]);
+    expect(() => createAgent({ name: 'mw', model, tools: [getRecord], middleware: [null] as never })).toThrow(
+      'createAgent({ name: "mw", middleware }) takes a list of functions, e.g. [async (ctx, next) => { await next(); }]; item 0 is null.',
+    );
+    const agent = createAgent({ name: 'mw', model, tools: [getRecord] });
+    expect(() => agent.run('go', { middleware: (async () => {}) as never })).toThrow(
+      'agent.run(input, { middleware }) takes a list of functions, e.g. [async (ctx, next) => { await next(); }]; got a function.',
+    );
+    expect(model.requests).toEqual([]);
+  });
 });

@@ -276,4 +276,14 @@ describe('progressive tool exposure (ctx.tools / ctx.addTools / ctx.removeTools)
     expect(result.toolCalls[0]?.content).toBe('TOOL_EXPOSURE_OUTSIDE_RUN');
     expect(offeredPerRequest(model)[1]).toEqual(['sandboxed']);
   });
+
+  it('tools and addableTools that are not lists of defineTool tools are refused with a clear error', () => {
+    const model = scriptedModel([{ text: 'ok' }]);
+    expect(() => createAgent({ name: 'math', model, tools: 'load_math_tools' as never })).toThrow(
+      'createAgent({ name: "math", tools }) takes a list of tools made with defineTool(...).',
+    );
+    expect(() => createAgent({ name: 'math', model, tools: [loadMathTools], addableTools: [factorial, null] as never })).toThrow(
+      'createAgent({ name: "math", addableTools }) takes a list of tools made with defineTool(...).',
+    );
+  });
 });

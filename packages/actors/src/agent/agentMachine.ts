@@ -49,7 +49,6 @@ export type AgentMachineEvent =
   | { type: 'start' }
   | { type: 'abort' };
 
-
 /**
  * The agent's tool loop:
  * idle → thinking (model call) → screening (which calls need approval)
@@ -95,29 +94,17 @@ export const agentMachine = setup({
   },
   actions: {
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
-    takeReply: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply)),
-    runBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.runBatch)),
-    appendReply: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.appendReply)),
-    startBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startBatch)),
-    settleRuleApproval: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.settleRuleApproval)),
-    advanceRules: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.advanceRules)),
-    remindOfRules: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.remindOfRules)),
-    endRules: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.endRules)),
+    /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
+    acceptToolCalls: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch)),
+    acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply)),
+    acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules)),
+    acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules)),
     recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
-    prepareBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.prepareBatch)),
+    beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch)),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
-    appendToolResults: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.appendToolResults)),
-    answerFinalReply: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerFinalReply)),
-    /** The hot path of a step, each as one action: a reply with tool calls, a batch starting, a batch finishing. */
-    acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch),
-    ),
-    beginBatch: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch),
-    ),
-    finishBatch: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.recordOutcome, agentSteps.advanceRules, agentSteps.appendToolResults),
-    ),
+    /** The last outcome of a batch; or a batch whose calls were all answered before running. */
+    finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome, agentSteps.advanceRules, agentSteps.appendToolResults)),
+    closeAnsweredBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults)),
     relayDelta: emit(({ context, event }) => {
       const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
       return {
@@ -220,10 +207,10 @@ export const agentMachine = setup({
       on: {
         'model.delta': { actions: 'relayDelta' },
         'model.reply': [
-          { guard: 'isFinalCall', target: 'limitReached', actions: ['takeReply', 'appendReply', 'answerFinalReply'] },
+          { guard: 'isFinalCall', target: 'limitReached', actions: 'acceptAnswerAtLimit' },
           { guard: 'replyHasToolCalls', target: 'batchReady', actions: 'acceptToolCalls' },
-          { guard: 'rulesForbidEnd', target: 'stepDone', actions: ['takeReply', 'appendReply', 'remindOfRules'] },
-          { target: 'done', actions: ['takeReply', 'appendReply', 'endRules'] },
+          { guard: 'rulesForbidEnd', target: 'stepDone', actions: 'acceptEarlyAnswer' },
+          { target: 'done', actions: 'acceptFinalAnswer' },
         ],
         'model.failed': {
           target: 'failed',
@@ -277,7 +264,7 @@ export const agentMachine = setup({
         'tools.changed': { actions: 'reportToolsChanged' },
       },
       // A batch whose calls were all answered before running (refused, rejected) has nothing to wait for.
-      always: [{ guard: 'batchSettled', target: 'stepDone', actions: ['advanceRules', 'appendToolResults'] }],
+      always: [{ guard: 'batchSettled', target: 'stepDone', actions: 'closeAnsweredBatch' }],
     },
     stepDone: {
       always: [

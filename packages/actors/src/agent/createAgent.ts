@@ -4,6 +4,7 @@ import {
   ConfigurationError,
   DuplicateToolError,
   type FunctionMiddleware,
+  ToolDefinitionError,
   type Message,
   type StateRecord,
   type ToolChoice,
@@ -17,7 +18,8 @@ import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
-import { LiveToolSet } from './liveTools.js';
+import { LiveToolSet, assertIsTool } from './liveTools.js';
+import { middlewareList } from './middleware.js';
 import { restoreRun } from './runSnapshot.js';
 import { normalizeToolMode } from './toolChoice.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
@@ -161,12 +163,14 @@ export function createAgent(options: AgentOptions): Agent {
       const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames, addableNames);
       const state = validateInitialState(runOptions.state, config.stateSchema);
       const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
-      return startAgentRun(runtimeFor(tools, runOptions.middleware), toMessages(input), toolMode, runOptions.signal, state, inspect);
+      const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
+      return startAgentRun(runtimeFor(tools, middleware), toMessages(input), toolMode, runOptions.signal, state, inspect);
     },
     resume: (snapshot, resumeOptions = {}) => {
       const known = new Map([...config.addableTools, ...config.tools]);
-      for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
-      const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, resumeOptions.middleware));
+      for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
+      const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
+      const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, middleware));
       const inspect = combineInspectors(options.inspect, resumeOptions.inspect, ...globalInspectors());
       return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
     },
@@ -185,14 +189,14 @@ function buildConfig(options: AgentOptions): AgentConfig {
   if (!options.model || typeof options.model.stream !== 'function') {
     throw new ConfigurationError(`Agent "${options.name}" needs a \`model\` (a ChatModel, e.g. scriptedModel(...) or ollama(...)).`);
   }
-  const tools = toolMap(options.tools ?? []);
-  const addableTools = toolMap(options.addableTools ?? [], tools);
+  const tools = toolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
+  const addableTools = toolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
   for (const name of tools.keys()) addableTools.delete(name);
   return {
     agentName: options.name,
     model: options.model,
     tools,
-    middleware: [...(options.middleware ?? [])],
+    middleware: middlewareList(`createAgent({ name: "${options.name}", middleware })`, options.middleware),
     instructions: options.instructions,
     toolChoice: options.toolChoice,
     maxSteps: positiveInteger('maxSteps', options.maxSteps, DEFAULT_MAX_STEPS),
@@ -206,6 +210,15 @@ function buildConfig(options: AgentOptions): AgentConfig {
         : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
     addableTools,
   };
+}
+
+/** A tools option: a list of tools made with `defineTool` (a clear error for anything else). */
+function checkedTools(where: string, value: readonly AnyTool[] | undefined): readonly AnyTool[] {
+  if (value === undefined) return [];
+  const message = `${where} takes a list of tools made with defineTool(...).`;
+  if (!Array.isArray(value)) throw new ToolDefinitionError(message, { got: typeof value });
+  for (const tool of value) assertIsTool(tool, message);
+  return value;
 }
 
 /** Tools by name; a different tool under a name already taken (here or in `taken`) throws. */

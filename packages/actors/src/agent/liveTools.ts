@@ -57,7 +57,7 @@ export class LiveToolSet {
     const list: readonly AnyTool[] = Array.isArray(tools) ? tools : [tools as AnyTool];
     const toAdd = new Map<string, AnyTool>();
     for (const tool of list) {
-      assertIsTool(tool);
+      assertIsTool(tool, 'ctx.addTools() takes tools made with defineTool(), or a list of them.');
       const present = this.#tools.get(tool.name) ?? toAdd.get(tool.name);
       if (present === tool) continue;
       if (present !== undefined) throw new DuplicateToolError(tool.name);
@@ -84,7 +84,8 @@ export class LiveToolSet {
   }
 }
 
-function assertIsTool(value: unknown): asserts value is AnyTool {
+/** Throws `ToolDefinitionError` with `message` unless `value` is a tool made with `defineTool`. */
+export function assertIsTool(value: unknown, message: string): asserts value is AnyTool {
   const tool = value as Partial<AnyTool> | null;
   if (
     typeof tool !== 'object' ||
@@ -93,7 +94,7 @@ function assertIsTool(value: unknown): asserts value is AnyTool {
     typeof tool.execute !== 'function' ||
     tool.spec === undefined
   ) {
-    throw new ToolDefinitionError('ctx.addTools() takes tools made with defineTool(), or a list of them.', {
+    throw new ToolDefinitionError(message, {
       got: tool === null ? 'null' : typeof tool,
     });
   }

@@ -1,5 +1,6 @@
 import {
   AgentchartError,
+  ConfigurationError,
   type AnyTool,
   type FunctionInvocationContext,
   type FunctionInvocationMetadata,
@@ -72,4 +73,25 @@ export async function invokeWithMiddleware(
 
   await dispatch(0);
   return { result: invocation.result, endsRun };
+}
+
+/**
+ * Checks a `middleware` option: a list of functions `(ctx, next) => …`.
+ * Caught where it is given, not at the first tool call.
+ *
+ * @example
+ * middlewareList('agent.run(..., { middleware })', options.middleware);
+ */
+export function middlewareList(where: string, value: unknown): FunctionMiddleware[] {
+  if (value === undefined) return [];
+  const refuse = (problem: string) =>
+    new ConfigurationError(`${where} takes a list of functions, e.g. [async (ctx, next) => { await next(); }]; ${problem}.`, { where });
+  if (!Array.isArray(value)) throw refuse(`got ${describe(value)}`);
+  const bad = value.findIndex((layer) => typeof layer !== 'function');
+  if (bad >= 0) throw refuse(`item ${bad} is ${describe(value[bad])}`);
+  return value as FunctionMiddleware[];
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
