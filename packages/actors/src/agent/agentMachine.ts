@@ -17,6 +17,7 @@ import { agentSteps, runSteps } from './agentSteps.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
 import { offeredToolsNow } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
+import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
 import { needsScreening } from './needsScreening.js';
 import { toRunResult } from './runResult.js';
 import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
@@ -74,6 +75,8 @@ export const agentMachine = setup({
   guards: {
     replyHasToolCalls: ({ event }) => event.type === 'model.reply' && event.reply.toolCalls.length > 0,
     nothingToScreen: ({ context }) => !needsScreening(context),
+    runsWithoutScreening: ({ context, event }) => runsWithoutScreening(context, event),
+    continuesAfterBatch: ({ context, event }) => continuesAfterBatch(context, event),
     isFinalCall: ({ context }) => context.finalCall !== undefined,
     batchSettled: ({ context }) => context.batch.pending === 0,
     isLastOutcome: ({ context }) => context.batch.pending === 1,
@@ -208,6 +211,7 @@ export const agentMachine = setup({
         'model.delta': { actions: 'relayDelta' },
         'model.reply': [
           { guard: 'isFinalCall', target: 'limitReached', actions: 'acceptAnswerAtLimit' },
+          { guard: 'runsWithoutScreening', target: 'acting', actions: 'acceptToolCalls' },
           { guard: 'replyHasToolCalls', target: 'batchReady', actions: 'acceptToolCalls' },
           { guard: 'rulesForbidEnd', target: 'stepDone', actions: 'acceptEarlyAnswer' },
           { target: 'done', actions: 'acceptFinalAnswer' },
@@ -258,6 +262,7 @@ export const agentMachine = setup({
       on: {
         'tool.settled': [
           // The last outcome of the batch moves on in the same step; the others are only recorded.
+          { guard: 'continuesAfterBatch', target: 'thinking', actions: 'finishBatch' },
           { guard: 'isLastOutcome', target: 'stepDone', actions: 'finishBatch' },
           { actions: 'recordOutcome' },
         ],
