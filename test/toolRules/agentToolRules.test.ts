@@ -54,6 +54,27 @@ describe('agent with tool rules', () => {
     });
   });
 
+  it('keeps the agent’s forced tool while the rules allow it, and forces by the rules otherwise', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'fetch' }] },
+      { toolCalls: [{ name: 'read' }] },
+      { text: 'Done.' },
+    ]);
+    const agent = createAgent({
+      name: 'a',
+      model,
+      tools: [tool('search'), tool('fetch'), tool('read')],
+      toolChoice: { type: 'tool', name: 'fetch' },
+      toolRules: [rules.init('search'), rules.init('fetch'), rules.child('fetch', ['search', 'read'])],
+    });
+    await agent.run('Go').result;
+    expect(model.requests.map((request) => [request.tools.map((spec) => spec.name), request.toolChoice])).toEqual([
+      [['search', 'fetch'], { type: 'tool', name: 'fetch' }],
+      [['search', 'read'], 'required'],
+      [['search', 'fetch', 'read'], 'auto'],
+    ]);
+  });
+
   it('refuses an illegal call without executing it and tells the model why', async () => {
     executed.length = 0;
     const events: RunEvent[] = [];
@@ -242,6 +263,26 @@ describe('agent with tool rules', () => {
     expect(seen).toEqual([
       { name: 'login', args: { key: 'K1', q: 'a' } },
       { name: 'fetch', args: { key: 'K2' } },
+    ]);
+  });
+
+  it('counts a strict tool call whose optional fields come as null (as OpenAI strict mode sends them)', async () => {
+    let runs = 0;
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks a city up.',
+      strict: true,
+      parameters: z.object({ city: z.string(), unit: z.string().optional() }),
+      execute: () => `lookup ${++runs}`,
+    });
+    const call = { name: 'lookup', arguments: { city: 'Oslo', unit: null } };
+    const model = scriptedModel([{ toolCalls: [call] }, { toolCalls: [call] }, { text: 'Done.' }]);
+    const agent = createAgent({ name: 'a', model, tools: [lookup, tool('other')], toolRules: [rules.maxCount('lookup', 1)] });
+    const result = await agent.run('Go').result;
+    expect(runs).toBe(1);
+    expect(result.toolCalls.map((record) => [record.content, record.refusedBy])).toEqual([
+      ['lookup 1', undefined],
+      ['Tool "lookup" was not run: lookup may be called at most 1 time(s) per run (rule: maxCount). Tools you may call now: other.', 'maxCount'],
     ]);
   });
 

@@ -68,7 +68,6 @@ export const ONE_CALL_AT_A_TIME_NOTE =
   'Call this tool on its own: a reply that calls it together with any other tool call (or calls it twice) is refused.';
 
 /** A tool whose argument and result types are not known here. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = Tool<ToolParameters, unknown>;
 
 /**

@@ -86,7 +86,7 @@ export class ModelError extends AgentchartError {
   }
 }
 
-/** Thrown by `toModelError` callers when an operation was aborted by its signal. */
+/** An operation (a model request) was aborted by its signal: model streams end with it. */
 export class AbortedError extends AgentchartError {
   constructor(message = 'The operation was aborted.') {
     super('ABORTED', message);

@@ -35,10 +35,25 @@ export async function validateToolArguments(tool: AnyTool, call: ToolCall, ctx?:
     };
   }
   const schema = ctx !== undefined && tool.parametersFor !== undefined ? tool.parametersFor(ctx) : tool.parameters;
-  const args = tool.strict ? restoreOptionalNulls(call.arguments ?? {}, looseSchemaOf(tool)) : (call.arguments ?? {});
-  const parsed = await schema.safeParseAsync(args);
+  const parsed = await schema.safeParseAsync(argumentsToValidate(tool, call));
   if (parsed.success) return { ok: true, args: parsed.data };
   return { ok: false, issues: parsed.error.issues.map(toArgumentIssue) };
+}
+
+/**
+ * The value a tool's schema parses for a call: its arguments (`{}` when
+ * absent), without the `null`s a strict tool's schema admits for optional
+ * properties (they mean "absent"). Whoever checks arguments outside
+ * `validateToolArguments` must parse this value, or a strict tool's valid
+ * call looks invalid.
+ *
+ * @example
+ * argumentsToValidate(strictLookup, { id: '1', name: 'lookup', arguments: { city: 'Oslo', unit: null } });
+ * // { city: 'Oslo' }
+ */
+export function argumentsToValidate(tool: AnyTool, call: ToolCall): unknown {
+  const args = call.arguments ?? {};
+  return tool.strict ? restoreOptionalNulls(args, looseSchemaOf(tool)) : args;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type ToolRulesEvent,
   allowedTools,
   applyCall,
+  argumentsToValidate,
   callEvent,
   explainBlockedCall,
   prefilledArgs,
@@ -119,7 +120,7 @@ function argumentsLookValid(tool: AnyTool | undefined, call: ToolCall): boolean 
   // A schema built from the call's context can only be checked with it, when the call runs.
   if (tool.parametersFor !== undefined) return true;
   try {
-    return tool.parameters.safeParse(call.arguments ?? {}).success;
+    return tool.parameters.safeParse(argumentsToValidate(tool, call)).success;
   } catch {
     return true;
   }

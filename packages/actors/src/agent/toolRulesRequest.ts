@@ -23,13 +23,14 @@ export function applyToolRulesToRequest(request: ChatRequest, rules: CompiledToo
   const allowed = new Set(allowedTools(program, state));
   const tools = request.tools.filter((tool) => allowed.has(tool.name) || !program.toolSet.has(tool.name));
   const mustCall = explainBlockedEnd(program, state) !== null;
-  let toolChoice = request.toolChoice;
+  const requested = request.toolChoice;
+  const forcedStillOffered = typeof requested === 'object' && tools.some((tool) => tool.name === requested.name);
+  let toolChoice = requested;
   if (tools.length === 0) toolChoice = 'none';
+  // The agent's own forced tool stays forced while the rules allow it: they only narrow.
+  else if (forcedStillOffered) toolChoice = requested;
   else if (mustCall) toolChoice = tools.length === 1 ? { type: 'tool', name: (tools[0] as { name: string }).name } : 'required';
-  else if (typeof toolChoice === 'object') {
-    const forced = toolChoice.name;
-    if (!tools.some((tool) => tool.name === forced)) toolChoice = 'auto';
-  }
+  else if (typeof requested === 'object') toolChoice = 'auto';
   return { ...request, tools, toolChoice, messages: withRulesSection(request.messages, renderToolRulesPrompt(program, state)) };
 }
 

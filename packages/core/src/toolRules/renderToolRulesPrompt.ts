@@ -9,7 +9,8 @@ import type { ToolRuleState } from './toolRuleState.js';
  *
  * @example
  * renderToolRulesPrompt(compiled.program, state);
- * // "Tool rules:\n- After search, call one of: read, summarize.\n...\nNow: after search you must call one of: read, summarize."
+ * // "Tool rules:\n- After search, call one of: read, summarize.\n...\n" +
+ * // "Now: after search, one of read, summarize must be called; you must call one of: read, summarize."
  */
 export function renderToolRulesPrompt(program: ToolRuleProgram, state: ToolRuleState): string {
   const lines = ['Tool rules:', ...program.rules.map((rule) => `- ${describeRule(rule)}`), `Now: ${describeNow(program, state)}`];

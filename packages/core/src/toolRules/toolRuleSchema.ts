@@ -44,7 +44,7 @@ export const MaxCountRuleSchema = z.object({
 });
 /** The run may not end (by a final answer or a terminal tool) until the tool has run. */
 export const RequiredBeforeExitRuleSchema = z.object({ type: z.literal('requiredBeforeExit'), tool: toolName });
-/** A call of the tool waits for a human decision; refused when no approver is configured. */
+/** A call of the tool waits for a human decision (`run.pendingApprovals`, `approve`, `reject`). */
 export const RequiresApprovalRuleSchema = z.object({ type: z.literal('requiresApproval'), tool: toolName });
 
 /**

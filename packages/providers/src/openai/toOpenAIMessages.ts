@@ -52,7 +52,8 @@ export function toOpenAITools(tools: readonly ToolSpec[]): ChatCompletionFunctio
 /**
  * Sets `additionalProperties: false` on every object schema, as OpenAI's
  * strict mode requires. (Strict mode also requires every property to be
- * required: declare optional fields as `.nullable()` for strict tools.)
+ * required: `defineTool({ strict: true })` already rewrites a tool's schema
+ * so; a response format's schema must list every property in `required`.)
  *
  * @example
  * closeObjects({ type: 'object', properties: { a: { type: 'number' } } });

@@ -1,4 +1,5 @@
 import {
+  AbortedError,
   type ChatModel,
   type ChatRequest,
   type FinishReason,
@@ -95,13 +96,18 @@ export function scriptedModel(script: readonly ScriptedTurn[] | ScriptedResponde
     requests,
     stream(request) {
       return new Observable<ModelEvent>((subscriber) => {
-        const index = requestCount++;
         const { signal, ...recorded } = request;
+        // Like a real provider: an aborted request is never sent, and an abort ends the stream with AbortedError.
+        if (signal?.aborted) {
+          subscriber.error(new AbortedError('The model request was aborted before it was sent.'));
+          return undefined;
+        }
+        const index = requestCount++;
         const snapshot: RecordedRequest = { ...recorded, messages: [...request.messages], tools: [...request.tools] };
         if (record) requests.push(snapshot);
         let timer: ReturnType<typeof setTimeout> | undefined;
         let closed = false;
-        const onAbort = () => subscriber.error(new ModelError('MODEL_STREAM_INTERRUPTED', 'The request was aborted.'));
+        const onAbort = () => subscriber.error(new AbortedError('The model request was aborted.'));
         signal?.addEventListener('abort', onAbort, { once: true });
 
         const play = (turn: ScriptedTurn) => {
