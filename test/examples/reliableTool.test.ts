@@ -28,13 +28,14 @@ describe('reliable-tool example', () => {
     expect(validator.requests[0]?.messages[1]).toEqual({ role: 'user', content: '[[Provided Ground Truth 1]]: Today is Monday, 2026-11-30.' });
     expect(lines).toEqual([
       '▶ find_flight: "A flight to Berlin this Friday." (at most 3 attempts)',
+      '  criteria for this run: - The flight must be direct (0 stops).',
       '  attempt 1',
       '    🔧 {"date":"Friday"} — The task says Friday.',
       '    ✗ "Friday" is not a date in the form YYYY-MM-DD.',
       '  attempt 2',
       '    🔧 {"date":"2026-12-04"} — Friday after 2026-11-30 is 2026-12-04.',
       '    ✓ TP1234 departs 2026-12-04T07:10, 1 stop(s), 89 EUR',
-      '    👎 TP1234 has 1 stop; the task asks for a direct flight.',
+      '    👎 TP1234 has 1 stop; the criteria for this run ask for a direct flight.',
       '  attempt 3',
       '    🔧 {"date":"2026-12-04","directOnly":true} — Only direct flights can satisfy the validator.',
       '    ✓ TP560 departs 2026-12-04T11:45, direct, 142 EUR',

@@ -95,6 +95,51 @@ describe('reliableTool as a tool', () => {
     expect(run.state.get('converted')).toBe(true);
   });
 
+  it('validates the runner\'s arguments with validators that read shared state; their refusals count as attempts', async () => {
+    const convert = defineTool({
+      name: 'convert',
+      description: 'Converts 10 USD to a currency the bank offers (listed in shared state).',
+      parameters: (ctx) =>
+        z.object({ currency: z.string() }).superRefine(({ currency }, issues) => {
+          const offered = ctx.state.get('currencies') as string[];
+          if (currency === 'XXX') throw new ToolError('XXX is a test code: use a real currency.');
+          if (!offered.includes(currency)) {
+            issues.addIssue({ code: 'custom', path: ['currency'], message: `Offered currencies: ${offered.join(', ')}.` });
+          }
+        }),
+      execute: ({ currency }) => `10 USD = 9 ${currency}`,
+    });
+    const call = (currency: string) => ({ toolCalls: [{ name: 'convert', arguments: { hypothesis: 'h', currency } }] });
+    const converter = reliableTool({
+      name: 'reliable_convert',
+      tool: convert,
+      runnerModel: scriptedModel([call('GBP'), call('XXX'), call('EUR')]),
+      validatorModel: scriptedModel(() => verdict(true, 'ok')),
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'reliable_convert', arguments: { task: 'Convert' } }] }, { text: 'Done.' }]);
+
+    const run = createAgent({ name: 'banker', model, tools: [converter] }).run('Convert 10 USD', {
+      state: { currencies: ['EUR', 'CHF'] },
+    });
+    const result = await run.result;
+
+    expect(result.toolCalls[0]?.content).toBe('10 USD = 9 EUR');
+    const details = await reliableTool({
+      name: 'reliable_convert',
+      tool: convert,
+      runnerModel: scriptedModel([call('GBP'), call('XXX')]),
+      validatorModel: scriptedModel([]),
+      maxToolInvocations: 2,
+    }).runWithDetails({ task: 'Convert', state: run.state }); // an ended run's state is still readable
+    expect(details.attempts.map(({ outcome, failureReason }) => ({ outcome, failureReason }))).toEqual([
+      {
+        outcome: 'no-valid-call',
+        failureReason: 'Invalid arguments for tool "convert":\n- currency: Offered currencies: EUR, CHF.\nFix these and call "convert" again.',
+      },
+      { outcome: 'no-valid-call', failureReason: 'XXX is a test code: use a real currency.' },
+    ]);
+  });
+
   it('describes itself in the tools and the legacy functions formats', () => {
     const { tool } = priceTool();
     const prices = reliableTool({

@@ -181,6 +181,10 @@ describe('reliableTool attempts', () => {
     if (details.ok) return;
     expect(details.failureReason).toBe('no result passed validation in 3 attempt(s); the last failed because the validator rejected the result: No price.');
     expect(details.error.code).toBe('RELIABLE_TOOL_EXHAUSTED');
+    expect(details.error.message).toBe(
+      'reliableTool "reliable_price": no result passed validation in 3 attempt(s); the last failed because the validator rejected the result: No price. ' +
+        'Raise maxToolInvocations, state the validation criteria more clearly, or guide the runner with runnerInstructions, messages or groundTruth.',
+    );
     expect(details.error.attempts).toBe(details.attempts);
     expect(details.attempts).toEqual([
       {

@@ -17,6 +17,8 @@ describe('reliableTool context and validation criteria', () => {
       validationInstructions: '- The price must be positive.',
       dynamicValidation: true,
     });
+    const started: ReliableToolEvent[] = [];
+    prices.events$.subscribe((event) => event.type === 'reliable.run.started' && started.push(event));
 
     await prices.run({ task: 'Price of ACME', validationPromptAddition: '- The price must be in USD.' });
     await prices.run({ task: 'Price of ACME' });
@@ -26,6 +28,16 @@ describe('reliableTool context and validation criteria', () => {
     expect(withAddition).toContain('Additional criteria for this task:\n- The price must be in USD.');
     expect(without).toContain('- The price must be positive.');
     expect(without).not.toContain('Additional criteria');
+    expect(started.map(({ runId: _runId, ...event }) => event)).toEqual([
+      {
+        type: 'reliable.run.started',
+        tool: 'reliable_price',
+        task: 'Price of ACME',
+        maxToolInvocations: 3,
+        validationPromptAddition: '- The price must be in USD.',
+      },
+      { type: 'reliable.run.started', tool: 'reliable_price', task: 'Price of ACME', maxToolInvocations: 3 },
+    ]);
     expect(prices.jsonSchema).toEqual({
       type: 'object',
       properties: {

@@ -3,6 +3,8 @@ import {
   type ChatModel,
   type ChatRequest,
   type SharedState,
+  type ToolCall,
+  type ToolContext,
   directToolContext,
   toErrorInfo,
   toolOutputText,
@@ -14,10 +16,23 @@ import type { ToolRun } from './reliableRunContext.js';
 import { type RunnerCall, type RunnerCallReading, readRunnerCall } from './runnerCall.js';
 import { type ValidationResult, parseValidationReply } from './validationResult.js';
 
-export interface RunnerTurnInput {
+/** What the wrapped tool's context is made of, for validating and invoking it. */
+export interface WrappedToolScope {
+  tool: AnyTool;
+  runId: string;
+  agentName: string;
+  state: SharedState;
+}
+
+/** The wrapped tool runs outside an agent's tool loop: it has no live tool list to change. */
+function wrappedToolContext(scope: WrappedToolScope, call: ToolCall, signal: AbortSignal): ToolContext {
+  const { tool, agentName, runId, state } = scope;
+  return directToolContext({ callId: call.id, toolName: tool.name, agentName, runId, signal, state });
+}
+
+export interface RunnerTurnInput extends WrappedToolScope {
   model: ChatModel;
   request: ChatRequest;
-  tool: AnyTool;
 }
 
 export interface RunnerTurnOutput {
@@ -28,15 +43,11 @@ export interface RunnerTurnOutput {
 /** The runner: one model turn that should produce a call of the wrapped tool. */
 export const runnerActor = fromPromise<RunnerTurnOutput, RunnerTurnInput>(async ({ input, signal }) => {
   const reply = await collectModelReply(input.model, input.request, signal);
-  return { reply, reading: await readRunnerCall(input.tool, reply) };
+  return { reply, reading: await readRunnerCall(input.tool, reply, (call) => wrappedToolContext(input, call, signal)) };
 });
 
-export interface InvokeToolInput {
-  tool: AnyTool;
+export interface InvokeToolInput extends WrappedToolScope {
   runnerCall: RunnerCall;
-  runId: string;
-  agentName: string;
-  state: SharedState;
 }
 
 /**
@@ -46,18 +57,7 @@ export interface InvokeToolInput {
 export const invokeToolActor = fromPromise<ToolRun, InvokeToolInput>(async ({ input, signal }) => {
   const { tool, runnerCall } = input;
   try {
-    // The wrapped tool runs outside the agent's tool loop: it has no live tool list to change.
-    const output = await tool.execute(
-      runnerCall.args,
-      directToolContext({
-        callId: runnerCall.call.id,
-        toolName: tool.name,
-        agentName: input.agentName,
-        runId: input.runId,
-        signal,
-        state: input.state,
-      }),
-    );
+    const output = await tool.execute(runnerCall.args, wrappedToolContext(input, runnerCall.call, signal));
     return { ok: true, value: toolOutputValue(output), text: toolOutputText(output) };
   } catch (error) {
     return { ok: false, error: toErrorInfo(error) };

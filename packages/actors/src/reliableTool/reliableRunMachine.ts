@@ -8,7 +8,7 @@ import type { ReliableRunContext } from './reliableRunContext.js';
 import { invokeToolActor, runnerActor, validatorActor } from './reliableRunActors.js';
 import type { AttemptOutcome, ReliableToolAttempt } from './reliableToolAttempt.js';
 import type { ReliableToolErrorCode } from './reliableToolError.js';
-import type { ReliableToolEvent } from './reliableToolEvents.js';
+import type { ReliableToolEvent, ReliableToolEventOf } from './reliableToolEvents.js';
 import type { ReliableToolRuntime } from './reliableToolRuntime.js';
 
 export interface ReliableRunInput {
@@ -153,13 +153,17 @@ export const reliableRunMachine = setup({
         source: { agent: input.runtime.name },
       }),
   }),
-  entry: emit(({ context }) => ({
-    type: 'reliable.run.started' as const,
-    tool: context.runtime.name,
-    runId: context.runId,
-    task: context.task,
-    maxToolInvocations: context.runtime.maxToolInvocations,
-  })),
+  entry: emit(({ context }) => {
+    const started: ReliableToolEventOf<'reliable.run.started'> = {
+      type: 'reliable.run.started',
+      tool: context.runtime.name,
+      runId: context.runId,
+      task: context.task,
+      maxToolInvocations: context.runtime.maxToolInvocations,
+    };
+    if (context.validationPromptAddition !== undefined) started.validationPromptAddition = context.validationPromptAddition;
+    return started;
+  }),
   initial: 'runnerTurn',
   on: { abort: '.aborted' },
   states: {
@@ -167,7 +171,14 @@ export const reliableRunMachine = setup({
       entry: 'startAttempt',
       invoke: {
         src: 'runner',
-        input: ({ context }) => ({ model: context.runtime.runnerModel, request: buildRunnerRequest(context), tool: context.runtime.tool }),
+        input: ({ context }) => ({
+          model: context.runtime.runnerModel,
+          request: buildRunnerRequest(context),
+          tool: context.runtime.tool,
+          runId: context.runId,
+          agentName: context.runtime.name,
+          state: context.state,
+        }),
         onDone: {
           target: 'checkingCall',
           actions: assign(({ context, event }) => {

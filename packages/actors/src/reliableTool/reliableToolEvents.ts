@@ -15,7 +15,13 @@ interface Base {
  * attempt runs from `reliable.attempt.started` to `reliable.attempt.finished`.
  */
 export type ReliableToolEvent =
-  | (Base & { type: 'reliable.run.started'; task: string; maxToolInvocations: number })
+  | (Base & {
+      type: 'reliable.run.started';
+      task: string;
+      maxToolInvocations: number;
+      /** The run's extra validation criteria, when it has some (dynamic validation). */
+      validationPromptAddition?: string;
+    })
   | (Base & { type: 'reliable.attempt.started'; attempt: number })
   | (Base & {
       type: 'reliable.runner.call';

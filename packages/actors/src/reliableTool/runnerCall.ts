@@ -2,9 +2,12 @@ import {
   type AnyTool,
   type JsonSchema,
   type ToolCall,
+  type ToolContext,
   type ToolSpec,
   ToolDefinitionError,
   formatArgumentIssues,
+  isToolError,
+  toErrorInfo,
   validateToolArguments,
 } from '@agentchart/core';
 import type { ModelReply } from './collectModelReply.js';
@@ -54,10 +57,16 @@ export type RunnerCallReading = { ok: true; runnerCall: RunnerCall } | { ok: fal
 /**
  * Finds the attempt's call in the runner's reply: its first tool call, which
  * must name the wrapped tool and carry arguments the tool's schema accepts
- * (the hypothesis is taken out first). Anything else is a reply without a
- * valid call, with the reason the runner will be shown.
+ * (the hypothesis is taken out first; validators that read the context, such
+ * as shared state, get the call's `ctx`). Anything else — a refinement's
+ * `ToolError` or crash included — is a reply without a valid call, with the
+ * reason the runner will be shown.
  */
-export async function readRunnerCall(tool: AnyTool, reply: ModelReply): Promise<RunnerCallReading> {
+export async function readRunnerCall(
+  tool: AnyTool,
+  reply: ModelReply,
+  contextFor: (call: ToolCall) => ToolContext,
+): Promise<RunnerCallReading> {
   const call = reply.toolCalls[0];
   if (call === undefined) {
     return { ok: false, reason: `The runner replied without calling "${tool.name}"; a call of "${tool.name}" is required.` };
@@ -66,7 +75,12 @@ export async function readRunnerCall(tool: AnyTool, reply: ModelReply): Promise<
     return { ok: false, reason: `The runner called "${call.name}", which is not available; only "${tool.name}" can be called.` };
   }
   const { hypothesis, toolArguments } = splitHypothesis(call.arguments);
-  const validation = await validateToolArguments(tool, { ...call, arguments: toolArguments });
+  let validation;
+  try {
+    validation = await validateToolArguments(tool, { ...call, arguments: toolArguments }, contextFor(call));
+  } catch (error) {
+    return { ok: false, reason: isToolError(error) ? error.message : `"${tool.name}" failed: ${toErrorInfo(error).message}` };
+  }
   if (!validation.ok) return { ok: false, reason: formatArgumentIssues(tool.name, validation.issues) };
   return { ok: true, runnerCall: { call, args: validation.args, hypothesis } };
 }

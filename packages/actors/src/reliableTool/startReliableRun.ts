@@ -141,8 +141,9 @@ function failed<V>(
   return { runId, ok: false, failureReason: reason, error, attempts, usage: zeroUsage() };
 }
 
-function errorMessage(toolName: string, code: ReliableToolError['code'], reason: string, attempts: number): string {
+function errorMessage(toolName: string, code: ReliableToolError['code'], reasonGiven: string, attempts: number): string {
   const subject = `reliableTool "${toolName}"`;
+  const reason = reasonGiven.replace(/\.+$/, ''); // it is followed by a sentence of its own
   switch (code) {
     case 'RELIABLE_TOOL_EXHAUSTED':
       return (

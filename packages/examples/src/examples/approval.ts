@@ -18,9 +18,10 @@ console.log(`waiting for: ${run.pendingApprovals.map((request) => `${request.too
 
 const file = join(await mkdtemp(join(tmpdir(), 'agentchart-')), 'run.json');
 await writeFile(file, JSON.stringify(run.persist(), null, 2));
-run.abort(); // this process could exit here: the run is on disk
+console.log(`saved the waiting run to ${file}; this process now drops its copy (the run is on disk):`);
+run.abort(); // a real process could simply exit here
 await run.result;
-console.log(`\nsaved the waiting run to ${file}; resuming it with a fresh agent\n`);
+console.log('\nresuming the run from the file with a fresh agent; a person approves the transfer to Bob\n');
 
 const resumed = paymentAgent(scriptedModel(paymentScript)).resume(JSON.parse(await readFile(file, 'utf8')));
 printEvents(resumed.events$);

@@ -78,6 +78,6 @@ export const flightRunnerScript: ScriptedTurn[] = [
 
 /** The validator's scripted verdicts for the runner's two results. */
 export const flightValidatorScript: ScriptedTurn[] = [
-  { text: JSON.stringify({ valid: false, justification: 'TP1234 has 1 stop; the task asks for a direct flight.' }) },
+  { text: JSON.stringify({ valid: false, justification: 'TP1234 has 1 stop; the criteria for this run ask for a direct flight.' }) },
   { text: JSON.stringify({ valid: true, justification: 'TP560 departs on 2026-12-04 and is direct.' }) },
 ];

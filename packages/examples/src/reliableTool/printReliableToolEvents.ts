@@ -15,7 +15,8 @@ export function printReliableToolEvents(
   events$.subscribe((event) => {
     switch (event.type) {
       case 'reliable.run.started':
-        return write(`▶ ${event.tool}: "${event.task}" (at most ${event.maxToolInvocations} attempts)`);
+        write(`▶ ${event.tool}: "${event.task}" (at most ${event.maxToolInvocations} attempts)`);
+        return event.validationPromptAddition === undefined ? undefined : write(`  criteria for this run: ${event.validationPromptAddition}`);
       case 'reliable.attempt.started':
         return write(`  attempt ${event.attempt}`);
       case 'reliable.runner.call':
