@@ -29,4 +29,15 @@ describe('inspection', () => {
     expect(observed.map((run) => run.runId)).toEqual([result.chatId]);
     expect(observed[0]?.types.filter((type) => type === 'run.finished')).toHaveLength(2);
   });
+
+  it("a run's inspect option also sees a nested chat's manager and agents", async () => {
+    const team = createGroupChat({ name: 'team', agents: [talker('inner', ['I']).agent], speakerSelection: 'round_robin', maxRounds: 1 });
+    const chat = createGroupChat({ agents: [talker('outer', ['O']).agent, team], speakerSelection: 'round_robin', maxRounds: 2 });
+    const actors: string[] = [];
+    const inspect = (event: InspectionEvent) => {
+      if (event.type === '@xstate.actor') actors.push(String((event.actorRef as { logic?: { id?: string } }).logic?.id));
+    };
+    expect(await chat.run('task', { inspect }).result).toMatchObject({ reason: 'max-rounds', lastSpeaker: 'team' });
+    expect(actors.filter((id) => id === 'groupChat' || id === 'agent')).toEqual(['groupChat', 'agent', 'groupChat', 'agent']);
+  });
 });

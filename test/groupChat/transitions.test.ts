@@ -1,4 +1,5 @@
-import { TransitionGraphError, compileTransitions, createGroupChat } from '@agentchart/actors';
+import { type SpeakerTransitions, TransitionGraphError, compileTransitions, createGroupChat } from '@agentchart/actors';
+import { ConfigurationError } from '@agentchart/core';
 import { describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
 import { record, speakers, talker } from './chatTestKit.js';
@@ -60,6 +61,18 @@ describe('speaker transitions', () => {
         message: 'the handoff tool transfer_to_a of "b" hands off from "b" to "a", but the transitions do not allow "b" → "a".',
       },
     ]);
+  });
+
+  it('rejects transitions of the wrong shape with a message that shows the right one', () => {
+    const names = ['a', 'b'];
+    const both = { allowed: { a: ['b'] }, disallowed: { b: ['a'] } } as unknown as SpeakerTransitions;
+    expect(() => compileTransitions(names, { transitions: both })).toThrow(
+      "transitions takes exactly one of `allowed` or `disallowed` ({ allowed: { planner: ['researcher'] } }); got keys: allowed, disallowed.",
+    );
+    expect(() => compileTransitions(names, { transitions: {} as SpeakerTransitions })).toThrow(ConfigurationError);
+    expect(() => compileTransitions(names, { transitions: { allowed: { a: 'b' } } as unknown as SpeakerTransitions })).toThrow(
+      `transitions.allowed maps each participant to a list of names ({ planner: ['researcher'] }); got "b" for "a".`,
+    );
   });
 
   it('warns about a speaker with no way out, with the shortest path to it, and about participants that never speak', () => {

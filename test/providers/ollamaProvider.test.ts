@@ -62,6 +62,19 @@ describe('ollama provider', () => {
       expect(events.at(-1)).toEqual({ type: 'finish', reason: 'length' });
     });
 
+    it('never turns an empty forced reply into a final answer', async () => {
+      server.script({ text: [], finish: 'length' }, { text: [] });
+      const named = await collectEvents(model().stream(ask({ toolChoice: { type: 'tool', name: 'multiply' } })));
+      expect(named.events[0]).toEqual({
+        type: 'tool-call',
+        call: { id: 'ollama_0_0', name: 'multiply', arguments: undefined, malformedArguments: '' },
+      });
+      const required = await collectEvents(model().stream(ask({ toolChoice: 'required' })));
+      expect(required.events).toEqual([]);
+      expect((required.error as ModelError).code).toBe('MODEL_RESPONSE_INVALID');
+      expect((required.error as ModelError).message).toContain('The model had to call one of add, multiply, but its reply names no tool: ""');
+    });
+
     it('takes a native tool call as the forced call when the server parsed one', async () => {
       server.script({ toolCalls: [{ name: 'multiply', arguments: { a: 4, b: 5 } }] });
       const { events } = await collectEvents(model().stream(ask({ toolChoice: 'required' })));

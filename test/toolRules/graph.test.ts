@@ -135,6 +135,27 @@ describe('graph enumeration of compiled rule machines', () => {
         '  done --> [*]',
       ].join('\n'),
     );
+    // Names that sanitize alike get distinct states; an open conditional branch may end the run.
+    const branching = compileToolRules(
+      [rules.init('get-x'), rules.conditional('get-x', { cases: [[true, 'get_x']] }), rules.child('get_x', ['get-x'])],
+      ['get-x', 'get_x'],
+    );
+    expect(toMermaid(branching.program)).toBe(
+      [
+        'stateDiagram-v2',
+        '  state "start" as start',
+        '  state "get-x" as t_get_x',
+        '  state "get_x" as t_get_x_2',
+        '  start --> t_get_x: get-x',
+        '  t_get_x --> t_get_x_2: get_x [output true]',
+        '  t_get_x --> t_get_x: get-x [no match]',
+        '  t_get_x --> t_get_x_2: get_x [no match]',
+        '  t_get_x --> done: answer [no match]',
+        '  t_get_x_2 --> t_get_x: get-x',
+        '  [*] --> start',
+        '  done --> [*]',
+      ].join('\n'),
+    );
     const config = compiled.machineConfig();
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
     expect(Object.keys(config.states)).toEqual(['start', 'after:a', 'after:b', 'done']);

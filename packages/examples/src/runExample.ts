@@ -1,21 +1,16 @@
 /**
- * Runs one example: `pnpm example <name>` runs src/examples/<name>.ts.
- * Without a name, lists the examples.
+ * Runs one example: `pnpm example <name>` runs src/examples/<name>.ts (or the
+ * demo). Without a name, lists the examples.
  */
-import { readdirSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { exampleNames, resolveModule } from './cli/exampleModules.js';
 
-const folder = fileURLToPath(new URL('./examples/', import.meta.url));
-const available = readdirSync(folder)
-  .filter((file) => file.endsWith('.ts'))
-  .map((file) => file.slice(0, -'.ts'.length))
-  .sort();
 const name = process.argv[2];
+const moduleUrl = name !== undefined && /^[\w-]+$/.test(name) ? resolveModule(name) : undefined;
 
-if (name === undefined || !available.includes(name)) {
+if (moduleUrl === undefined) {
   if (name !== undefined) console.error(`No example named "${name}".`);
-  console.log(`Usage: pnpm example <name>\nExamples: ${available.join(', ')}`);
+  console.log(`Usage: pnpm example <name>\nExamples: ${exampleNames().join(', ')}`);
   process.exitCode = name === undefined ? 0 : 1;
 } else {
-  await import(pathToFileURL(`${folder}${name}.ts`).href);
+  await import(moduleUrl);
 }

@@ -13,7 +13,7 @@ import { type InspectOption, combineInspectors } from '../inspection/inspectOpti
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot. */
-export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$'>;
+export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'>;
 
 const isControl = (event: ChatEvent): event is ChatControlEvent =>
   event.type === 'human.said' || event.type === 'speaker.chosen' || event.type === 'approval.decide';
@@ -33,7 +33,7 @@ export function startChatRun(
   const bus = new Subject<ChatEvent>();
   const publish = (event: ChatEvent) => bus.next(event);
   const actor = createActor(managerMachine, {
-    input: { ...start, runtime, publish, controls$: bus.pipe(filter(isControl)) },
+    input: { ...start, runtime, publish, inspect, controls$: bus.pipe(filter(isControl)) },
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
   actor.on('*', publish);

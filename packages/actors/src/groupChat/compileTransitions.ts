@@ -1,3 +1,4 @@
+import { ConfigurationError } from '@agentchart/core';
 import { type AnyStateMachine, createMachine } from 'xstate';
 import type { SpeakerTransitions } from './groupChatTypes.js';
 
@@ -41,6 +42,7 @@ export function compileTransitions(participants: readonly string[], settings: Tr
 
   const edges = new Map<string, Set<string>>();
   const { transitions } = settings;
+  checkTransitionsShape(transitions);
   if (transitions?.allowed !== undefined) {
     for (const name of participants) edges.set(name, new Set());
     for (const [from, targets] of Object.entries(transitions.allowed)) {
@@ -87,6 +89,26 @@ export function compileTransitions(participants: readonly string[], settings: Tr
       return participants.filter((name) => snapshot.can({ type: name }));
     },
   };
+}
+
+/** `allowed` or `disallowed` (not both), each mapping a participant to a list of names. */
+function checkTransitionsShape(transitions: SpeakerTransitions | undefined): void {
+  if (transitions === undefined) return;
+  const { allowed, disallowed } = transitions as { allowed?: unknown; disallowed?: unknown };
+  if ((allowed === undefined) === (disallowed === undefined)) {
+    throw new ConfigurationError(
+      `transitions takes exactly one of \`allowed\` or \`disallowed\` ({ allowed: { planner: ['researcher'] } }); got keys: ${Object.keys(transitions).join(', ') || 'none'}.`,
+      { transitions },
+    );
+  }
+  const [key, map] = allowed === undefined ? ['disallowed', disallowed] : ['allowed', allowed];
+  const notLists = (got: unknown, from?: string) =>
+    new ConfigurationError(
+      `transitions.${key} maps each participant to a list of names ({ planner: ['researcher'] }); got ${JSON.stringify(got)}${from === undefined ? '' : ` for "${from}"`}.`,
+      { transitions },
+    );
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) throw notLists(map);
+  for (const [from, targets] of Object.entries(map)) if (!Array.isArray(targets)) throw notLists(targets, from);
 }
 
 function initialSpeakers(participants: readonly string[], settings: TransitionSettings): readonly string[] {

@@ -1,5 +1,6 @@
 import type { ErrorInfo, Message } from '@agentchart/core';
 import type { Observable } from 'rxjs';
+import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
@@ -18,6 +19,8 @@ export interface ManagerContext {
   publish: (event: ChatEvent) => void;
   /** The control events on the bus (a person's `say` and `select`), bridged into the manager. */
   controls$: Observable<Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>>;
+  /** The run's `inspect` option, handed on to a nested chat's run (its own actor system). */
+  inspect: InspectOption | undefined;
   chatId: string;
   messages: Message[];
   turns: ChatTurn[];

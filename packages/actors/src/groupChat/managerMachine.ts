@@ -2,6 +2,7 @@ import { type Message, type RunEvent, toErrorInfo } from '@agentchart/core';
 import type { Observable } from 'rxjs';
 import { type ActorRefFrom, assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
 import type { AgentMachineInput, agentMachine } from '../agent/agentMachine.js';
+import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import type { RunResult } from '../agent/runResult.js';
 import { newRunId } from '../ids.js';
@@ -34,6 +35,8 @@ export interface ManagerInput {
   publish: (event: ChatEvent) => void;
   /** The bus's control events, bridged into the manager. */
   controls$: Observable<ChatControlEvent>;
+  /** The run's `inspect` option, handed on to nested chats. */
+  inspect?: InspectOption | undefined;
   resumeWaiting?: PersistableWaiting | undefined;
 }
 
@@ -199,6 +202,7 @@ export const managerMachine = setup({
     runtime: input.runtime,
     publish: input.publish,
     controls$: input.controls$,
+    inspect: input.inspect,
     chatId: input.chatId,
     messages: input.messages,
     turns: input.turns,
@@ -328,7 +332,7 @@ export const managerMachine = setup({
               if (member?.kind !== 'chat') throw new Error(`"${String(context.speaker)}" is not a group chat`);
               const { chatId, publish } = context;
               const speaker = member.name;
-              return { chat: member.chat, messages: context.view, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
+              return { chat: member.chat, messages: context.view, inspect: context.inspect, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
             },
             onDone: {
               target: '#groupChat.afterTurn',

@@ -10,7 +10,7 @@ import type { ToolRuleProgram } from './toolRuleProgram.js';
  * console.log(toMermaid(compileToolRules([rules.init('a'), rules.terminal('b')], ['a', 'b']).program));
  */
 export function toMermaid(program: ToolRuleProgram): string {
-  const id = (tool: string) => `t_${tool.replace(/[^a-zA-Z0-9_]/g, '_')}`;
+  const id = stateIds(program.tools);
   const lines = ['stateDiagram-v2', '  state "start" as start'];
   for (const tool of program.tools) if (!program.terminal.has(tool)) lines.push(`  state "${tool}" as ${id(tool)}`);
   const edge = (from: string, tool: string, label?: string) =>
@@ -29,7 +29,11 @@ export function toMermaid(program: ToolRuleProgram): string {
     } else {
       for (const tool of children ?? program.tools) edge(id(from), tool);
     }
-    if (!children && !conditional && !program.continueTools.has(from)) lines.push(`  ${id(from)} --> done: answer`);
+    // The run may end by an answer unless a child rule, a picked conditional branch or a continue rule demands a call.
+    const openBranch = conditional !== undefined && conditional.defaultChild === undefined && !conditional.requireMatch;
+    if (!children && (!conditional || openBranch) && !program.continueTools.has(from)) {
+      lines.push(`  ${id(from)} --> done: ${conditional ? 'answer [no match]' : 'answer'}`);
+    }
   }
   if (program.initTools === null) lines.push('  start --> done: answer');
   lines.push('  [*] --> start', '  done --> [*]');
@@ -48,4 +52,18 @@ export function toMermaid(program: ToolRuleProgram): string {
     else if (notes.length > 0) lines.push(`  %% ${tool}: ${notes.join('; ')}`);
   }
   return lines.join('\n');
+}
+
+/** Mermaid state ids per tool: `t_<name>` with other characters as `_`, numbered where two names would collide. */
+function stateIds(tools: readonly string[]): (tool: string) => string {
+  const ids = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const tool of tools) {
+    const base = `t_${tool.replace(/[^a-zA-Z0-9_]/g, '_')}`;
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}_${n}`;
+    taken.add(candidate);
+    ids.set(tool, candidate);
+  }
+  return (tool) => ids.get(tool) as string;
 }

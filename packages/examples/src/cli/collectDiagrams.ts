@@ -28,7 +28,7 @@ export async function collectDiagrams(target: string): Promise<NamedGraph[]> {
   const moduleUrl = resolveModule(target);
   if (!moduleUrl) throw new Error(`"${target}" is not a trace (.ndjson), a JSON file, an example name or a script.`);
   const sink = memorySink();
-  const exports = await watchModule(moduleUrl, { sink, title: target, quiet: true });
+  const exports = await watchModule(moduleUrl, { sink, title: target, output: 'none' });
   const found = fromTrace(sink.toNdjson());
   for (const [name, value] of Object.entries(exports)) {
     const machine = machineIn(value);

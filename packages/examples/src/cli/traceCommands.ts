@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { formatTimeline, ndjsonFileSink, readTraceFile } from '@agentchart/inspect';
 import { resolveModule } from './exampleModules.js';
 import { watchModule } from './watchModule.js';
@@ -13,6 +13,6 @@ export async function recordCommand(target: string, options: { out?: string }): 
   const moduleUrl = resolveModule(target);
   if (!moduleUrl) throw new Error(`"${target}" is neither an example name nor a script.`);
   const out = options.out ?? `${basename(target).replace(/\.[mc]?[jt]s$/, '')}.trace.ndjson`;
-  await watchModule(moduleUrl, { sink: ndjsonFileSink(out), title: basename(target), quiet: true });
-  console.error(`trace written to ${out}`);
+  await watchModule(moduleUrl, { sink: ndjsonFileSink(out), title: basename(target), output: 'stderr' });
+  console.error(`trace written to ${resolve(out)}: read it with \`agentchart trace\`, watch it with \`agentchart view\``);
 }

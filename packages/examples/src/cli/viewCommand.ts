@@ -38,6 +38,6 @@ export async function viewCommand(target: string, options: { port?: string; spee
     replayTrace(trace, { speed }).subscribe((entry) => view.sink.write(entry));
   } else {
     process.env.AGENTCHART_EXAMPLE_LATENCY_MS ??= VIEW_EXAMPLE_LATENCY_MS;
-    await watchModule(moduleUrl as string, { sink: view.sink, title: basename(target), quiet: true });
+    await watchModule(moduleUrl as string, { sink: view.sink, title: basename(target), output: 'stderr' });
   }
 }

@@ -5,8 +5,12 @@ import { type TraceSink, createTraceRecorder } from '@agentchart/inspect';
 export interface WatchOptions {
   sink: TraceSink | readonly TraceSink[];
   title: string;
-  /** Send what the module prints to stderr, so stdout carries only the command's output. */
-  quiet?: boolean;
+  /**
+   * Where what the module prints goes: `stderr` (so stdout carries only the
+   * command's output) or `none` (the command needs only its machines).
+   * Default: stdout.
+   */
+  output?: 'stdout' | 'stderr' | 'none';
 }
 
 /**
@@ -27,7 +31,8 @@ export async function watchModule(moduleUrl: string, options: WatchOptions): Pro
       ),
   });
   const write = process.stdout.write;
-  if (options.quiet) process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  if (options.output === 'stderr') process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  if (options.output === 'none') process.stdout.write = (() => true) as typeof process.stdout.write;
   try {
     return (await import(moduleUrl)) as Record<string, unknown>;
   } finally {

@@ -30,14 +30,24 @@ export function printChatEvents(events$: Observable<ChatEvent>, write: (text: st
       case 'state.changed':
         write(`🗂 state.${event.change.key} = ${JSON.stringify(event.change.value)}\n`);
         break;
+      case 'speaker.rejected':
+        write(`✗ selector answered ${JSON.stringify(event.answer)}, not one of: ${event.eligible.join(', ')} (attempt ${event.attempt})\n`);
+        break;
       case 'speaker.fallback':
         write(`⚠ selector fell back to ${event.speaker} (${event.reason})\n`);
+        break;
+      case 'speaker.choice.requested':
+        write(`⏸ waiting for a choice of speaker: ${event.eligible.join(', ')}\n`);
         break;
       case 'human.waiting':
         write(`⏸ waiting for ${event.speaker}\n`);
         break;
+      case 'human.said':
+        write(`🧑 ${event.speaker}: ${event.text}\n`);
+        break;
       case 'chat.finished':
         write(`\n■ chat finished: ${event.reason} after ${event.rounds} rounds (last speaker: ${event.lastSpeaker ?? 'none'})\n`);
+        if (event.error !== undefined) write(`  error: ${event.error.message}\n`);
         break;
       default:
         break;

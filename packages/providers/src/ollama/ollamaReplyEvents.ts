@@ -36,7 +36,8 @@ export async function* ollamaReplyEvents(
     for (const call of message?.tool_calls ?? []) yield { type: 'tool-call', call: nativeToolCall(call, nextId()) };
     if (!chunk.done) continue;
 
-    if (offer.mustCall && callCount === 0 && forcedReply.trim() !== '') {
+    // A forced reply is a call even when it is empty: never an answer the agent would take as final.
+    if (offer.mustCall && callCount === 0) {
       yield { type: 'tool-call', call: parseToolCallReply(forcedReply, offer.tools, nextId()) };
     }
     yield { type: 'usage', usage: { inputTokens: chunk.prompt_eval_count ?? 0, outputTokens: chunk.eval_count ?? 0 } };
