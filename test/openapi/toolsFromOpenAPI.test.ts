@@ -114,6 +114,18 @@ describe('toolsFromOpenAPI on the Petstore document', () => {
     expect(records[0]).toMatchObject({ content: 'HTTP 200 OK\nlogged in user session:123', value: { body: 'logged in user session:123' } });
   });
 
+  it('cuts the body the model sees at maxResponseChars; the program gets it whole', async () => {
+    const short = toolsFromOpenAPI(petstore, { baseUrl: `${server.url}/v3`, operations: ['loginUser'], maxResponseChars: 9 });
+    const { records } = await callTools(short, [{ name: 'loginUser', arguments: { username: 'ada', password: 'pw' } }]);
+    expect(records[0]).toMatchObject({
+      content: 'HTTP 200 OK\nlogged in… [17 more characters cut]',
+      value: { body: 'logged in user session:123' },
+    });
+    expect(() => toolsFromOpenAPI(petstore, { baseUrl: server.url, maxResponseChars: 0 })).toThrow(
+      'maxResponseChars must be a whole number of at least 1; got 0.',
+    );
+  });
+
   it('validates arguments against the document before any request, reporting every problem at once', async () => {
     const { records } = await callTools(tools, [
       { name: 'getPetById', arguments: { petId: 'seven' } },

@@ -1,5 +1,5 @@
 import { createAgent, reliableTool } from '@agentchart/actors';
-import { ToolError, defineTool } from '@agentchart/core';
+import { type RunEvent, ToolError, defineTool } from '@agentchart/core';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -54,9 +54,13 @@ describe('reliableTool as a tool', () => {
     });
     const model = scriptedModel([{ toolCalls: [{ name: 'reliable_price', arguments: { task: 'ACME' } }] }, { text: 'Sorry.' }]);
 
-    const result = await createAgent({ name: 'analyst', model, tools: [prices] }).run('Price?').result;
+    const run = createAgent({ name: 'analyst', model, tools: [prices] }).run('Price?');
+    const events: RunEvent[] = [];
+    run.events$.subscribe((event) => events.push(event));
+    const result = await run.result;
 
     expect(result.toolCalls[0]).toMatchObject({ isError: true });
+    expect(events.flatMap((event) => (event.type === 'tool.result' ? [event.error?.code] : []))).toEqual(['RELIABLE_TOOL_EXHAUSTED']);
     expect(result.toolCalls[0]?.content).toBe(
       'Tool "reliable_price" failed: reliableTool "reliable_price": no result passed validation in 1 attempt(s); ' +
         'the last failed because "lookup_price" failed: unknown symbol BAD. Raise maxToolInvocations, state the validation ' +

@@ -165,6 +165,15 @@ describe('shared-state actor on its own', () => {
     expect(state.values()).toEqual({ a: 1 });
   });
 
+  it('refuses an update function that returns a Promise, writing nothing', () => {
+    const state = sharedStateHandle(createActor(sharedStateMachine, { input: { initial: { a: 1 } } }).start());
+    expect(() => state.update('a', (async (value: unknown) => (value as number) + 1) as never)).toThrow(
+      'state.update("a", fn): fn returned a Promise; it must return the new value synchronously, so that nothing else writes in between. ' +
+        'Await your work first, then update with a synchronous fn.',
+    );
+    expect(state.values()).toEqual({ a: 1 });
+  });
+
   it('refuses writes before the actor has started', () => {
     const state = sharedStateHandle(createActor(sharedStateMachine, { input: {} }));
     expect(() => state.set('a', 1)).toThrow(expect.objectContaining({ code: 'STATE_NOT_RUNNING' }));

@@ -137,6 +137,24 @@ describe('approval', () => {
     expect((await run.result).toolCalls.map((record) => record.content)).toEqual(['paid 20', 'paid 500']);
   });
 
+  it('a predicate that throws asks for approval (the safe side)', async () => {
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays.',
+      parameters: z.object({ amount: z.number() }),
+      approval: () => {
+        throw new Error('limits service down');
+      },
+      execute: ({ amount }) => `paid ${amount}`,
+    });
+    const model = scriptedModel([{ toolCalls: [{ id: 'p1', name: 'pay', arguments: { amount: 5 } }] }, { text: 'ok' }]);
+    const run = createAgent({ name: 'payer', model, tools: [pay] }).run('pay');
+    await waitForState(run, 'awaitingApproval');
+    expect(run.pendingApprovals).toEqual([{ id: 'p1', toolName: 'pay', arguments: { amount: 5 }, step: 1 }]);
+    run.approve('p1');
+    expect((await run.result).toolCalls.map((record) => record.content)).toEqual(['paid 5']);
+  });
+
   it("a tool with approval 'never' (the default) and calls that cannot run never wait", async () => {
     const executed: string[] = [];
     const { agent } = filesAgent(executed, [

@@ -55,6 +55,9 @@ export function toolsFromOpenAPI(document: OpenApiDocument | string, options: Op
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
     throw new ConfigurationError(`timeoutMs must be a positive number of milliseconds; got ${String(options.timeoutMs)}.`);
   }
+  if (options.maxResponseChars !== undefined && !(Number.isInteger(options.maxResponseChars) && options.maxResponseChars > 0)) {
+    throw new ConfigurationError(`maxResponseChars must be a whole number of at least 1; got ${String(options.maxResponseChars)}.`);
+  }
   checkAuthNames(doc, options.auth ?? {});
   const wanted = options.operations === undefined ? undefined : new Set(options.operations);
   const operations = openApiOperations(doc, (name, operationId) => wanted === undefined || wanted.has(name) || wanted.has(operationId ?? ''));

@@ -87,6 +87,14 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
     },
     update: (key, fn) => {
       const next = fn(current()[key] as S[typeof key] | undefined);
+      if (isThenable(next)) {
+        throw new SharedStateError(
+          'STATE_INVALID',
+          `state.update("${key}", fn): fn returned a Promise; it must return the new value synchronously, ` +
+            'so that nothing else writes in between. Await your work first, then update with a synchronous fn.',
+          { key },
+        );
+      }
       write(key, next);
       return next;
     },
@@ -94,6 +102,10 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
     changes$,
     withSource: (newSource) => sharedStateHandle<S>(ref, { schema, source: newSource }),
   };
+}
+
+function isThenable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /**
