@@ -175,6 +175,9 @@ describe('approval', () => {
     expect(() => run.approve('d1')).toThrow(ApprovalError);
     await waitForState(run, 'awaitingApproval');
     expect(() => run.reject('nope')).toThrow('No pending approval request has id "nope". Pending: d1.');
+    expect(() => run.reject('d1', { why: 'no' } as never)).toThrow(
+      'run.reject(id, reason): the reason is shown to the model, so it must be a string (got a value of type object).',
+    );
     run.approve('d1');
     expect(() => run.approve('d1')).toThrow(ApprovalError);
     await run.result;
