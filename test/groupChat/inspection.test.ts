@@ -8,6 +8,7 @@ describe('inspection', () => {
   it('the inspect option sees the manager, the shared state and every speaking agent; run observers see the chat', async () => {
     const actors: string[] = [];
     const chat = createGroupChat({
+      name: 'duo',
       agents: [talker('a', ['A']).agent, talker('b', ['B']).agent],
       speakerSelection: 'round_robin',
       maxRounds: 2,
@@ -15,10 +16,10 @@ describe('inspection', () => {
         if (event.type === '@xstate.actor') actors.push(String((event.actorRef as { logic?: { id?: string } }).logic?.id));
       },
     });
-    const observed: { runId: string; types: string[] }[] = [];
+    const observed: { runId: string; name: string | undefined; types: string[] }[] = [];
     const stop = observeAllRuns({
       onRun: (run) => {
-        const entry = { runId: run.runId, types: [] as string[] };
+        const entry = { runId: run.runId, name: run.name, types: [] as string[] };
         observed.push(entry);
         run.events$.subscribe((event: RunEvent) => entry.types.push(event.type));
       },
@@ -26,7 +27,7 @@ describe('inspection', () => {
     const result = await chat.run('task').result;
     stop();
     expect(actors.filter((id) => id === 'groupChat' || id === 'sharedState' || id === 'agent')).toEqual(['groupChat', 'sharedState', 'agent', 'agent']);
-    expect(observed.map((run) => run.runId)).toEqual([result.chatId]);
+    expect(observed.map(({ runId, name }) => ({ runId, name }))).toEqual([{ runId: result.chatId, name: 'duo' }]);
     expect(observed[0]?.types.filter((type) => type === 'run.finished')).toHaveLength(2);
   });
 
@@ -39,5 +40,15 @@ describe('inspection', () => {
     };
     expect(await chat.run('task', { inspect }).result).toMatchObject({ reason: 'max-rounds', lastSpeaker: 'team' });
     expect(actors.filter((id) => id === 'groupChat' || id === 'agent')).toEqual(['groupChat', 'agent', 'groupChat', 'agent']);
+  });
+
+  it('an inspect option that throws changes nothing in an agent run or a chat, even when it is the only one', async () => {
+    const inspect = () => {
+      throw new Error('inspector failed');
+    };
+    const agentResult = await talker('solo', ['Hi.']).agent.run('task', { inspect }).result;
+    expect(agentResult).toMatchObject({ stopReason: 'completed', text: 'Hi.' });
+    const chat = createGroupChat({ agents: [talker('a', ['A']).agent], speakerSelection: 'round_robin', maxRounds: 1 });
+    expect(await chat.run('task', { inspect }).result).toMatchObject({ reason: 'max-rounds', rounds: 1 });
   });
 });

@@ -47,7 +47,7 @@ describe('recording a group chat', () => {
     expect(timeline).toMatch(/■ chat finished: \S+/);
   });
 
-  it('records a nested chat once, when it is recorded as a run of its own', async () => {
+  it('records a nested chat once, when it is recorded as a run of its own, with both chats\' actors', async () => {
     const team = createGroupChat({
       name: 'research_team',
       agents: [speaker('researcher', 'Three hearts.'), speaker('critic', 'Verified.')],
@@ -58,6 +58,8 @@ describe('recording a group chat', () => {
     const sink = memorySink();
     const recorder = createTraceRecorder({ sink });
     const stop = observeAllRuns({
+      // The outer manager's snapshots hold the nested chat (and its machines) as the input of its turn.
+      inspect: recorder.inspect,
       onRun: (run) => {
         if (run.chatEvents$) recorder.recordRun({ chatId: run.runId, machines: run.machines, events$: run.chatEvents$ });
       },
@@ -68,9 +70,10 @@ describe('recording a group chat', () => {
       stop();
     }
     await recorder.close();
-    const selected = parseTrace(sink.toNdjson()).entries.flatMap((entry) =>
-      entry.kind === 'run' && entry.event.type === 'speaker.selected' ? [String(entry.event.speaker)] : [],
-    );
+    const { entries } = parseTrace(sink.toNdjson());
+    const selected = entries.flatMap((entry) => (entry.kind === 'run' && entry.event.type === 'speaker.selected' ? [String(entry.event.speaker)] : []));
     expect(selected).toEqual(['planner', 'research_team', 'researcher', 'critic', 'planner']);
+    const actors = entries.flatMap((entry) => (entry.kind === 'actor' && entry.name !== 'agent' ? [entry.name] : []));
+    expect(actors.filter((name) => name === 'groupChat' || name === 'nestedChat')).toEqual(['groupChat', 'nestedChat', 'groupChat']);
   });
 });

@@ -1,7 +1,17 @@
 import { REDACTED, createSanitizer, isSecretKey, sanitizeValue } from '@agentchart/inspect';
 import { describe, expect, it } from 'vitest';
+import { createMachine } from 'xstate';
 
 describe('sanitizeValue', () => {
+  it('calls toJSON once per value, as JSON.stringify does (an XState machine returns copies that have toJSON again)', () => {
+    const again = { kind: 'copy', toJSON: () => ({ ...again }) };
+    expect(sanitizeValue({ again })).toEqual({ again: { kind: 'copy' } });
+    const machine = createMachine({ id: 'm', initial: 'a', states: { a: { on: { go: 'b' } }, b: {} } });
+    expect(sanitizeValue({ machine }, { maxDepth: 64 })).toMatchObject({
+      machine: { id: 'm', states: { a: { on: { go: [{ target: ['#m.b'], source: '#m.a', eventType: 'go' }] } } } },
+    });
+  });
+
   it('redacts secrets by key, in any nesting, including OpenAPI auth settings', () => {
     const value = {
       apiKey: 'k1',

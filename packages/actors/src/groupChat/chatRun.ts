@@ -88,6 +88,7 @@ export function startChatRun(
   const events$ = bus.asObservable();
   announceRun({
     runId: start.chatId,
+    name: runtime.name,
     events$: events$.pipe(
       filter((event) => event.type === 'agent.event'),
       map((event) => (event as Extract<ChatEvent, { type: 'agent.event' }>).event as RunEvent),

@@ -18,6 +18,8 @@ export type SelectionMethod =
  * by `createGroupChat` and shared by its runs; never persisted.
  */
 export interface ChatRuntime {
+  /** The chat's `name` option, shown to run observers (the live view's heading). */
+  readonly name: string | undefined;
   readonly members: ReadonlyMap<string, ChatMember>;
   /** Participant names, in round-robin order. */
   readonly participants: readonly string[];

@@ -125,6 +125,7 @@ function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; wa
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new TransitionGraphError(errors);
   const runtime: ChatRuntime = {
+    name: options.name,
     members: new Map(members.map((member) => [member.name, member])),
     participants,
     graph,

@@ -11,8 +11,8 @@ import type { InspectionEvent, Observer } from 'xstate';
 export type InspectOption = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /**
- * Joins several `inspect` options into one (undefined ones are skipped); an
- * observer that throws does not stop the others or the run.
+ * Joins `inspect` options into one (undefined ones are skipped); an observer
+ * that throws, even the only one, does not stop the others or the run.
  *
  * @example
  * createActor(machine, { inspect: combineInspectors(agentOptions.inspect, runOptions.inspect) });
@@ -20,7 +20,6 @@ export type InspectOption = Observer<InspectionEvent> | ((event: InspectionEvent
 export function combineInspectors(...inspectors: (InspectOption | undefined)[]): InspectOption | undefined {
   const present = inspectors.filter((inspector): inspector is InspectOption => inspector !== undefined);
   if (present.length === 0) return undefined;
-  if (present.length === 1) return present[0];
   return (event: InspectionEvent) => {
     for (const inspector of present) {
       try {

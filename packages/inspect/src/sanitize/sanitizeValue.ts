@@ -77,7 +77,8 @@ function settingsOf(options: SanitizeOptions, cache: Settings['cache']): Setting
   };
 }
 
-function walk(value: unknown, settings: Settings, depth: number, seen: Set<object>): JsonValue {
+/** `fromToJSON`: the value is what a `toJSON()` returned; as in JSON.stringify, its own `toJSON` is not called again. */
+function walk(value: unknown, settings: Settings, depth: number, seen: Set<object>, fromToJSON = false): JsonValue {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
@@ -107,7 +108,7 @@ function walk(value: unknown, settings: Settings, depth: number, seen: Set<objec
   metCycle = false;
   seen.add(object);
   try {
-    const result = walkObject(object, settings, depth, seen);
+    const result = walkObject(object, settings, depth, seen, fromToJSON);
     if (!metCycle) settings.cache?.set(object, { depth, value: result });
     return result;
   } finally {
@@ -116,14 +117,14 @@ function walk(value: unknown, settings: Settings, depth: number, seen: Set<objec
   }
 }
 
-function walkObject(object: object, settings: Settings, depth: number, seen: Set<object>): JsonValue {
+function walkObject(object: object, settings: Settings, depth: number, seen: Set<object>, fromToJSON: boolean): JsonValue {
   if (object instanceof Date) return object.toISOString();
   if (object instanceof Error) return { name: object.name, message: trimString(object.message, settings.maxStringLength) };
   if (Array.isArray(object)) return walkArray(object, settings, depth, seen);
   if (object instanceof Set) return walkArray([...object], settings, depth, seen);
   if (object instanceof Map) return walkEntries([...object.entries()].map(([k, v]) => [String(k), v]), settings, depth, seen);
   const withJson = object as { toJSON?: () => unknown };
-  if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON(), settings, depth, seen);
+  if (typeof withJson.toJSON === 'function' && !fromToJSON) return walk(withJson.toJSON(), settings, depth, seen, true);
   const prototype = Object.getPrototypeOf(object) as object | null;
   if (prototype !== null && prototype !== Object.prototype) {
     return `[${(object.constructor as { name?: string } | undefined)?.name || 'object'}]`;
