@@ -11,6 +11,17 @@ describe('message schemas', () => {
     expect(RunEventSchema.safeParse(event).success).toBe(true);
   });
 
+  it('accept run events whose documented-absent fields JSON dropped', () => {
+    const base = { runId: 'r', agent: 'a' };
+    const events = [
+      { type: 'state.changed', ...base, key: 'draft', value: 'v1', previous: undefined, deleted: false, version: 1 },
+      { type: 'state.changed', ...base, key: 'draft', value: undefined, previous: 'v1', deleted: true, version: 2 },
+      { type: 'approval.requested', ...base, step: 1, id: 'call_1', toolName: 'delete', arguments: undefined },
+    ];
+    const roundTripped = JSON.parse(JSON.stringify(events)) as unknown[];
+    expect(roundTripped.map((event) => RunEventSchema.safeParse(event).success)).toEqual([true, true, true]);
+  });
+
   it('reject a message of an unknown role or without content', () => {
     expect(MessageSchema.safeParse({ role: 'bogus', content: 'x' }).success).toBe(false);
     expect(MessageSchema.safeParse({ role: 'user' }).success).toBe(false);
