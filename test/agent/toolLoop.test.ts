@@ -260,6 +260,15 @@ describe('agent tool loop', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('refuses input messages that are not valid messages, naming the message and the problem', () => {
+    const agent = createAgent({ name: 'calc', model: scriptedModel([{ text: 'never' }]), tools: [add] });
+    const input = [{ role: 'user', content: 'Hi' }, { role: 'robot', content: 'beep' }] as unknown as Parameters<typeof agent.run>[0];
+    expect(() => agent.run(input)).toThrowError(
+      "agent.run(input): message 1 is not a valid message (role: Invalid discriminator value. Expected 'system' | 'user' | 'assistant' | 'tool'). " +
+        "Build messages with msg.user('...'), msg.assistant('...'), msg.system('...') or msg.tool(...).",
+    );
+  });
+
   it('ends with stop reason error and the transcript so far when the model fails', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { error: 'server went away' }]);
     const result = await createAgent({ name: 'calc', model, tools: [add] }).run('1+2').result;

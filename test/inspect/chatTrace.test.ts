@@ -76,4 +76,26 @@ describe('recording a group chat', () => {
     const actors = entries.flatMap((entry) => (entry.kind === 'actor' && entry.name !== 'agent' ? [entry.name] : []));
     expect(actors.filter((name) => name === 'groupChat' || name === 'nestedChat')).toEqual(['groupChat', 'nestedChat', 'groupChat']);
   });
+
+  it("shows a rejected selector answer and why a chat failed in the timeline", async () => {
+    const timelineOf = async (chat: ReturnType<typeof createGroupChat>) => {
+      const sink = memorySink();
+      const recorder = createTraceRecorder({ sink });
+      const run = chat.run('task');
+      recorder.recordRun(run);
+      await run.result;
+      await recorder.close();
+      return formatTimeline(parseTrace(sink.toNdjson()));
+    };
+    const selector = scriptedModel([{ text: 'zed' }, { text: '{"speaker":"b"}' }]);
+    const picked = createGroupChat({
+      agents: [speaker('a', 'A'), speaker('b', 'B')],
+      speakerSelection: { method: 'auto', model: selector },
+      maxRounds: 1,
+    });
+    expect(await timelineOf(picked)).toMatch(/✗ selector answered "zed": not one of a, b\n.*» next speaker: b \(round 1, by auto\)/s);
+    const failing = createAgent({ name: 'a', model: scriptedModel([{ error: 'model crashed' }]) });
+    const failed = createGroupChat({ agents: [failing], speakerSelection: 'round_robin', maxRounds: 3 });
+    expect(await timelineOf(failed)).toMatch(/■ chat finished: error after 1 round\(s\) \(model crashed\)\n$/);
+  });
 });

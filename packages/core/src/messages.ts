@@ -14,7 +14,8 @@ import { z } from 'zod';
 export const ToolCallSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
-  arguments: z.unknown(),
+  // Optional: a call with malformed arguments has none, and JSON drops the `undefined`.
+  arguments: z.unknown().optional(),
   malformedArguments: z.string().optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;

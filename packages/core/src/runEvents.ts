@@ -86,7 +86,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     /** The id to pass to `approve` / `reject` (the call's id). */
     id: z.string(),
     toolName: z.string(),
-    arguments: z.unknown(),
+    /** Absent for a call whose arguments were not valid JSON. */
+    arguments: z.unknown().optional(),
   }),
   z.object({
     type: z.literal('approval.decided'),
@@ -102,8 +103,9 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     ...base,
     key: z.string(),
     /** The new value; absent when the key was deleted. */
-    value: z.unknown(),
-    previous: z.unknown(),
+    value: z.unknown().optional(),
+    /** The value before; absent when the key was new. */
+    previous: z.unknown().optional(),
     deleted: z.boolean(),
     version: z.number().int(),
     /** The tool call that made the change, when a tool made it. */

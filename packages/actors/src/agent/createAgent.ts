@@ -6,6 +6,7 @@ import {
   type FunctionMiddleware,
   ToolDefinitionError,
   type Message,
+  MessageSchema,
   type StateRecord,
   type ToolChoice,
   type ToolMode,
@@ -245,5 +246,18 @@ function toMessages(input: string | readonly Message[]): Message[] {
   if (!Array.isArray(input)) {
     throw new ConfigurationError('agent.run(input) takes a string or an array of messages.');
   }
+  input.forEach(assertMessage);
   return [...input];
+}
+
+/** Throws a ConfigurationError naming the message and what is wrong with it, unless it is a valid Message. */
+function assertMessage(message: unknown, index: number): void {
+  const parsed = MessageSchema.safeParse(message);
+  if (parsed.success) return;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
+  throw new ConfigurationError(
+    `agent.run(input): message ${index} is not a valid message (${problems.join('; ')}). ` +
+      "Build messages with msg.user('...'), msg.assistant('...'), msg.system('...') or msg.tool(...).",
+    { index, issues: problems },
+  );
 }

@@ -8,10 +8,13 @@
 import { scriptedModel } from '@agentchart/providers';
 import { printChatEvents, researchTeam, researchTeamScript } from '../groupChat/index.js';
 
+// `agentchart view group-chat` sets a latency so each reply can be watched arriving.
+const slow = process.env.AGENTCHART_EXAMPLE_LATENCY_MS;
+const options = { latencyMs: slow === undefined ? 0 : Number(slow) };
 const chat = researchTeam({
-  planner: scriptedModel(researchTeamScript.planner),
-  researcher: scriptedModel(researchTeamScript.researcher),
-  critic: scriptedModel(researchTeamScript.critic),
+  planner: scriptedModel(researchTeamScript.planner, options),
+  researcher: scriptedModel(researchTeamScript.researcher, options),
+  critic: scriptedModel(researchTeamScript.critic, options),
 });
 console.log(`participants: ${chat.participants.join(', ')}; transition warnings: ${chat.warnings.length}`);
 const run = chat.run('How many hearts does an octopus have?');

@@ -75,8 +75,14 @@ function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefin
       return `… waiting for ${String(field('speaker'))}`;
     case 'human.said':
       return `💬 ${String(field('speaker'))}: ${oneLine(String(field('text')))}`;
-    case 'chat.finished':
-      return `■ chat finished: ${String(field('reason'))} after ${String(field('rounds'))} round(s)`;
+    case 'chat.finished': {
+      const error = field('error') as { message?: string } | undefined;
+      return `■ chat finished: ${String(field('reason'))} after ${String(field('rounds'))} round(s)${error?.message ? ` (${error.message})` : ''}`;
+    }
+    case 'speaker.rejected': {
+      const eligible = field('eligible');
+      return `✗ selector answered ${JSON.stringify(oneLine(String(field('answer'))))}: not one of ${Array.isArray(eligible) ? eligible.join(', ') : '?'}`;
+    }
     case 'state.changed': {
       const change = field('change') as { key?: string; value?: unknown; deleted?: boolean } | undefined;
       if (!change?.key) return `◇ ${agent}: shared state changed`;
@@ -85,7 +91,6 @@ function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefin
     case 'turn.finished':
     case 'speaker.choice.requested':
     case 'speaker.chosen':
-    case 'speaker.rejected':
       return undefined;
     case 'run.started':
       return `▶ ${agent} starts`;

@@ -84,7 +84,7 @@ function onRunEvent(event) {
       break;
     case 'chat.finished':
       runsOpen.delete(event.chatId);
-      add('run-end', `■ chat finished: ${event.reason} after ${event.rounds} round(s)`);
+      add('run-end', `■ chat finished: ${event.reason} after ${event.rounds} round(s)${event.error ? ` (${event.error.message})` : ''}`);
       if (runsOpen.size === 0) {
         connection.dataset.state = 'finished';
         connection.textContent = 'finished';
