@@ -35,9 +35,13 @@ export async function viewCommand(target: string, options: { port?: string; spee
   }
   if (trace) {
     view.sink.write(trace.header);
-    replayTrace(trace, { speed }).subscribe((entry) => view.sink.write(entry));
+    replayTrace(trace, { speed }).subscribe({
+      next: (entry) => view.sink.write(entry),
+      complete: () => console.log(`replay finished (${trace.entries.length} entries); the page stays until Ctrl-C`),
+    });
   } else {
     process.env.AGENTCHART_EXAMPLE_LATENCY_MS ??= VIEW_EXAMPLE_LATENCY_MS;
     await watchModule(moduleUrl as string, { sink: view.sink, title: basename(target), output: 'stderr' });
+    console.log(`${basename(target)} finished; the page stays until Ctrl-C`);
   }
 }
