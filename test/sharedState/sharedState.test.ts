@@ -43,9 +43,13 @@ describe('shared state', () => {
       { text: 'Done.' },
     ]);
     const agent = createAgent({ name: 'notes', model, tools: [remember, recall] });
-    const result = await agent.run('Remember Lisbon.', { state: { topic: 'travel' } }).result;
+    const run = agent.run('Remember Lisbon.', { state: { topic: 'travel', draft: undefined } });
+    const result = await run.result;
     expect(result.toolCalls.map((record) => record.content)).toEqual(['Stored city.', 'Lisbon', 'travel']);
     expect(result.state).toEqual({ topic: 'travel', city: 'Lisbon' });
+    // an undefined initial value is an absent key, as after set(key, undefined)
+    expect(Object.keys(result.state)).toEqual(['topic', 'city']);
+    expect(run.state.has('draft')).toBe(false);
   });
 
   it('reports every change on events$ with the tool call that made it', async () => {

@@ -168,6 +168,37 @@ describe('approval', () => {
     expect(result.toolCalls.map((record) => record.isError)).toEqual([false, true]);
   });
 
+  it('a oneCallAtATime call beside other calls is refused without asking for approval', async () => {
+    const executed: string[] = [];
+    const deploy = defineTool({
+      name: 'deploy',
+      description: 'Deploys.',
+      parameters: z.object({}),
+      approval: 'always',
+      oneCallAtATime: true,
+      execute: () => 'deployed',
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'dep', name: 'deploy' }, { id: 'l1', name: 'list_files' }] },
+      { toolCalls: [{ id: 'dep2', name: 'deploy' }, { id: 'd1', name: 'delete_file', arguments: { path: 'x' } }] },
+      { text: 'done' },
+    ]);
+    const run = createAgent({ name: 'ops', model, tools: [deploy, deleteFile(executed), listFiles(executed)] }).run('go');
+    const events = recordEvents(run);
+    await waitForState(run, 'awaitingApproval');
+    expect(run.pendingApprovals.map((request) => request.id)).toEqual(['d1']);
+    run.approve('d1');
+    const result = await run.result;
+    expect(eventsOf(events, 'approval.requested').map((event) => event.id)).toEqual(['d1']);
+    expect(executed).toEqual(['list', 'delete x']);
+    expect(result.toolCalls.map((record) => record.content.split(',')[0])).toEqual([
+      'Tool "deploy" must be called on its own',
+      'a.txt b.txt',
+      'Tool "deploy" must be called on its own',
+      'deleted x',
+    ]);
+  });
+
   it('approve/reject of an id that is not pending throws ApprovalError and changes nothing', async () => {
     const executed: string[] = [];
     const { agent } = filesAgent(executed, [{ id: 'd1', name: 'delete_file', arguments: { path: 'x' } }]);
@@ -175,6 +206,9 @@ describe('approval', () => {
     expect(() => run.approve('d1')).toThrow(ApprovalError);
     await waitForState(run, 'awaitingApproval');
     expect(() => run.reject('nope')).toThrow('No pending approval request has id "nope". Pending: d1.');
+    expect(() => run.reject('d1', { why: 'no' } as never)).toThrow(
+      'run.reject(id, reason): the reason is shown to the model, so it must be a string (got a value of type object).',
+    );
     run.approve('d1');
     expect(() => run.approve('d1')).toThrow(ApprovalError);
     await run.result;

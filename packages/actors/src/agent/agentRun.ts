@@ -1,4 +1,4 @@
-import { ApprovalError, type Message, type RunEvent, type StateRecord, type ToolModeSetting } from '@agentchart/core';
+import { ApprovalError, ConfigurationError, type Message, type RunEvent, type StateRecord, type ToolModeSetting } from '@agentchart/core';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../ids.js';
@@ -136,6 +136,9 @@ function wireRun(
     return snapshot.matches('awaitingApproval') ? pendingRequests(snapshot.context.approvals) : [];
   };
   const decide = (id: string, approved: boolean, reason?: string) => {
+    if (reason !== undefined && typeof reason !== 'string') {
+      throw new ConfigurationError(`run.reject(id, reason): the reason is shown to the model, so it must be a string (got a value of type ${typeof reason}).`);
+    }
     const waiting = pending();
     if (!waiting.some((request) => request.id === id)) throw new ApprovalError(id, waiting.map((request) => request.id));
     actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });

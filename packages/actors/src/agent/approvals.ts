@@ -52,7 +52,8 @@ export interface ScreenApprovalsInput {
  * Finds the calls of a batch that need a human decision: calls of tools with
  * `approval: 'always'`, and calls whose validated arguments a tool's
  * predicate flags. Calls that cannot run anyway (unknown tool, invalid
- * arguments) are not asked about: they are answered with their error. A
+ * arguments, a `oneCallAtATime` call beside others) are not asked about:
+ * they are answered with their error. A
  * predicate that throws asks for approval (the safe side).
  */
 export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprovalsInput>(async ({ input }) => {
@@ -66,6 +67,7 @@ export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprova
   for (const call of input.calls) {
     const tool = input.tools.get(call.name);
     if (tool === undefined || tool.approval === 'never') continue;
+    if (tool.oneCallAtATime === true && input.calls.length > 1) continue; // refused without running: nothing to approve
     let validation;
     try {
       validation = await validateToolArguments(tool, call, createRunToolContext(call, tool, env));

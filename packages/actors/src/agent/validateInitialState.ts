@@ -4,14 +4,15 @@ import { checkStateSchema } from '../sharedState/stateSchemaIssues.js';
 
 /**
  * The initial shared state of a run, checked against the agent's state schema
- * (its defaults filled in).
+ * (its defaults filled in). A key whose value is `undefined` is absent, as
+ * after `state.set(key, undefined)`.
  */
 export function validateInitialState(state: StateRecord | undefined, schema: z.ZodType<StateRecord> | undefined): StateRecord {
   const initial = state ?? {};
   if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) {
     throw new ConfigurationError('The `state` run option takes an object of initial values, e.g. { topic: "cats" }.');
   }
-  if (schema === undefined) return { ...initial };
+  if (schema === undefined) return withoutUndefined(initial);
   const checked = checkStateSchema(schema, initial);
   if (!checked.ok) {
     throw new ConfigurationError(
@@ -19,5 +20,9 @@ export function validateInitialState(state: StateRecord | undefined, schema: z.Z
       { issues: checked.issues },
     );
   }
-  return { ...checked.values };
+  return withoutUndefined(checked.values);
+}
+
+function withoutUndefined(values: StateRecord): StateRecord {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
