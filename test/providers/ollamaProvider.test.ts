@@ -137,6 +137,13 @@ describe('ollama provider', () => {
       vi.unstubAllEnvs();
     });
 
+    it('says what a host must look like when it is not a URL; the probe reports no server', async () => {
+      expect(() => ollama({ model: 'qwen3', host: 'gpu box' })).toThrowError(
+        'The Ollama host "gpu box" is not a URL. Give `host` (or OLLAMA_HOST) as e.g. "http://127.0.0.1:11434" or "gpu-box:11434".',
+      );
+      expect(await probeOllama({ host: 'http://' })).toEqual({ host: 'http://', available: false });
+    });
+
     it('probes a running server and reports its version', async () => {
       expect(await probeOllama({ host: server.url })).toEqual({ host: server.url, available: true, version: '0.12.0' });
     });

@@ -138,6 +138,9 @@ describe('openai provider', () => {
     try {
       expect(() => openai({ model: 'gpt-4o-mini', apiKey: undefined })).toThrow(ConfigurationError);
       expect(() => openai({ model: ' ', baseURL: server.url })).toThrow(/needs the model's name/);
+      expect(() => openai({ model: 'qwen3', baseURL: 'localhost:8000/v1' })).toThrowError(
+        `openai() got the baseURL "localhost:8000/v1", which is not an http(s) URL. Give the server's full base URL, e.g. 'http://127.0.0.1:8000/v1'.`,
+      );
       server.script({ text: ['ok'] });
       await collectEvents(model().stream(ask()));
       expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-no-key-required');

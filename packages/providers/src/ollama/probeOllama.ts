@@ -21,7 +21,12 @@ export interface OllamaProbe {
  * const model = probe.available ? ollama({ model: 'qwen3:8b' }) : scriptedModel(script);
  */
 export async function probeOllama(options: { host?: string; timeoutMs?: number } = {}): Promise<OllamaProbe> {
-  const host = resolveOllamaHost(options.host);
+  let host: string;
+  try {
+    host = resolveOllamaHost(options.host);
+  } catch {
+    return { host: options.host ?? process.env.OLLAMA_HOST ?? '', available: false };
+  }
   try {
     const response = await fetch(`${host}/api/version`, { signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) });
     if (!response.ok) return { host, available: false };

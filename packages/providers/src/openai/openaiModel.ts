@@ -46,6 +46,12 @@ export interface OpenAIModelOptions {
 export function openai(options: OpenAIModelOptions): ChatModel {
   requireModelName('openai', options.model);
   const baseURL = options.baseURL ?? envValue('OPENAI_BASE_URL');
+  if (baseURL !== undefined && !isHttpUrl(baseURL)) {
+    throw new ConfigurationError(
+      `openai() got the baseURL ${JSON.stringify(baseURL)}, which is not an http(s) URL. Give the server's full base URL, e.g. 'http://127.0.0.1:8000/v1'.`,
+      { baseURL },
+    );
+  }
   const apiKey = options.apiKey ?? envValue('OPENAI_API_KEY') ?? (baseURL ? PLACEHOLDER_API_KEY : undefined);
   if (apiKey === undefined) {
     throw new ConfigurationError(
@@ -72,6 +78,8 @@ export function openai(options: OpenAIModelOptions): ChatModel {
     },
   };
 }
+
+const isHttpUrl = (text: string): boolean => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 
 /** An environment variable, with empty meaning unset. */
 const envValue = (name: string): string | undefined => process.env[name]?.trim() || undefined;

@@ -149,6 +149,9 @@ function onRunEvent(event) {
       add('speaker-change', `» next speaker: ${event.speaker}${event.by ? ` (round ${event.round}, by ${event.by})` : ''}${event.reason ? ` (fallback: ${event.reason})` : ''}`);
       setSpeaker(event.speaker);
       break;
+    case 'speaker.rejected':
+      add('speaker-change', `✗ selector answered ${JSON.stringify(short(event.answer ?? '', 80))}: not one of ${(event.eligible ?? []).join(', ')}`);
+      break;
     case 'state.changed':
       if (event.change && event.change.key) {
         add('state-change', event.change.deleted ? `◇ ${event.change.key} deleted` : `◇ ${event.change.key} = ${short(event.change.value ?? null)}`, 'shared state');
