@@ -182,6 +182,10 @@ describe('toolsFromOpenAPI requests', () => {
     expect(toolsFromOpenAPI(accountsApi(server.url), { operations: ['report', 'moved'] }).map((tool) => tool.name)).toEqual(['report', 'moved']);
     expect(toolsFromOpenAPI(accountsApi(server.url), { operations: ['list.entries'] }).map((tool) => tool.name)).toEqual(['list_entries']);
     expect(() => toolsFromOpenAPI(accountsApi(server.url), { timeoutMs: 0 })).toThrow('timeoutMs must be a positive number');
+    expect(() => toolsFromOpenAPI(accountsApi(server.url), { headers: { 'X-Client': 'a\r\nHost: evil' } })).toThrow(
+      'The headers option has an invalid header "X-Client": use a valid header name and a single-line string value.',
+    );
+    expect(() => toolsFromOpenAPI(accountsApi(server.url), { headers: { 'bad name': 'x' } })).toThrow('invalid header "bad name"');
     expect(() => toolsFromOpenAPI(accountsApi(server.url), { operations: ['nope'] })).toThrow('The document has no operation named nope.');
   });
 

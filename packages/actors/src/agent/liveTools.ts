@@ -43,11 +43,6 @@ export class LiveToolSet {
     return [...this.#tools.keys()];
   }
 
-  /** A frozen copy of the list as a name → tool map. */
-  snapshot(): ReadonlyMap<string, AnyTool> {
-    return new Map(this.#tools);
-  }
-
   /**
    * Adds tools. The same object again is a no-op; a different tool with a
    * name already present (in the list or earlier in `tools`) throws

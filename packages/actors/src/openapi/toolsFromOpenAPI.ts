@@ -58,6 +58,7 @@ export function toolsFromOpenAPI(document: OpenApiDocument | string, options: Op
   if (options.maxResponseChars !== undefined && !(Number.isInteger(options.maxResponseChars) && options.maxResponseChars > 0)) {
     throw new ConfigurationError(`maxResponseChars must be a whole number of at least 1; got ${String(options.maxResponseChars)}.`);
   }
+  checkFixedHeaders(options.headers ?? {});
   checkAuthNames(doc, options.auth ?? {});
   const wanted = options.operations === undefined ? undefined : new Set(options.operations);
   const operations = openApiOperations(doc, (name, operationId) => wanted === undefined || wanted.has(name) || wanted.has(operationId ?? ''));
@@ -242,6 +243,20 @@ function uniqueCredentials(credentials: readonly PlacedCredential[]): PlacedCred
     seen.add(key);
     return true;
   });
+}
+
+/** The `headers` option is the caller's: a bad one fails here, not as a tool result the model reads. */
+function checkFixedHeaders(headers: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new TypeError('not a single-line string');
+      new Headers([[name, value]]);
+    } catch {
+      throw new ConfigurationError(`The headers option has an invalid header "${name}": use a valid header name and a single-line string value.`, {
+        header: name,
+      });
+    }
+  }
 }
 
 function checkAuthNames(document: OpenApiDocument, auth: Readonly<Record<string, OpenApiCredential>>): void {
