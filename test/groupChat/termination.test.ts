@@ -1,4 +1,5 @@
 import { createGroupChat } from '@agentchart/actors';
+import { ConfigurationError } from '@agentchart/core';
 import { describe, expect, it } from 'vitest';
 import { record, talker } from './chatTestKit.js';
 
@@ -12,6 +13,15 @@ describe('termination', () => {
     const result = await run.result;
     expect(result).toMatchObject({ reason: 'terminate-message', rounds: 2, lastSpeaker: 'b' });
     expect(events.at(-1)).toEqual({ type: 'chat.finished', chatId: result.chatId, reason: 'terminate-message', rounds: 2, lastSpeaker: 'b' });
+  });
+
+  it('rejects a terminate option that is no keyword, list of keywords or predicate', () => {
+    const make = (terminate: unknown) =>
+      createGroupChat({ agents: [talker('a', ['A']).agent], speakerSelection: 'round_robin', maxRounds: 1, terminate: terminate as string });
+    expect(() => make(5)).toThrow("terminate takes a keyword ('TERMINATE'), a list of keywords or a predicate (message, state) => boolean; got 5.");
+    expect(() => make('')).toThrow(ConfigurationError);
+    expect(() => make([])).toThrow(ConfigurationError);
+    expect(make(['DONE', 'APPROVED']).participants).toEqual(['a']);
   });
 
   it('ends on a message predicate that sees the chat state', async () => {

@@ -165,7 +165,13 @@ function normalizeSelection(selection: SpeakerSelection): SelectionMethod {
 
 function normalizeTerminate(terminate: TerminateCondition | undefined): ChatRuntime['isTerminationMessage'] {
   if (terminate === undefined || typeof terminate === 'function') return terminate;
-  return keywordPredicate(typeof terminate === 'string' ? [terminate] : terminate);
+  const keywords: unknown = typeof terminate === 'string' ? [terminate] : terminate;
+  if (!Array.isArray(keywords) || keywords.length === 0 || !keywords.every((keyword) => typeof keyword === 'string' && keyword !== '')) {
+    throw new ConfigurationError(
+      `terminate takes a keyword ('TERMINATE'), a list of keywords or a predicate (message, state) => boolean; got ${JSON.stringify(terminate)}.`,
+    );
+  }
+  return keywordPredicate(keywords as string[]);
 }
 
 function initialRandomState(selection: SelectionMethod): number {

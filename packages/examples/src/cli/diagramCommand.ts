@@ -35,8 +35,9 @@ export async function diagramCommand(target: string, options: { format?: string;
       ? `${JSON.stringify(graphs, null, 2)}\n`
       : (await Promise.all(graphs.map(async (entry) => `%% machine: ${entry.key}\n${await render(entry, format)}`))).join('\n')
     : await render(graphs[0] as NamedGraph, format);
-  if (options.out !== undefined) await writeFile(options.out, text);
-  else process.stdout.write(text);
+  if (options.out === undefined) return void process.stdout.write(text);
+  await writeFile(options.out, text);
+  console.error(`wrote ${options.out}`);
 }
 
 async function render(entry: NamedGraph, format: Format): Promise<string> {
