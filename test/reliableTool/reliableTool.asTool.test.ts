@@ -144,6 +144,34 @@ describe('reliableTool as a tool', () => {
     ]);
   });
 
+  it('needs approval in an agent when the wrapped tool does: a person approves the task before any invocation', async () => {
+    const paid: number[] = [];
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays an amount.',
+      parameters: z.object({ amount: z.number() }),
+      approval: ({ amount }) => amount > 100,
+      execute: ({ amount }) => {
+        paid.push(amount);
+        return `paid ${amount}`;
+      },
+    });
+    const runnerModel = scriptedModel(() => ({ toolCalls: [{ name: 'pay', arguments: { hypothesis: 'h', amount: 250 } }] }));
+    const payer = reliableTool({ name: 'reliable_pay', tool: pay, runnerModel, validatorModel: scriptedModel(() => verdict(true, 'ok')) });
+    const { tool: lookup } = priceTool();
+    const plain = reliableTool({ name: 'reliable_price', tool: lookup, runnerModel: scriptedModel([]), validatorModel: scriptedModel([]) });
+    expect([payer.approval, plain.approval]).toEqual(['always', 'never']);
+
+    const model = scriptedModel([{ toolCalls: [{ id: 'r1', name: 'reliable_pay', arguments: { task: 'Pay Bob 250' } }] }, { text: 'Paid.' }]);
+    const run = createAgent({ name: 'clerk', model, tools: [payer] }).run('Pay Bob 250.');
+    await new Promise<void>((resolve) => run.events$.subscribe((event) => event.type === 'approval.requested' && resolve()));
+    expect(run.pendingApprovals).toEqual([{ id: 'r1', toolName: 'reliable_pay', arguments: { task: 'Pay Bob 250' }, step: 1 }]);
+    expect([runnerModel.requests.length, paid]).toEqual([0, []]);
+    run.approve('r1');
+    expect((await run.result).toolCalls[0]?.content).toBe('paid 250');
+    expect(paid).toEqual([250]);
+  });
+
   it('describes itself in the tools and the legacy functions formats', () => {
     const { tool } = priceTool();
     const prices = reliableTool({

@@ -111,6 +111,9 @@ export function reliableTool<P extends ToolParameters, R>(options: ReliableToolO
     name: options.name,
     description: options.description ?? options.tool.description,
     parameters,
+    // The runner calls the wrapped tool without asking anyone: a tool that needs approval makes the
+    // reliable tool need it, for the whole task, before any invocation.
+    approval: runtime.tool.approval === 'never' ? 'never' : 'always',
     execute: async (args, ctx) => {
       const request: ReliableRunRequest = { task: args.task, signal: ctx.signal, state: ctx.state };
       if (args.validationPromptAddition !== undefined) request.validationPromptAddition = args.validationPromptAddition;
