@@ -277,3 +277,12 @@ describe('agent tool loop', () => {
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 });
+
+describe('createAgent', () => {
+  it('rejects instructions that are not a string, saying what to pass', () => {
+    const model = scriptedModel([{ text: 'hi' }]);
+    expect(() => createAgent({ name: 'a', model, instructions: ['Be brief.'] as unknown as string })).toThrowError(
+      'Agent "a" has `instructions` of type object: pass the system prompt as a string.',
+    );
+  });
+});

@@ -190,6 +190,12 @@ function buildConfig(options: AgentOptions): AgentConfig {
   if (!options.model || typeof options.model.stream !== 'function') {
     throw new ConfigurationError(`Agent "${options.name}" needs a \`model\` (a ChatModel, e.g. scriptedModel(...) or ollama(...)).`);
   }
+  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
+    throw new ConfigurationError(
+      `Agent "${options.name}" has \`instructions\` of type ${typeof options.instructions}: pass the system prompt as a string.`,
+      { name: options.name },
+    );
+  }
   const tools = toolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
   const addableTools = toolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
   for (const name of tools.keys()) addableTools.delete(name);
