@@ -44,17 +44,25 @@ interface Enqueue {
  * steps before it left it, and their context changes become one `assign`.
  */
 export function runSteps(context: AgentContext, event: AgentMachineEvent, enqueue: Enqueue, ...steps: AgentStep[]): void {
-  let current = context;
   let patch: Partial<AgentContext> | undefined;
+  let changed = false;
   const output: StepOutput = {
     assign(part) {
       patch = patch === undefined ? { ...part } : Object.assign(patch, part);
-      current = { ...current, ...part };
+      changed = true;
     },
     emit: (runEvent) => enqueue.emit(runEvent),
     sendTo: (childId, command) => enqueue.sendTo(childId, command),
   };
-  for (const step of steps) step(current, event, output);
+  let current = context;
+  for (const step of steps) {
+    // A step sees what the steps before it assigned; the context is copied only when something changed.
+    if (changed) {
+      current = { ...context, ...patch };
+      changed = false;
+    }
+    step(current, event, output);
+  }
   if (patch !== undefined) enqueue.assign(patch);
 }
 
