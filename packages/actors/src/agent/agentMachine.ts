@@ -18,7 +18,7 @@ import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActo
 import { offeredToolsNow } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
-import { needsScreening } from './needsScreening.js';
+import { callsToScreen, needsScreening } from './needsScreening.js';
 import { toRunResult } from './runResult.js';
 import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
 import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
@@ -230,8 +230,8 @@ export const agentMachine = setup({
       invoke: {
         src: 'screenApprovals',
         input: ({ context }) => ({
-          // Calls the tool rules refused are never asked about.
-          calls: context.batch.calls.filter((_, index) => context.batch.outcomes[index] === undefined),
+          // Calls that will not run (refused by the rules, or a oneCallAtATime call beside others) are never asked about.
+          calls: callsToScreen(context),
           tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
           liveTools: context.runtime.liveTools,
           state: toolStateHandle(context),

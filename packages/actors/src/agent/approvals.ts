@@ -67,7 +67,6 @@ export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprova
   for (const call of input.calls) {
     const tool = input.tools.get(call.name);
     if (tool === undefined || tool.approval === 'never') continue;
-    if (tool.oneCallAtATime === true && input.calls.length > 1) continue; // refused without running: nothing to approve
     let validation;
     try {
       validation = await validateToolArguments(tool, call, createRunToolContext(call, tool, env));

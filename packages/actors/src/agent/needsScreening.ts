@@ -1,3 +1,4 @@
+import type { ToolCall } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { withRuleApprovals } from './toolRulesApprovals.js';
@@ -10,12 +11,14 @@ import { withRuleApprovals } from './toolRulesApprovals.js';
  * screening actor.
  */
 export function needsScreening(context: AgentContext): boolean {
-  const { batch } = context;
   const tools = context.runtime.liveTools;
-  const refused = oneCallAtATimeRefusals(tools.list(), batch.calls);
-  const toolAsks = batch.calls.some(
-    (call, index) =>
-      batch.outcomes[index] === undefined && !refused.has(index) && (tools.get(call.name)?.approval ?? 'never') !== 'never',
-  );
-  return toolAsks || withRuleApprovals([], context.rules, batch, context.step).length > 0;
+  const toolAsks = callsToScreen(context).some((call) => (tools.get(call.name)?.approval ?? 'never') !== 'never');
+  return toolAsks || withRuleApprovals([], context.rules, context.batch, context.step).length > 0;
+}
+
+/** The calls of the batch that may still run: not refused by the rules, nor as a `oneCallAtATime` call beside others. */
+export function callsToScreen(context: AgentContext): ToolCall[] {
+  const { batch } = context;
+  const refused = oneCallAtATimeRefusals(context.runtime.liveTools.list(), batch.calls);
+  return batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refused.has(index));
 }
