@@ -6,7 +6,6 @@ import {
   type FunctionMiddleware,
   ToolDefinitionError,
   type Message,
-  MessageSchema,
   type StateRecord,
   type ToolChoice,
   type ToolMode,
@@ -15,6 +14,7 @@ import {
   compileToolRules,
 } from '@agentchart/core';
 import type { z } from 'zod';
+import { runInputMessages } from '../runInputMessages.js';
 import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
@@ -165,7 +165,7 @@ export function createAgent(options: AgentOptions): Agent {
       const state = validateInitialState(runOptions.state, config.stateSchema);
       const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
       const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
-      return startAgentRun(runtimeFor(tools, middleware), toMessages(input), toolMode, runOptions.signal, state, inspect);
+      return startAgentRun(runtimeFor(tools, middleware), runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
     },
     resume: (snapshot, resumeOptions = {}) => {
       const known = new Map([...config.addableTools, ...config.tools]);
@@ -247,23 +247,3 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
   return value;
 }
 
-function toMessages(input: string | readonly Message[]): Message[] {
-  if (typeof input === 'string') return [{ role: 'user', content: input }];
-  if (!Array.isArray(input)) {
-    throw new ConfigurationError('agent.run(input) takes a string or an array of messages.');
-  }
-  input.forEach(assertMessage);
-  return [...input];
-}
-
-/** Throws a ConfigurationError naming the message and what is wrong with it, unless it is a valid Message. */
-function assertMessage(message: unknown, index: number): void {
-  const parsed = MessageSchema.safeParse(message);
-  if (parsed.success) return;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
-  throw new ConfigurationError(
-    `agent.run(input): message ${index} is not a valid message (${problems.join('; ')}). ` +
-      "Build messages with msg.user('...'), msg.assistant('...'), msg.system('...') or msg.tool(...).",
-    { index, issues: problems },
-  );
-}

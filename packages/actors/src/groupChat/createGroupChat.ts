@@ -2,6 +2,7 @@ import { ConfigurationError, type Message } from '@agentchart/core';
 import type { AnyStateMachine } from 'xstate';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
 import { combineInspectors } from '../inspection/inspectOption.js';
+import { runInputMessages } from '../runInputMessages.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
 import { buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
@@ -12,7 +13,6 @@ import type {
   GroupChatOptions,
   GroupChatRun,
   GroupChatRunOptions,
-  GroupChatSnapshot,
   NestedChatParticipant,
   SpeakerSelection,
   TerminateCondition,
@@ -77,7 +77,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     transitions: runtime.graph.machine,
     warnings,
     run(input, runOptions = {}) {
-      const messages = toMessages(input);
+      const messages = runInputMessages(input, 'chat.run(input)');
       return start(
         {
           chatId: newChatId(),
@@ -179,8 +179,3 @@ function initialRandomState(selection: SelectionMethod): number {
   return (Math.random() * 2 ** 32) | 0;
 }
 
-function toMessages(input: string | readonly Message[]): Message[] {
-  if (typeof input === 'string') return [{ role: 'user', content: input }];
-  if (!Array.isArray(input)) throw new ConfigurationError('chat.run(input) takes a string or an array of messages.');
-  return structuredClone([...input]);
-}
