@@ -77,13 +77,18 @@ export function createRunToolContext(
   tool: AnyTool,
   env: Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged'>,
 ): ToolContext {
+  let state: ToolContext['state'] | undefined;
   return {
     callId: call.id,
     toolName: tool.name,
     agentName: env.agentName,
     runId: env.runId,
     signal: env.signal,
-    state: env.stateFor(call),
+    // Made on first use: most tools never touch the shared state.
+    get state() {
+      state ??= env.stateFor(call);
+      return state;
+    },
     get tools() {
       return env.liveTools.list();
     },

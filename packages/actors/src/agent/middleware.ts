@@ -33,6 +33,8 @@ export async function invokeWithMiddleware(
   metadata: FunctionInvocationMetadata,
   middleware: readonly FunctionMiddleware[],
 ): Promise<InvocationOutcome> {
+  // Without middleware there is no chain to build: the tool runs as is.
+  if (middleware.length === 0) return { result: await tool.execute(args, toolContext), endsRun: false };
   let endsRun = false;
   const invocation: FunctionInvocationContext = {
     tool,
