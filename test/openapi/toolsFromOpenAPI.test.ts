@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type AnyTool, ConfigurationError, type RunEvent } from '@agentchart/core';
+import { type AnyTool, ConfigurationError } from '@agentchart/core';
 import { type OpenApiDocument, createAgent, toolsFromOpenAPI } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { firstValueFrom, toArray } from 'rxjs';

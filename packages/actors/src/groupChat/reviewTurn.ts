@@ -1,6 +1,5 @@
 import type { ErrorInfo, Message } from '@agentchart/core';
 import { TERMINATE } from './chatMembers.js';
-import type { TerminationReason } from './groupChatTypes.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
 
 /** What a finished turn brings: its messages, a handoff made with a tool, a failure. */
