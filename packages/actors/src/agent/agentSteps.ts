@@ -50,11 +50,13 @@ export function runSteps(context: AgentContext, event: AgentMachineEvent, enqueu
   const output: StepOutput = {
     assign(part) {
       if (patch === undefined) {
-        patch = { ...part };
-        current = { ...context, ...part };
-      } else {
-        Object.assign(patch, part);
-        Object.assign(current, part);
+        patch = {};
+        current = { ...context };
+      }
+      for (const key in part) {
+        const value = part[key as keyof AgentContext];
+        (patch as Record<string, unknown>)[key] = value;
+        (current as unknown as Record<string, unknown>)[key] = value;
       }
     },
     emit: (runEvent) => enqueue.emit(runEvent),

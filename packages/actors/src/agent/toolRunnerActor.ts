@@ -2,7 +2,7 @@ import type { AnyTool, FunctionMiddleware, ToolCall } from '@agentchart/core';
 import { fromCallback } from 'xstate';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
-import { executeToolCall } from './executeToolCall.js';
+import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import type { LiveToolSet, ToolListChange } from './liveTools.js';
 
 /** Sent to the agent as each call of a batch settles (in completion order). */
@@ -51,11 +51,16 @@ export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receiv
     if (!controller.signal.aborted) sendBack({ type: 'tools.changed', callId, change } satisfies ToolsChangedEvent);
   };
   receive((command) => {
-    const { state, agentName } = command;
-    const env = {
-      ...command,
+    const env: ToolCallEnvironment = {
+      tools: command.tools,
+      liveTools: command.liveTools,
+      middleware: command.middleware,
+      detailedErrors: command.detailedErrors,
+      agentName: command.agentName,
+      runId: command.runId,
+      step: command.step,
       signal: controller.signal,
-      stateFor: (call: ToolCall) => state.withSource({ agent: agentName, toolName: call.name, callId: call.id }),
+      stateFor: (call) => command.state.withSource({ agent: command.agentName, toolName: call.name, callId: call.id }),
       onToolsChanged,
     };
     command.calls.forEach((call, index) => {
