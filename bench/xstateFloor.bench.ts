@@ -24,10 +24,8 @@ const tools = fromCallback<{ type: 'run' }>(({ sendBack, receive }) => {
 
 type FloorContext = { step: number; max: number };
 const types = { context: {} as FloorContext, input: {} as { max: number } };
-const actions = { countStep: assign({ step: ({ context }: { context: FloorContext }) => context.step + 1 }) };
-const guards = { runDone: ({ context }: { context: FloorContext }) => context.step > context.max };
 
-const agentTopology = setup({ types, actions, guards, actors: { model, tools } }).createMachine({
+const agentTopology = setup({ types, actors: { model, tools } }).createMachine({
   context: ({ input }) => ({ step: 0, max: input.max }),
   invoke: [
     { id: 'model', src: 'model' },
@@ -36,21 +34,21 @@ const agentTopology = setup({ types, actions, guards, actors: { model, tools } }
   initial: 'thinking',
   states: {
     thinking: {
-      entry: ['countStep', sendTo('model', { type: 'call' }), emit({ type: 'thinking' })],
-      on: { reply: [{ guard: 'runDone', target: 'done' }, { target: 'acting' }] },
+      entry: [assign({ step: ({ context }) => context.step + 1 }), sendTo('model', { type: 'call' }), emit({ type: 'thinking' })],
+      on: { reply: [{ guard: ({ context }) => context.step > context.max, target: 'done' }, { target: 'acting' }] },
     },
     acting: { entry: [sendTo('tools', { type: 'run' }), emit({ type: 'acting' })], on: { settled: 'thinking' } },
     done: { type: 'final' },
   },
 });
 
-const noChildren = setup({ types, actions, guards }).createMachine({
+const noChildren = setup({ types }).createMachine({
   context: ({ input }) => ({ step: 0, max: input.max }),
   initial: 'thinking',
   states: {
     thinking: {
-      entry: ['countStep', ({ self }) => queueMicrotask(() => self.send({ type: 'reply' })), emit({ type: 'thinking' })],
-      on: { reply: [{ guard: 'runDone', target: 'done' }, { target: 'acting' }] },
+      entry: [assign({ step: ({ context }) => context.step + 1 }), ({ self }) => queueMicrotask(() => self.send({ type: 'reply' })), emit({ type: 'thinking' })],
+      on: { reply: [{ guard: ({ context }) => context.step > context.max, target: 'done' }, { target: 'acting' }] },
     },
     acting: {
       entry: [({ self }) => void Promise.resolve(1).then(() => self.send({ type: 'settled' })), emit({ type: 'acting' })],
