@@ -16,6 +16,7 @@ import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
+import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -37,7 +38,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -60,6 +61,7 @@ export const managerMachine = setup({
   actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
+    resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
     chatEnds: ({ context }) => context.reason !== undefined,
     roundsExhausted: ({ context }) => context.rounds >= context.runtime.maxRounds,
     decidedSpeaker: ({ context }) => context.decision?.kind === 'speaker',
@@ -86,6 +88,11 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
+    /** The speaker's turn goes on: the view it was shown is the same function of the persisted transcript. */
+    resumeSpeaker: assign(({ context }) => {
+      const speaker = (context.resumeWaiting as ResumedSpeaker).speaker;
+      return { speaker, view: viewFor(speaker, context.messages, context.turns, context.runtime.views) };
+    }),
     endAtMaxRounds: assign({ reason: 'max-rounds' as const }),
     decide: assign(({ context }) => {
       const step = decideNextSpeaker(context);
@@ -154,20 +161,28 @@ export const managerMachine = setup({
       const member = context.runtime.members.get(context.speaker as string);
       if (member?.kind !== 'agent') throw new Error(`"${String(context.speaker)}" is not an agent`);
       const { turn } = member;
+      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
       // The machine is the agent's own (with its compiled rules), so it is spawned as logic, not by a `src` key.
       const spawnAgent = spawn as unknown as (
         logic: typeof agentMachine,
-        options: { id: string; input: AgentMachineInput },
+        options: { id: string; input?: AgentMachineInput },
       ) => ActorRefFrom<typeof agentMachine>;
-      const child = spawnAgent(turn.machine, {
-        id: 'speaker',
-        input: { runtime: turn.runtime(), runId: newRunId(), messages: context.view, toolMode: turn.toolMode, state: { ref: context.sharedState } },
-      });
+      const child =
+        resumed === undefined
+          ? spawnAgent(turn.machine, {
+              id: 'speaker',
+              input: { runtime: turn.runtime(), runId: newRunId(), messages: context.view, toolMode: turn.toolMode, state: { ref: context.sharedState } },
+            })
+          : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, context.sharedState), { id: 'speaker' });
       const { chatId, publish } = context;
       child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
       return {};
     }),
-    startSpeaker: sendTo('speaker', { type: 'start' }),
+    /** A new turn's run starts; a resumed one goes on where it waited. */
+    startSpeaker: enqueueActions(({ context, enqueue }) => {
+      if (context.resumeWaiting?.kind === 'approval') enqueue.assign({ resumeWaiting: undefined });
+      else enqueue.sendTo('speaker', { type: 'start' });
+    }),
     relayApprovalDecision: sendTo('speaker', ({ event }) => {
       if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
       const { id, approved, reason } = event;
@@ -230,6 +245,7 @@ export const managerMachine = setup({
       entry: 'announceStart',
       always: [
         { guard: 'resumingWithHuman', target: 'speaking', actions: 'resumeHuman' },
+        { guard: 'resumingWithApproval', target: 'speaking.agent', actions: 'resumeSpeaker' },
         { target: 'afterTurn' },
       ],
     },
