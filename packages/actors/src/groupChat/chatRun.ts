@@ -37,7 +37,7 @@ export function startChatRun(
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
   actor.on('*', publish);
-  const state = sharedStateHandle(actor.getSnapshot().context.sharedState);
+  const state = sharedStateHandle(actor.getSnapshot().context.run.sharedState);
   const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
 
   const result = new Promise<GroupChatResult>((resolve, reject) => {
@@ -58,7 +58,7 @@ export function startChatRun(
     const snapshot = actor.getSnapshot();
     if (snapshot.status !== 'active') return undefined;
     if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
-    if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.eligible };
+    if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
     const speaker = snapshot.children.speaker as ActorRefFrom<typeof agentMachine> | undefined;
     const agent = snapshot.matches({ speaking: 'agent' }) ? speaker?.getSnapshot() : undefined;
     if (agent?.matches('awaitingApproval')) {
@@ -138,7 +138,7 @@ export function startChatRun(
       const { context } = actor.getSnapshot();
       return structuredClone({
         version: 1,
-        chatId: context.chatId,
+        chatId: context.run.chatId,
         messages: context.messages,
         turns: context.turns,
         rounds: context.rounds,
