@@ -61,9 +61,7 @@ export const managerMachine = setup({
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
     chatEnds: ({ context }) => context.reason !== undefined,
-    roundsExhausted: ({ context }) => context.rounds >= context.runtime.maxRounds,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
-    decidedEnd: ({ context }) => context.selection.decision?.kind === 'end',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
     contextConditionHolds: ({ context }) => contextConditionTarget(context) !== undefined,
     speakerIsHuman: ({ context }) => memberKind(context) === 'human',
@@ -86,9 +84,14 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
-    endAtMaxRounds: assign({ reason: 'max-rounds' as const }),
-    /** Decides who speaks next and, when the decision names a speaker or an end, applies it in the same update. */
+    /**
+     * After a turn (or at the start): the chat ends if the turn ended it or the
+     * rounds are used up; otherwise decides who speaks next, and applies a
+     * decision that names a speaker or an end in the same update.
+     */
     decide: assign(({ context }) => {
+      if (context.reason !== undefined) return {};
+      if (context.rounds >= context.runtime.maxRounds) return { reason: 'max-rounds' as const };
       const { eligible, decision, randomState } = decideNextSpeaker(context);
       const update: Partial<ManagerContext> = { selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined };
       if (decision.kind === 'speaker') return { ...update, ...selected(decision.speaker) };
@@ -228,21 +231,14 @@ export const managerMachine = setup({
       entry: 'announceStart',
       always: [
         { guard: 'resumingWithHuman', target: 'speaking', actions: 'resumeHuman' },
-        { target: 'afterTurn' },
-      ],
-    },
-    afterTurn: {
-      always: [
-        { guard: 'chatEnds', target: 'terminated' },
-        { guard: 'roundsExhausted', target: 'terminated', actions: 'endAtMaxRounds' },
         { target: 'selecting' },
       ],
     },
     selecting: {
       entry: 'decide',
       always: [
+        { guard: 'chatEnds', target: 'terminated' },
         { guard: 'decidedSpeaker', target: 'speaking', actions: 'announceDecision' },
-        { guard: 'decidedEnd', target: 'terminated' },
         { guard: 'decidedManual', target: 'awaitingChoice' },
         { target: 'askingModel' },
       ],
@@ -299,7 +295,7 @@ export const managerMachine = setup({
           on: {
             'approval.decide': { actions: 'relayApprovalDecision' },
             'xstate.done.actor.speaker': {
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
           },
@@ -309,7 +305,7 @@ export const managerMachine = setup({
           on: {
             'human.said': {
               guard: 'saidByWaitingHuman',
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [
                 {
                   type: 'recordTurn',
@@ -333,11 +329,11 @@ export const managerMachine = setup({
               return { chat: member.chat, messages: context.view, inspect: context.run.inspect, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
             },
             onDone: {
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => nestedTurnOutcome(context, event.output) }],
             },
             onError: {
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
             },
           },
