@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { createAgent, createGroupChat } from '@agentchart/actors';
 import { createTraceRecorder, startViewServer } from '@agentchart/inspect';
 import { researchAgent, researchTeam, researchTeamScript } from '@agentchart/examples';
 import { scriptedModel } from '@agentchart/providers';
@@ -147,6 +148,37 @@ describe.runIf(available)('live view in headless Chromium', () => {
         expect.arrayContaining(['team', 'planner', 'researcher', 'critic']),
       );
       expect(await page.locator('.owner[data-owner="researcher"] [data-machine="toolRules"] svg').count()).toBe(1);
+    } finally {
+      await close();
+      await view.close();
+    }
+  });
+
+  it("names the speaker an 'auto' selection falls back to once, with the reason on its own line", { timeout: 60_000 }, async () => {
+    const view = await startViewServer({ port: 0 });
+    const { page, close } = await openBrowser();
+    try {
+      await page.goto(view.url);
+      const agent = (name: string) => createAgent({ name, model: scriptedModel(() => ({ text: `${name} here` })) });
+      const chat = createGroupChat({
+        agents: [agent('a'), agent('b'), agent('c')],
+        speakerSelection: { method: 'auto', model: scriptedModel(() => ({ text: 'a' })), maxRetries: 0 },
+        transitions: { allowed: { a: ['b', 'c'], b: ['a'], c: ['a'] } },
+        maxRounds: 2,
+      });
+      const recorder = createTraceRecorder({ sink: view.sink, title: 'fallback' });
+      const run = chat.run('task', { inspect: recorder.inspect });
+      recorder.recordRun({ ...run, name: 'fallback' });
+      await run.result;
+      await page.waitForFunction(() => document.querySelector('#connection')?.textContent === 'finished', undefined, { timeout: 20_000 });
+
+      expect(await page.locator('#transcript .speaker-change').allTextContents()).toEqual([
+        '» next speaker: a (round 1, by auto)',
+        '✗ selector answered "a": not one of b, c',
+        '⚠ speaker selection fell back (ineligible-answers)',
+        '» next speaker: b (round 2, by fallback)',
+      ]);
+      expect(await page.textContent('#speaker')).toBe('b');
     } finally {
       await close();
       await view.close();

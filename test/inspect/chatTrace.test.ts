@@ -97,5 +97,15 @@ describe('recording a group chat', () => {
     const failing = createAgent({ name: 'a', model: scriptedModel([{ error: 'model crashed' }]) });
     const failed = createGroupChat({ agents: [failing], speakerSelection: 'round_robin', maxRounds: 3 });
     expect(await timelineOf(failed)).toMatch(/■ chat finished: error after 1 round\(s\) \(model crashed\)\n$/);
+    const fallingBack = createGroupChat({
+      agents: [speaker('a', 'A'), speaker('b', 'B')],
+      speakerSelection: { method: 'auto', model: scriptedModel([{ error: 'selector down' }]) },
+      maxRounds: 1,
+    });
+    const lines = (await timelineOf(fallingBack)).split('\n').map((line) => line.replace(/^\s*[\d.]+s\s+/, ''));
+    expect(lines.filter((line) => line.includes('fell back') || line.startsWith('» next speaker'))).toEqual([
+      '⚠ speaker selection fell back (model-error: selector down)',
+      '» next speaker: a (round 1, by fallback)',
+    ]);
   });
 });

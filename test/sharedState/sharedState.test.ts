@@ -1,3 +1,4 @@
+import { readFile, readdir } from 'node:fs/promises';
 import { ConfigurationError, type RunEvent, type StateChange, ToolError, defineTool } from '@agentchart/core';
 import { SHARED_STATE_SYSTEM_ID, createAgent, sharedStateHandle, sharedStateMachine } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
@@ -181,5 +182,38 @@ describe('shared-state actor on its own', () => {
   it('refuses writes before the actor has started', () => {
     const state = sharedStateHandle(createActor(sharedStateMachine, { input: {} }));
     expect(() => state.set('a', 1)).toThrow(expect.objectContaining({ code: 'STATE_NOT_RUNNING' }));
+  });
+
+  it('refuses writes once stopped, and after a stop that came before any start', () => {
+    const stopped = createActor(sharedStateMachine, { input: {} }).start();
+    const state = sharedStateHandle(stopped);
+    state.set('a', 1);
+    stopped.stop();
+    expect(() => state.set('a', 2)).toThrow(expect.objectContaining({ code: 'STATE_NOT_RUNNING' }));
+
+    const neverStarted = createActor(sharedStateMachine, { input: {} });
+    neverStarted.stop();
+    expect(() => sharedStateHandle(neverStarted).set('a', 1)).toThrow(expect.objectContaining({ code: 'STATE_NOT_RUNNING' }));
+    expect(state.values()).toEqual({ a: 1 });
+  });
+
+  it('a shared state restored from a persisted snapshot takes writes once started, not before', () => {
+    const original = createActor(sharedStateMachine, { input: { initial: { a: 1 } } }).start();
+    sharedStateHandle(original).set('b', 2);
+    const restored = createActor(sharedStateMachine, { snapshot: original.getPersistedSnapshot(), input: {} });
+    const state = sharedStateHandle(restored);
+    expect(() => state.set('c', 3)).toThrow(expect.objectContaining({ code: 'STATE_NOT_RUNNING' }));
+    restored.start();
+    state.set('c', 3);
+    expect(state.values()).toEqual({ a: 1, b: 2, c: 3 });
+    expect(restored.getSnapshot().context.version).toBe(2);
+  });
+
+  it("knows whether the actor runs from XState's public API only (no private fields)", async () => {
+    const folder = new URL('../../packages/actors/src/sharedState/', import.meta.url);
+    for (const file of await readdir(folder)) {
+      const source = await readFile(new URL(file, folder), 'utf8');
+      expect({ file, privateField: /\._processingStatus|_processingStatus\b/.test(source) }).toEqual({ file, privateField: false });
+    }
   });
 });

@@ -7,3 +7,4 @@ export * from './research/researchAgent.js';
 export * from './toolRules/ruleScenarios.js';
 export * from './toolControl/index.js';
 export * from './groupChat/index.js';
+export * from './docs/docDiagrams.js';

@@ -5,9 +5,12 @@ import { type ApprovalState, rejectedOutcome } from './approvals.js';
 
 /**
  * The calls of a batch that are answered without running, in call order:
- * calls the user rejected, and calls beyond the run's tool-call budget
- * (`maxToolCalls` is a hard cap: the first calls of the batch run, the rest
- * are told the limit was reached). `undefined` marks a call that runs.
+ * calls beyond the run's tool-call budget (`maxToolCalls` is a hard cap: the
+ * first calls of the batch run, the rest are told the limit was reached), and
+ * calls the user rejected. The budget goes by position, as it did when the
+ * batch was screened (see `callsToScreen`): a rejected call keeps its place,
+ * so no call beyond the budget runs without having been screened.
+ * `undefined` marks a call that runs.
  */
 export function answeredBeforeExecution(
   calls: readonly ToolCall[],
@@ -17,13 +20,12 @@ export function answeredBeforeExecution(
 ): (ToolOutcome | undefined)[] {
   let budget = maxToolCalls - executedSoFar;
   return calls.map((call) => {
-    const decision = approvals.decisions[call.id];
-    if (decision !== undefined && !decision.approved) return rejectedOutcome(call.name, decision);
     if (budget <= 0) {
       return { content: `Not executed: this run may execute at most ${maxToolCalls} tool calls (maxToolCalls).`, isError: true };
     }
     budget -= 1;
-    return undefined;
+    const decision = approvals.decisions[call.id];
+    return decision !== undefined && !decision.approved ? rejectedOutcome(call.name, decision) : undefined;
   });
 }
 

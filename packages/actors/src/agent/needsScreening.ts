@@ -1,24 +1,44 @@
 import type { ToolCall } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
+import type { ApprovalRequest } from './approvals.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { withRuleApprovals } from './toolRulesApprovals.js';
 
 /**
  * Whether a batch must be screened for approvals before it runs: some call
- * still to run (not refused by the rules or as a `oneCallAtATime` call beside
- * others) is of a tool whose approval is not `never`, or a
- * `requiresApproval` rule holds one. Most batches need none, and skip the
- * screening actor.
+ * that will run (see `callsToScreen`) is of a tool whose approval is not
+ * `never`, or a `requiresApproval` rule holds one. Most batches need none,
+ * and skip the screening actor.
  */
 export function needsScreening(context: AgentContext): boolean {
   const tools = context.runtime.liveTools;
   const toolAsks = callsToScreen(context).some((call) => (tools.get(call.name)?.approval ?? 'never') !== 'never');
-  return toolAsks || withRuleApprovals([], context.rules, context.batch, context.step).length > 0;
+  return toolAsks || requestsToAsk([], context).length > 0;
 }
 
-/** The calls of the batch that may still run: not refused by the rules, nor as a `oneCallAtATime` call beside others. */
+/**
+ * The calls of the batch that will run unless a person rejects them: not
+ * refused by the rules, nor as a `oneCallAtATime` call beside others, and
+ * within the run's tool-call budget (`maxToolCalls`). The budget goes to the
+ * first such calls of the batch, before anyone is asked (see
+ * `answeredBeforeExecution`), so a call beyond it is never put to a person.
+ */
 export function callsToScreen(context: AgentContext): ToolCall[] {
   const { batch } = context;
   const refused = oneCallAtATimeRefusals(context.runtime.liveTools.list(), batch.calls);
-  return batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refused.has(index));
+  const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refused.has(index));
+  return open.slice(0, Math.max(0, context.runtime.maxToolCalls - context.toolCallCount));
+}
+
+/**
+ * The approval requests to put to a person: the tools' `requests` plus the
+ * call a `requiresApproval` rule holds, each only if its call will run (see
+ * `callsToScreen`).
+ *
+ * @example
+ * requestsToAsk(screened, context).map((request) => request.id); // ['pay_bob']
+ */
+export function requestsToAsk(requests: readonly ApprovalRequest[], context: AgentContext): ApprovalRequest[] {
+  const willRun = new Set(callsToScreen(context).map((call) => call.id));
+  return withRuleApprovals(requests, context.rules, context.batch, context.step).filter((request) => willRun.has(request.id));
 }

@@ -7,7 +7,7 @@ import {
 } from '@agentchart/core';
 import { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { SharedStateRef } from './sharedStateMachine.js';
+import { type SharedStateRef, isSharedStateRunning } from './sharedStateMachine.js';
 import { checkStateSchema } from './stateSchemaIssues.js';
 
 /** A `SharedState` over a shared-state actor; `withSource` tags the writes. */
@@ -43,7 +43,8 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
   const current = (): StateRecord => ref.getSnapshot().context.values;
 
   const write = (key: string, value: unknown): void => {
-    if (!isRunning(ref)) {
+    // A write is atomic only when the actor processes it at once: started and not ended.
+    if (!isSharedStateRunning(ref)) {
       throw new SharedStateError(
         'STATE_NOT_RUNNING',
         `Cannot write "${key}": the shared state is not running (its run has not started yet or has ended). ` +
@@ -106,15 +107,4 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
 
 function isThenable(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
-/**
- * A write is only atomic when the actor processes it at once, i.e. when it
- * has started and not stopped. XState exposes no public flag for "started";
- * its own code reads `_processingStatus` (0 not started, 1 running, 2 stopped).
- */
-function isRunning(ref: SharedStateRef): boolean {
-  if (ref.getSnapshot().status !== 'active') return false;
-  const processing = (ref as unknown as { _processingStatus?: number })._processingStatus;
-  return processing === undefined || processing === 1;
 }

@@ -1,5 +1,6 @@
 import type { StateChange, StateChangeSource, StateRecord } from '@agentchart/core';
 import { type ActorRefFrom, enqueueActions, setup } from 'xstate';
+import { trackStarts } from './startTracking.js';
 
 /** The system id under which a run's (or chat's) shared state is registered. */
 export const SHARED_STATE_SYSTEM_ID = 'sharedState';
@@ -30,6 +31,43 @@ export interface StateChangedEmitted {
   change: StateChange;
 }
 
+const sharedState = trackStarts(
+  setup({
+    types: {
+      context: {} as SharedStateContext,
+      input: {} as SharedStateInput,
+      events: {} as StateWriteEvent,
+      emitted: {} as StateChangedEmitted,
+    },
+  }).createMachine({
+    id: 'sharedState',
+    context: ({ input }) => ({ values: { ...(input.initial ?? {}) }, version: 0 }),
+    on: {
+      'state.write': {
+        actions: enqueueActions(({ context, event, enqueue }) => {
+          const present = Object.hasOwn(context.values, event.key);
+          if (event.deleted && !present) return;
+          const values = { ...context.values };
+          const previous = values[event.key];
+          if (event.deleted) delete values[event.key];
+          else values[event.key] = event.value;
+          const version = context.version + 1;
+          enqueue.assign({ values, version });
+          const change: StateChange = {
+            key: event.key,
+            value: event.deleted ? undefined : event.value,
+            previous,
+            deleted: event.deleted,
+            version,
+          };
+          if (event.source) change.source = event.source;
+          enqueue.emit({ type: 'state.changed', change });
+        }),
+      },
+    },
+  }),
+);
+
 /**
  * The shared-state actor: the single owner of a run's or a group chat's
  * shared values. It applies writes one at a time, in the order they arrive,
@@ -42,40 +80,15 @@ export interface StateChangedEmitted {
  *   sharedState: spawn(sharedStateMachine, { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.state } }),
  * }),
  */
-export const sharedStateMachine = setup({
-  types: {
-    context: {} as SharedStateContext,
-    input: {} as SharedStateInput,
-    events: {} as StateWriteEvent,
-    emitted: {} as StateChangedEmitted,
-  },
-}).createMachine({
-  id: 'sharedState',
-  context: ({ input }) => ({ values: { ...(input.initial ?? {}) }, version: 0 }),
-  on: {
-    'state.write': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        const present = Object.hasOwn(context.values, event.key);
-        if (event.deleted && !present) return;
-        const values = { ...context.values };
-        const previous = values[event.key];
-        if (event.deleted) delete values[event.key];
-        else values[event.key] = event.value;
-        const version = context.version + 1;
-        enqueue.assign({ values, version });
-        const change: StateChange = {
-          key: event.key,
-          value: event.deleted ? undefined : event.value,
-          previous,
-          deleted: event.deleted,
-          version,
-        };
-        if (event.source) change.source = event.source;
-        enqueue.emit({ type: 'state.changed', change });
-      }),
-    },
-  },
-});
+export const sharedStateMachine = sharedState.logic;
 
 /** A reference to a running shared-state actor. */
 export type SharedStateRef = ActorRefFrom<typeof sharedStateMachine>;
+
+/**
+ * Whether a shared-state actor processes a write at once: it has been started
+ * and has not ended (stopped, done or failed).
+ */
+export function isSharedStateRunning(ref: SharedStateRef): boolean {
+  return sharedState.hasStarted(ref) && ref.getSnapshot().status === 'active';
+}

@@ -5,13 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { agentMachine } from '@agentchart/actors';
-import { createTraceRecorder, graphToMermaid, machineGraph, renderGraphToSvg, startViewServer } from '@agentchart/inspect';
-import { collectDiagrams } from '../cli/collectDiagrams.js';
-import { exampleNames } from '../cli/exampleModules.js';
+import { createTraceRecorder, graphToMermaid, renderGraphToSvg, startViewServer } from '@agentchart/inspect';
 import { scriptedModel } from '@agentchart/providers';
 import { researchTeam, researchTeamScript } from '../groupChat/researchTeam.js';
 import { researchAgent } from '../research/researchAgent.js';
+import { docDiagrams } from './docDiagrams.js';
 
 const IMAGES = new URL('../../../../docs/images/', import.meta.url);
 await mkdir(IMAGES, { recursive: true });
@@ -20,17 +18,10 @@ const save = async (name: string, text: string) => {
   console.log(`docs/images/${name}`);
 };
 
-const agentGraph = machineGraph(agentMachine);
-await save('agent-machine.svg', await renderGraphToSvg(agentGraph));
-await save('agent-machine.mmd', graphToMermaid(agentGraph));
-
-for (const example of exampleNames()) {
-  for (const { key, graph } of await collectDiagrams(example)) {
-    if (key === 'agent') continue; // the same agent machine in every example
-    const name = `${example}.${key.replace(/[^\w.-]+/g, '-')}`;
-    await save(`${name}.svg`, await renderGraphToSvg(graph));
-    await save(`${name}.mmd`, graphToMermaid(graph));
-  }
+// test/examples/docImages.test.ts checks that the committed .mmd files are what this writes.
+for (const { name, graph } of await docDiagrams()) {
+  await save(`${name}.svg`, await renderGraphToSvg(graph));
+  await save(`${name}.mmd`, graphToMermaid(graph));
 }
 
 if (existsSync('/usr/bin/chromium')) {

@@ -67,8 +67,11 @@ function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefin
       return `▶ chat starts${field('resumed') ? ' (resumed)' : ''}`;
     case 'speaker.selected':
       return `» next speaker: ${String(field('speaker'))} (round ${String(field('round'))}, by ${String(field('by'))})`;
-    case 'speaker.fallback':
-      return `» next speaker: ${String(field('speaker'))} (fallback: ${String(field('reason'))})`;
+    case 'speaker.fallback': {
+      // Says why; the speaker.selected that follows (by: fallback) names the speaker.
+      const error = field('error') as { message?: string } | undefined;
+      return `⚠ speaker selection fell back (${String(field('reason'))}${error?.message ? `: ${error.message}` : ''})`;
+    }
     case 'handoff':
       return `↪ ${String(field('from'))} hands off to ${String(field('to'))} (${String(field('via'))})`;
     case 'human.waiting':

@@ -145,9 +145,12 @@ function onRunEvent(event) {
       add('approval', `${event.approved ? '✓ approved' : '✗ rejected'} ${event.call?.name ?? ''}`.trim(), agent);
       break;
     case 'speaker.selected':
-    case 'speaker.fallback':
-      add('speaker-change', `» next speaker: ${event.speaker}${event.by ? ` (round ${event.round}, by ${event.by})` : ''}${event.reason ? ` (fallback: ${event.reason})` : ''}`);
+      add('speaker-change', `» next speaker: ${event.speaker} (round ${event.round}, by ${event.by})`);
       setSpeaker(event.speaker);
+      break;
+    case 'speaker.fallback':
+      // Says why; the speaker.selected that follows (by: fallback) names the speaker.
+      add('speaker-change fallback', `⚠ speaker selection fell back (${event.reason}${event.error ? `: ${event.error.message}` : ''})`);
       break;
     case 'speaker.rejected':
       add('speaker-change', `✗ selector answered ${JSON.stringify(short(event.answer ?? '', 80))}: not one of ${(event.eligible ?? []).join(', ')}`);

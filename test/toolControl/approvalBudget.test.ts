@@ -1,0 +1,105 @@
+import { defineTool, rules } from '@agentchart/core';
+import { type AgentRun, createAgent } from '@agentchart/actors';
+import { scriptedModel } from '@agentchart/providers';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { simpleTool, waitForState } from './helpers.js';
+
+const LIMIT_REACHED = (n: number) => `Not executed: this run may execute at most ${n} tool calls (maxToolCalls).`;
+
+const deleteFile = (executed: string[]) =>
+  defineTool({
+    name: 'delete_file',
+    description: 'Deletes a file.',
+    parameters: z.object({ path: z.string() }),
+    approval: 'always',
+    execute: ({ path }) => {
+      executed.push(path);
+      return `deleted ${path}`;
+    },
+  });
+
+/** The approval requests a run makes; a request ends the run (`aborted`), so a wrong one fails fast. */
+function abortOnApprovalRequest(run: AgentRun): string[] {
+  const asked: string[] = [];
+  run.events$.subscribe((event) => {
+    if (event.type !== 'approval.requested') return;
+    asked.push(event.id);
+    run.abort();
+  });
+  return asked;
+}
+
+describe('approval within the tool-call budget (maxToolCalls)', () => {
+  it('a call beyond the budget is never put to a person: it is answered "limit reached" without running', async () => {
+    const executed: string[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'p1', name: 'ping' }, { id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } }] },
+      { text: 'done' },
+    ]);
+    const agent = createAgent({ name: 'files', model, tools: [simpleTool('ping'), deleteFile(executed)], maxToolCalls: 1 });
+    const run = agent.run('go');
+    const asked = abortOnApprovalRequest(run);
+    const result = await run.result;
+
+    expect(asked).toEqual([]);
+    expect(result.stopReason).toBe('max-tool-calls');
+    expect(executed).toEqual([]);
+    expect(result.toolCalls.map((record) => record.content)).toEqual(['ping ran', LIMIT_REACHED(1)]);
+  });
+
+  it('only the calls within the budget are asked about; a rejection does not hand its place to a later call', async () => {
+    const executed: string[] = [];
+    const model = scriptedModel([
+      {
+        toolCalls: ['a', 'b', 'c'].map((name) => ({ id: name, name: 'delete_file', arguments: { path: `${name}.txt` } })),
+      },
+      { text: 'done' },
+    ]);
+    const run = createAgent({ name: 'files', model, tools: [deleteFile(executed)], maxToolCalls: 2 }).run('go');
+    await waitForState(run, 'awaitingApproval');
+    expect(run.pendingApprovals.map((request) => request.id)).toEqual(['a', 'b']);
+
+    run.reject('a');
+    run.approve('b');
+    const result = await run.result;
+    expect(executed).toEqual(['b.txt']);
+    expect(result.toolCalls.map((record) => record.content)).toEqual([
+      'The call of "delete_file" was rejected by the user and did not run.',
+      'deleted b.txt',
+      LIMIT_REACHED(2),
+    ]);
+  });
+
+  it('a call a requiresApproval rule holds is not asked about when it is beyond the budget', async () => {
+    const executed: string[] = [];
+    const drop = defineTool({
+      name: 'drop_table',
+      description: 'Drops a table.',
+      parameters: z.object({ table: z.string() }),
+      execute: ({ table }) => {
+        executed.push(table);
+        return `dropped ${table}`;
+      },
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'p1', name: 'ping' }, { id: 'd1', name: 'drop_table', arguments: { table: 'users' } }] },
+      { text: 'done' },
+    ]);
+    const agent = createAgent({
+      name: 'dba',
+      model,
+      tools: [simpleTool('ping'), drop],
+      toolRules: [rules.requiresApproval('drop_table')],
+      maxToolCalls: 1,
+    });
+    const run = agent.run('go');
+    const asked = abortOnApprovalRequest(run);
+    const result = await run.result;
+
+    expect(asked).toEqual([]);
+    expect(result.stopReason).toBe('max-tool-calls');
+    expect(executed).toEqual([]);
+    expect(result.toolCalls.map((record) => record.content)).toEqual(['ping ran', LIMIT_REACHED(1)]);
+  });
+});
