@@ -80,6 +80,39 @@ describe('validators that read shared state', () => {
     expect(result.toolCalls[0]?.content).toBe('report.pdf: urgent, q3');
   });
 
+  it('validates with async refinements, call after call', async () => {
+    const lookups: string[] = [];
+    const reserve = defineTool({
+      name: 'reserve',
+      description: 'Reserves a username.',
+      parameters: z.object({
+        username: z.string().refine(
+          async (name) => {
+            lookups.push(name);
+            await Promise.resolve();
+            return name !== 'taken';
+          },
+          { message: 'That username is taken.' },
+        ),
+      }),
+      execute: ({ username }) => `Reserved ${username}.`,
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'reserve', arguments: { username: 'taken' } }] },
+      { toolCalls: [{ name: 'reserve', arguments: { username: 'ada' } }] },
+      { toolCalls: [{ name: 'reserve', arguments: { username: 'grace' } }] },
+      { text: 'ok' },
+    ]);
+    const result = await createAgent({ name: 'accounts', model, tools: [reserve] }).run('Reserve a name.').result;
+    expect(result.toolCalls.map(({ content, isError }) => ({ content, isError }))).toEqual([
+      { content: 'Invalid arguments for tool "reserve":\n- username: That username is taken.\nFix these and call "reserve" again.', isError: true },
+      { content: 'Reserved ada.', isError: false },
+      { content: 'Reserved grace.', isError: false },
+    ]);
+    // The first call finds out the schema is async (its refinement starts twice); later calls parse once.
+    expect(lookups).toEqual(['taken', 'taken', 'ada', 'grace']);
+  });
+
   it('explains how to validate when a contextual schema is parsed outside a call', () => {
     expect(() => bookSeat.parameters.parse({ seat: '1A', passenger: 'Ada' })).toThrow(ToolDefinitionError);
     expect(() => bookSeat.parameters.parse({ seat: '1A', passenger: 'Ada' })).toThrow(/validateToolArguments\(tool, call, ctx\)/);

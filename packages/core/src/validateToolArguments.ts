@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { type z, core } from 'zod';
 import type { ToolCall } from './messages.js';
 import type { JsonSchema } from './chatModel.js';
 import type { AnyTool } from './defineTool.js';
@@ -35,9 +35,30 @@ export async function validateToolArguments(tool: AnyTool, call: ToolCall, ctx?:
     };
   }
   const schema = ctx !== undefined && tool.parametersFor !== undefined ? tool.parametersFor(ctx) : tool.parameters;
-  const parsed = await schema.safeParseAsync(argumentsToValidate(tool, call));
+  const parsed = await parseArguments(tool, schema, argumentsToValidate(tool, call));
   if (parsed.success) return { ok: true, args: parsed.data };
   return { ok: false, issues: parsed.error.issues.map(toArgumentIssue) };
+}
+
+/** Tools whose parameters need an async parse (an async refinement or transform). */
+const asyncTools = new WeakSet<AnyTool>();
+
+/**
+ * Parses synchronously while a tool's schema allows it, which costs a
+ * fraction of `safeParseAsync`; a tool whose parse meets a promise is
+ * remembered and parsed asynchronously from then on. (On that first call its
+ * refinements up to the first async one run twice.)
+ */
+async function parseArguments(tool: AnyTool, schema: z.ZodType, value: unknown): Promise<z.ZodSafeParseResult<Record<string, unknown>>> {
+  if (!asyncTools.has(tool)) {
+    try {
+      return schema.safeParse(value) as z.ZodSafeParseResult<Record<string, unknown>>;
+    } catch (error) {
+      if (!(error instanceof core.$ZodAsyncError)) throw error;
+      asyncTools.add(tool);
+    }
+  }
+  return (await schema.safeParseAsync(value)) as z.ZodSafeParseResult<Record<string, unknown>>;
 }
 
 /**

@@ -50,6 +50,10 @@ export type AgentMachineEvent =
   | { type: 'start' }
   | { type: 'abort' };
 
+/** The steps that start a batch, and those that close one. */
+const batchStart = [agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch];
+const batchEnd = [agentSteps.recordOutcome, agentSteps.advanceRules, agentSteps.appendToolResults];
+
 /**
  * The agent's tool loop:
  * idle → thinking (model call) → screening (which calls need approval)
@@ -99,14 +103,20 @@ export const agentMachine = setup({
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
     /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
     acceptToolCalls: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch)),
+    /** The common step: a reply whose calls need no screening starts its batch in the same action. */
+    acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, ...batchStart),
+    ),
     acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply)),
     acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules)),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules)),
     recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
-    beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch)),
+    beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchStart)),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
     /** The last outcome of a batch; or a batch whose calls were all answered before running. */
-    finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome, agentSteps.advanceRules, agentSteps.appendToolResults)),
+    finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd)),
+    /** The last outcome of a batch after which the run simply goes on: the next model call starts in the same action. */
+    finishBatchAndContinue: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.startStep)),
     closeAnsweredBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults)),
     relayDelta: emit(({ context, event }) => {
       const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
@@ -204,14 +214,16 @@ export const agentMachine = setup({
   ],
   on: { abort: '.aborted' },
   states: {
-    idle: { on: { start: 'thinking' } },
+    idle: { on: { start: { target: 'thinking', actions: 'startStep' } } },
+    // Every transition into `thinking` starts the model call in its own action (`startStep`) rather than
+    // as an entry action, and every one into `acting` starts the batch (`beginBatch`): the common step then
+    // costs one XState action per transition instead of two (docs/performance.md).
     thinking: {
-      entry: 'startStep',
       on: {
         'model.delta': { actions: 'relayDelta' },
         'model.reply': [
           { guard: 'isFinalCall', target: 'limitReached', actions: 'acceptAnswerAtLimit' },
-          { guard: 'runsWithoutScreening', target: 'acting', actions: 'acceptToolCalls' },
+          { guard: 'runsWithoutScreening', target: 'acting', actions: 'acceptAndRunToolCalls' },
           { guard: 'replyHasToolCalls', target: 'batchReady', actions: 'acceptToolCalls' },
           { guard: 'rulesForbidEnd', target: 'stepDone', actions: 'acceptEarlyAnswer' },
           { target: 'done', actions: 'acceptFinalAnswer' },
@@ -224,7 +236,7 @@ export const agentMachine = setup({
     },
     /** Calls that may need a human decision are screened first; most batches go straight to acting. */
     batchReady: {
-      always: [{ guard: 'nothingToScreen', target: 'acting' }, { target: 'screening' }],
+      always: [{ guard: 'nothingToScreen', target: 'acting', actions: 'beginBatch' }, { target: 'screening' }],
     },
     screening: {
       invoke: {
@@ -248,21 +260,20 @@ export const agentMachine = setup({
               params: ({ context, event }) => withRuleApprovals(event.output, context.rules, context.batch, context.step),
             },
           },
-          { target: 'acting' },
+          { target: 'acting', actions: 'beginBatch' },
         ],
         onError: { target: 'failed', actions: assign({ error: ({ event }) => toErrorInfo(event.error) }) },
       },
     },
     awaitingApproval: {
       on: { 'approval.decide': { guard: 'isPendingApproval', actions: 'recordDecision' } },
-      always: { guard: 'allApprovalsDecided', target: 'acting' },
+      always: { guard: 'allApprovalsDecided', target: 'acting', actions: 'beginBatch' },
     },
     acting: {
-      entry: 'beginBatch',
       on: {
         'tool.settled': [
           // The last outcome of the batch moves on in the same step; the others are only recorded.
-          { guard: 'continuesAfterBatch', target: 'thinking', actions: 'finishBatch' },
+          { guard: 'continuesAfterBatch', target: 'thinking', actions: 'finishBatchAndContinue' },
           { guard: 'isLastOutcome', target: 'stepDone', actions: 'finishBatch' },
           { actions: 'recordOutcome' },
         ],
@@ -277,13 +288,13 @@ export const agentMachine = setup({
         { guard: 'rulesFailed', target: 'failed' },
         { guard: 'rulesEnded', target: 'terminalToolCalled' },
         { guard: 'stepsExhausted', target: 'maxStepsReached' },
-        { guard: 'toolCallsExhausted', target: 'thinking', actions: assign({ finalCall: 'max-tool-calls' }) },
+        { guard: 'toolCallsExhausted', target: 'thinking', actions: [assign({ finalCall: 'max-tool-calls' }), 'startStep'] },
         {
           guard: 'tooManyConsecutiveErrors',
           target: 'thinking',
-          actions: assign({ finalCall: 'max-consecutive-errors' }),
+          actions: [assign({ finalCall: 'max-consecutive-errors' }), 'startStep'],
         },
-        { target: 'thinking' },
+        { target: 'thinking', actions: 'startStep' },
       ],
     },
     done: { type: 'final', entry: { type: 'finish', params: { reason: 'completed' } } },

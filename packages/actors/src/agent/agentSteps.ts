@@ -45,24 +45,24 @@ interface Enqueue {
  */
 export function runSteps(context: AgentContext, event: AgentMachineEvent, enqueue: Enqueue, ...steps: AgentStep[]): void {
   let patch: Partial<AgentContext> | undefined;
-  let changed = false;
+  // What the next step sees: the context itself until a step assigns, then one private copy kept up to date.
+  let current = context;
   const output: StepOutput = {
     assign(part) {
-      patch = patch === undefined ? { ...part } : Object.assign(patch, part);
-      changed = true;
+      if (patch === undefined) {
+        patch = {};
+        current = { ...context };
+      }
+      for (const key in part) {
+        const value = part[key as keyof AgentContext];
+        (patch as Record<string, unknown>)[key] = value;
+        (current as unknown as Record<string, unknown>)[key] = value;
+      }
     },
     emit: (runEvent) => enqueue.emit(runEvent),
     sendTo: (childId, command) => enqueue.sendTo(childId, command),
   };
-  let current = context;
-  for (const step of steps) {
-    // A step sees what the steps before it assigned; the context is copied only when something changed.
-    if (changed) {
-      current = { ...context, ...patch };
-      changed = false;
-    }
-    step(current, event, output);
-  }
+  for (const step of steps) step(current, event, output);
   if (patch !== undefined) enqueue.assign(patch);
 }
 

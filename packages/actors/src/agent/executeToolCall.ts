@@ -5,6 +5,8 @@ import {
   type ToolCall,
   type ToolContext,
   type SharedState,
+  type ToolsToAdd,
+  type ToolsToRemove,
   formatArgumentIssues,
   isToolError,
   toErrorInfo,
@@ -71,34 +73,55 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
   }
 }
 
-/** The context a tool receives inside a run: its `tools` reads the live list. */
-export function createRunToolContext(
-  call: ToolCall,
-  tool: AnyTool,
-  env: Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged'>,
-): ToolContext {
-  let state: ToolContext['state'] | undefined;
-  return {
-    callId: call.id,
-    toolName: tool.name,
-    agentName: env.agentName,
-    runId: env.runId,
-    signal: env.signal,
-    // Made on first use: most tools never touch the shared state.
-    get state() {
-      state ??= env.stateFor(call);
-      return state;
-    },
-    get tools() {
-      return env.liveTools.list();
-    },
-    addTools(tools) {
-      const change = env.liveTools.add(tools);
-      if (change.added.length > 0) env.onToolsChanged(call.id, change);
-    },
-    removeTools(tools) {
-      const change = env.liveTools.remove(tools);
-      if (change.removed.length > 0) env.onToolsChanged(call.id, change);
-    },
-  };
+/** What a run's tool context reads from its batch. */
+type RunToolEnvironment = Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged'>;
+
+/**
+ * The context a tool receives inside a run: its `tools` reads the live list;
+ * its shared-state view is made on first use (most tools never touch it).
+ * A class, so a call's context costs one small object.
+ */
+class RunToolContext implements ToolContext {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly agentName: string;
+  readonly runId: string;
+  readonly signal: AbortSignal;
+  readonly #call: ToolCall;
+  readonly #env: RunToolEnvironment;
+  #state: ToolContext['state'] | undefined;
+
+  constructor(call: ToolCall, tool: AnyTool, env: RunToolEnvironment) {
+    this.#call = call;
+    this.#env = env;
+    this.callId = call.id;
+    this.toolName = tool.name;
+    this.agentName = env.agentName;
+    this.runId = env.runId;
+    this.signal = env.signal;
+  }
+
+  get state(): ToolContext['state'] {
+    this.#state ??= this.#env.stateFor(this.#call);
+    return this.#state;
+  }
+
+  get tools(): AnyTool[] {
+    return this.#env.liveTools.list();
+  }
+
+  addTools(tools: ToolsToAdd): void {
+    const change = this.#env.liveTools.add(tools);
+    if (change.added.length > 0) this.#env.onToolsChanged(this.callId, change);
+  }
+
+  removeTools(tools: ToolsToRemove): void {
+    const change = this.#env.liveTools.remove(tools);
+    if (change.removed.length > 0) this.#env.onToolsChanged(this.callId, change);
+  }
+}
+
+/** The context a tool receives inside a run (see `RunToolContext`). */
+export function createRunToolContext(call: ToolCall, tool: AnyTool, env: RunToolEnvironment): ToolContext {
+  return new RunToolContext(call, tool, env);
 }

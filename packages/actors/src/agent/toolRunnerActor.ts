@@ -1,8 +1,8 @@
-import type { AnyTool, FunctionMiddleware, ToolCall } from '@agentchart/core';
+import { AbortedError, type AnyTool, type FunctionMiddleware, type ToolCall } from '@agentchart/core';
 import { fromCallback } from 'xstate';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
-import { executeToolCall } from './executeToolCall.js';
+import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import type { LiveToolSet, ToolListChange } from './liveTools.js';
 
 /** Sent to the agent as each call of a batch settles (in completion order). */
@@ -43,27 +43,42 @@ export interface RunBatchCommand {
  * settles; the agent keeps them in call order. Stopping the actor (an abort)
  * aborts the signal every running tool received and drops late outcomes.
  * Commands carry what the calls run against, so the actor holds no code in
- * its snapshot.
+ * its snapshot. The abort controller is made with the first batch and only
+ * aborted while calls are running: a run that calls no tool (most group-chat
+ * turns) pays for neither.
  */
 export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receive }) => {
-  const controller = new AbortController();
+  let controller: AbortController | undefined;
+  let running = 0;
+  let stopped = false;
   const onToolsChanged = (callId: string, change: ToolListChange) => {
-    if (!controller.signal.aborted) sendBack({ type: 'tools.changed', callId, change } satisfies ToolsChangedEvent);
+    if (!stopped) sendBack({ type: 'tools.changed', callId, change } satisfies ToolsChangedEvent);
   };
   receive((command) => {
-    const { state, agentName } = command;
-    const env = {
-      ...command,
+    controller ??= new AbortController();
+    const env: ToolCallEnvironment = {
+      tools: command.tools,
+      liveTools: command.liveTools,
+      middleware: command.middleware,
+      detailedErrors: command.detailedErrors,
+      agentName: command.agentName,
+      runId: command.runId,
+      step: command.step,
       signal: controller.signal,
-      stateFor: (call: ToolCall) => state.withSource({ agent: agentName, toolName: call.name, callId: call.id }),
+      stateFor: (call) => command.state.withSource({ agent: command.agentName, toolName: call.name, callId: call.id }),
       onToolsChanged,
     };
     command.calls.forEach((call, index) => {
       if (command.answered[index] !== undefined) return;
+      running += 1;
       void executeToolCall(call, env).then((outcome) => {
-        if (!controller.signal.aborted) sendBack({ type: 'tool.settled', index, outcome } satisfies ToolSettledEvent);
+        running -= 1;
+        if (!stopped) sendBack({ type: 'tool.settled', index, outcome } satisfies ToolSettledEvent);
       });
     });
   });
-  return () => controller.abort(new Error('The run was aborted.'));
+  return () => {
+    stopped = true;
+    if (running > 0) controller?.abort(new AbortedError('The run was aborted.'));
+  };
 });

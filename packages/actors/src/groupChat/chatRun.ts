@@ -39,7 +39,7 @@ export function startChatRun(
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
   actor.on('*', publish);
-  const state = sharedStateHandle(actor.getSnapshot().context.sharedState);
+  const state = sharedStateHandle(actor.getSnapshot().context.run.sharedState);
   const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
 
   const result = new Promise<GroupChatResult>((resolve, reject) => {
@@ -68,7 +68,7 @@ export function startChatRun(
       return { kind: 'approval', speaker, requests: pendingRequests(run.context.approvals) };
     }
     if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
-    if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.eligible };
+    if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
     const agent = snapshot.matches({ speaking: 'agent' }) ? speakerRun()?.getSnapshot() : undefined;
     if (agent?.matches('awaitingApproval')) {
       return { kind: 'approval', speaker: snapshot.context.speaker as string, requests: pendingRequests(agent.context.approvals) };
@@ -152,7 +152,7 @@ export function startChatRun(
       const { context } = actor.getSnapshot();
       return structuredClone({
         version: CHAT_SNAPSHOT_VERSION,
-        chatId: context.chatId,
+        chatId: context.run.chatId,
         messages: context.messages,
         turns: context.turns,
         rounds: context.rounds,
