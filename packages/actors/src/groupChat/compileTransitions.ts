@@ -79,14 +79,20 @@ export function compileTransitions(participants: readonly string[], settings: Tr
     states[from] = { on: Object.fromEntries([...(edges.get(from) ?? [])].map((to) => [to, `#speakers.${to}`])) };
   }
   const machine = createMachine({ id: 'speakers', initial: START_STATE, states });
+  const readEligible = (state: string) => {
+    const snapshot = machine.resolveState({ value: state, context: {} });
+    return participants.filter((name) => snapshot.can({ type: name }));
+  };
+  // Read from the machine once per state (it never changes); each call gets its own copy.
+  const eligible = new Map([START_STATE, ...participants].map((state) => [state, readEligible(state)]));
 
   return {
     machine,
     participants,
     unknownNames,
     eligibleAfter(last) {
-      const snapshot = machine.resolveState({ value: last ?? START_STATE, context: {} });
-      return participants.filter((name) => snapshot.can({ type: name }));
+      const state = last ?? START_STATE;
+      return eligible.get(state)?.slice() ?? readEligible(state);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
+import type { ResumedSpeaker } from './speakerResume.js';
 import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
 /** What the selection step decided. */
@@ -12,26 +13,42 @@ export type SelectionDecision =
   | { kind: 'manual' }
   | { kind: 'auto' };
 
-/** The manager machine's context. Everything but `runtime` and `publish` is plain data. */
-export interface ManagerContext {
-  runtime: ChatRuntime;
+/** The parts of a run fixed when it starts: its id, its bus, its shared-state actor. */
+export interface ManagerRun {
+  chatId: string;
   /** Puts an event on the chat's bus (used to bridge the speakers' own events out). */
   publish: (event: ChatEvent) => void;
   /** The control events on the bus (a person's `say` and `select`), bridged into the manager. */
   controls$: Observable<Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>>;
   /** The run's `inspect` option, handed on to a nested chat's run (its own actor system). */
   inspect: InspectOption | undefined;
-  chatId: string;
+  /** The chat's shared-state actor (systemId `sharedState`), one per chat; agents' tools read and write it. */
+  sharedState: SharedStateRef;
+}
+
+/** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */
+export interface SelectionProgress {
+  eligible: string[];
+  decision: SelectionDecision | undefined;
+  rejected: string[];
+}
+
+/**
+ * The manager machine's context. `runtime` and `run` never change during a
+ * run; the rest is plain data. (XState copies the context on every `assign`,
+ * so it is kept to a few top-level fields: the copy stays cheap and the
+ * object keeps V8's fast property layout.)
+ */
+export interface ManagerContext {
+  runtime: ChatRuntime;
+  run: ManagerRun;
   messages: Message[];
   turns: ChatTurn[];
   rounds: number;
   lastSpeaker: string | undefined;
-  /** The chat's shared-state actor (systemId `sharedState`), one per chat; agents' tools read and write it. */
-  sharedState: SharedStateRef;
   randomState: number;
-  /** Who may speak now (set while selecting). */
-  eligible: string[];
-  decision: SelectionDecision | undefined;
+  /** Set while selecting. */
+  selection: SelectionProgress;
   /** The speaker of the turn being taken (or about to be). */
   speaker: string | undefined;
   /** The messages the current speaker was shown. */
@@ -40,12 +57,10 @@ export interface ManagerContext {
   redirects: number;
   /** The handoff the last turn made with a tool. */
   handoff: string | undefined;
-  /** Answers of the `auto` selector rejected in this selection. */
-  rejected: string[];
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
-  /** Set when resuming a persisted chat that waited for a person. */
-  resumeWaiting: PersistableWaiting | undefined;
+  /** Set when resuming a persisted chat that waited for a person (a turn, a choice, or a tool approval of its speaker). */
+  resumeWaiting: PersistableWaiting | ResumedSpeaker | undefined;
 }
 
 /** What selection functions and termination predicates see. */
@@ -53,13 +68,13 @@ export function selectionState(context: ManagerContext): SelectionState {
   return {
     messages: context.messages,
     lastSpeaker: context.lastSpeaker,
-    eligible: context.eligible,
+    eligible: context.selection.eligible,
     rounds: context.rounds,
     sharedState: stateValues(context),
   };
 }
 
 /** The shared state's current values. */
-export function stateValues(context: Pick<ManagerContext, 'sharedState'>): Record<string, unknown> {
-  return context.sharedState.getSnapshot().context.values;
+export function stateValues(context: Pick<ManagerContext, 'run'>): Record<string, unknown> {
+  return context.run.sharedState.getSnapshot().context.values;
 }

@@ -16,6 +16,7 @@ import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
+import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -37,7 +38,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -60,25 +61,24 @@ export const managerMachine = setup({
   actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
+    resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
     chatEnds: ({ context }) => context.reason !== undefined,
-    roundsExhausted: ({ context }) => context.rounds >= context.runtime.maxRounds,
-    decidedSpeaker: ({ context }) => context.decision?.kind === 'speaker',
-    decidedEnd: ({ context }) => context.decision?.kind === 'end',
-    decidedManual: ({ context }) => context.decision?.kind === 'manual',
+    decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
+    decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
     contextConditionHolds: ({ context }) => contextConditionTarget(context) !== undefined,
     speakerIsHuman: ({ context }) => memberKind(context) === 'human',
     speakerIsChat: ({ context }) => memberKind(context) === 'chat',
     saidByWaitingHuman: ({ context, event }) => event.type === 'human.said' && event.speaker === context.speaker,
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
-    choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.eligible.includes(event.speaker),
+    choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context, event }) =>
-      parseSelectorAnswer((event as unknown as { output: string }).output, context.eligible) !== undefined,
-    retriesLeft: ({ context }) => context.runtime.selection.method === 'auto' && context.rejected.length < context.runtime.selection.maxRetries,
+      parseSelectorAnswer((event as unknown as { output: string }).output, context.selection.eligible) !== undefined,
+    retriesLeft: ({ context }) => context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
   actions: {
     announceStart: emit(({ context }) => ({
       type: 'chat.started' as const,
-      chatId: context.chatId,
+      chatId: context.run.chatId,
       messages: context.messages,
       resumed: context.turns.length > 0 || context.resumeWaiting !== undefined,
     })),
@@ -86,22 +86,30 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
-    endAtMaxRounds: assign({ reason: 'max-rounds' as const }),
+    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker).speaker })),
+    /**
+     * After a turn (or at the start): the chat ends if the turn ended it or the
+     * rounds are used up; otherwise decides who speaks next, and applies a
+     * decision that names a speaker or an end in the same update.
+     */
     decide: assign(({ context }) => {
-      const step = decideNextSpeaker(context);
-      return { eligible: step.eligible, decision: step.decision, randomState: step.randomState, rejected: [], resumeWaiting: undefined };
+      if (context.reason !== undefined) return {};
+      if (context.rounds >= context.runtime.maxRounds) return { reason: 'max-rounds' as const };
+      const { eligible, decision, randomState } = decideNextSpeaker(context);
+      const update: Partial<ManagerContext> = { selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined };
+      if (decision.kind === 'speaker') return { ...update, ...selected(decision.speaker) };
+      if (decision.kind === 'end') return { ...update, reason: decision.reason, error: decision.error };
+      return update;
     }),
-    acceptDecision: enqueueActions(({ context, enqueue }) => {
-      const decision = context.decision;
-      if (decision?.kind === 'end') enqueue.assign({ reason: decision.reason, error: decision.error });
+    announceDecision: enqueueActions(({ context, enqueue }) => {
+      const { decision } = context.selection;
       if (decision?.kind !== 'speaker') return;
       if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId: context.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
+        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
       }
-      enqueue.assign(selected(decision.speaker));
       enqueue.emit(selectedEvent(context, decision.speaker, decision.by));
     }),
-    requestChoice: emit(({ context }) => ({ type: 'speaker.choice.requested' as const, chatId: context.chatId, eligible: context.eligible })),
+    requestChoice: emit(({ context }) => ({ type: 'speaker.choice.requested' as const, chatId: context.run.chatId, eligible: context.selection.eligible })),
     acceptChoice: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'speaker.chosen') return;
       enqueue.assign(selected(event.speaker));
@@ -109,25 +117,25 @@ export const managerMachine = setup({
     }),
     endBySelector: assign({ reason: 'selector-terminate' as const }),
     acceptAnswer: enqueueActions(({ context, event, enqueue }) => {
-      const speaker = parseSelectorAnswer((event as unknown as { output: string }).output, context.eligible) as string;
+      const speaker = parseSelectorAnswer((event as unknown as { output: string }).output, context.selection.eligible) as string;
       enqueue.assign(selected(speaker));
       enqueue.emit(selectedEvent(context, speaker, 'auto'));
     }),
     rejectAnswer: enqueueActions(({ context, event, enqueue }) => {
       const answer = (event as unknown as { output: string }).output;
-      const rejected = [...context.rejected, answer];
-      enqueue.assign({ rejected });
-      enqueue.emit({ type: 'speaker.rejected', chatId: context.chatId, answer, eligible: context.eligible, attempt: rejected.length });
+      const rejected = [...context.selection.rejected, answer];
+      enqueue.assign({ selection: { ...context.selection, rejected } });
+      enqueue.emit({ type: 'speaker.rejected', chatId: context.run.chatId, answer, eligible: context.selection.eligible, attempt: rejected.length });
     }),
     fallBack: enqueueActions(({ context, event, enqueue }) => {
-      const speaker = roundRobinAfter(context.runtime.participants, context.lastSpeaker, context.eligible) as string;
+      const speaker = roundRobinAfter(context.runtime.participants, context.lastSpeaker, context.selection.eligible) as string;
       const failed = event.type.startsWith('xstate.error');
       enqueue.emit({
         type: 'speaker.fallback',
-        chatId: context.chatId,
+        chatId: context.run.chatId,
         speaker,
         reason: failed ? 'model-error' : 'ineligible-answers',
-        answers: context.rejected,
+        answers: context.selection.rejected,
         ...(failed ? { error: toErrorInfo((event as unknown as { error: unknown }).error) } : {}),
       });
       enqueue.assign(selected(speaker));
@@ -136,58 +144,66 @@ export const managerMachine = setup({
     followContextCondition: enqueueActions(({ context, enqueue }) => {
       const from = context.speaker as string;
       const to = contextConditionTarget(context) as string;
-      enqueue.emit({ type: 'handoff', chatId: context.chatId, from, to, via: 'context' });
+      enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from, to, via: 'context' });
       if (to === TERMINATE) {
         enqueue.assign({ reason: 'handoff-terminate', lastSpeaker: from, redirects: context.redirects + 1 });
         return;
       }
       enqueue.assign({ speaker: to, lastSpeaker: from, redirects: context.redirects + 1 });
     }),
-    beginTurn: assign(({ context }) => {
-      const speaker = context.speaker as string;
-      const turns = context.turns.slice();
-      const last = turns.at(-1);
-      if (last !== undefined) turns[turns.length - 1] = { ...last, addressedTo: speaker };
-      return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
-    }),
-    spawnSpeaker: assign(({ context, spawn }) => {
+    beginTurn: assign(({ context }) => turnStart(context)),
+    /**
+     * An agent's turn begins and its run is spawned, in one update. A resumed
+     * turn's run goes on from its snapshot (the turn start is the same
+     * function of the persisted transcript, so its view is the one it had).
+     */
+    beginAgentTurn: assign(({ context, spawn }) => {
       const member = context.runtime.members.get(context.speaker as string);
       if (member?.kind !== 'agent') throw new Error(`"${String(context.speaker)}" is not an agent`);
       const { turn } = member;
+      const update = turnStart(context);
+      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
       // The machine is the agent's own (with its compiled rules), so it is spawned as logic, not by a `src` key.
       const spawnAgent = spawn as unknown as (
         logic: typeof agentMachine,
-        options: { id: string; input: AgentMachineInput },
+        options: { id: string; input?: AgentMachineInput },
       ) => ActorRefFrom<typeof agentMachine>;
-      const child = spawnAgent(turn.machine, {
-        id: 'speaker',
-        input: { runtime: turn.runtime(), runId: newRunId(), messages: context.view, toolMode: turn.toolMode, state: { ref: context.sharedState } },
-      });
-      const { chatId, publish } = context;
+      const { chatId, publish, sharedState } = context.run;
+      const child =
+        resumed === undefined
+          ? spawnAgent(turn.machine, {
+              id: 'speaker',
+              input: { runtime: turn.runtime(), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
+            })
+          : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
       child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
-      return {};
+      return update;
     }),
-    startSpeaker: sendTo('speaker', { type: 'start' }),
+    /** A new turn's run starts; a resumed one goes on where it waited. */
+    startSpeaker: enqueueActions(({ context, enqueue }) => {
+      if (context.resumeWaiting?.kind === 'approval') enqueue.assign({ resumeWaiting: undefined });
+      else enqueue.sendTo('speaker', { type: 'start' });
+    }),
     relayApprovalDecision: sendTo('speaker', ({ event }) => {
       if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
       const { id, approved, reason } = event;
       return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
     }),
-    waitForHuman: emit(({ context }) => ({ type: 'human.waiting' as const, chatId: context.chatId, speaker: context.speaker as string })),
+    waitForHuman: emit(({ context }) => ({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: context.speaker as string })),
     recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
       const speaker = context.speaker as string;
       const review = reviewTurn(context, speaker, outcome);
       enqueue.assign(review.update);
-      enqueue.emit({ type: 'turn.finished', chatId: context.chatId, round: review.update.rounds, speaker, messages: review.messages });
+      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
       if (outcome.handoff !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId: context.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
+        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
       }
     }),
     endAborted: assign({ reason: 'aborted' as const }),
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
-        chatId: context.chatId,
+        chatId: context.run.chatId,
         reason: context.reason ?? 'aborted',
         rounds: context.rounds,
         lastSpeaker: context.lastSpeaker,
@@ -200,28 +216,28 @@ export const managerMachine = setup({
   id: 'groupChat',
   context: ({ input, spawn }) => ({
     runtime: input.runtime,
-    publish: input.publish,
-    controls$: input.controls$,
-    inspect: input.inspect,
-    chatId: input.chatId,
+    run: {
+      chatId: input.chatId,
+      publish: input.publish,
+      controls$: input.controls$,
+      inspect: input.inspect,
+      sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+    },
     messages: input.messages,
     turns: input.turns,
     rounds: input.rounds ?? input.turns.length,
     lastSpeaker: 'lastSpeaker' in input ? input.lastSpeaker : input.turns.at(-1)?.speaker,
-    sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
     randomState: input.randomState,
-    eligible: [],
-    decision: undefined,
+    selection: { eligible: [], decision: undefined, rejected: [] },
     speaker: undefined,
     view: [],
     redirects: 0,
     handoff: undefined,
-    rejected: [],
     reason: undefined,
     error: undefined,
     resumeWaiting: input.resumeWaiting,
   }),
-  invoke: { src: 'inbound', input: ({ context }) => ({ controls$: context.controls$ }) },
+  invoke: { src: 'inbound', input: ({ context }) => ({ controls$: context.run.controls$ }) },
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
@@ -230,21 +246,15 @@ export const managerMachine = setup({
       entry: 'announceStart',
       always: [
         { guard: 'resumingWithHuman', target: 'speaking', actions: 'resumeHuman' },
-        { target: 'afterTurn' },
-      ],
-    },
-    afterTurn: {
-      always: [
-        { guard: 'chatEnds', target: 'terminated' },
-        { guard: 'roundsExhausted', target: 'terminated', actions: 'endAtMaxRounds' },
+        { guard: 'resumingWithApproval', target: 'speaking.agent', actions: 'resumeSpeaker' },
         { target: 'selecting' },
       ],
     },
     selecting: {
       entry: 'decide',
       always: [
-        { guard: 'decidedSpeaker', target: 'speaking', actions: 'acceptDecision' },
-        { guard: 'decidedEnd', target: 'terminated', actions: 'acceptDecision' },
+        { guard: 'chatEnds', target: 'terminated' },
+        { guard: 'decidedSpeaker', target: 'speaking', actions: 'announceDecision' },
         { guard: 'decidedManual', target: 'awaitingChoice' },
         { target: 'askingModel' },
       ],
@@ -268,9 +278,9 @@ export const managerMachine = setup({
             model: runtime.selection.model,
             request: buildSelectorRequest({
               participants: [...runtime.members.values()].map(({ name, description }) => ({ name, description })),
-              eligible: context.eligible,
+              eligible: context.selection.eligible,
               transcript: viewFor(undefined, context.messages, context.turns, 'broadcast'),
-              rejected: context.rejected,
+              rejected: context.selection.rejected,
               instructions: runtime.selection.instructions,
             }),
           };
@@ -292,16 +302,16 @@ export const managerMachine = setup({
             { guard: 'contextConditionHolds', target: 'routing', reenter: true, actions: 'followContextCondition' },
             { guard: 'speakerIsHuman', target: 'human', actions: 'beginTurn' },
             { guard: 'speakerIsChat', target: 'chat', actions: 'beginTurn' },
-            { target: 'agent', actions: 'beginTurn' },
+            { target: 'agent' },
           ],
         },
         agent: {
-          entry: ['spawnSpeaker', 'startSpeaker'],
+          entry: ['beginAgentTurn', 'startSpeaker'],
           exit: stopChild('speaker'),
           on: {
             'approval.decide': { actions: 'relayApprovalDecision' },
             'xstate.done.actor.speaker': {
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
           },
@@ -311,7 +321,7 @@ export const managerMachine = setup({
           on: {
             'human.said': {
               guard: 'saidByWaitingHuman',
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [
                 {
                   type: 'recordTurn',
@@ -330,16 +340,16 @@ export const managerMachine = setup({
             input: ({ context }) => {
               const member = context.runtime.members.get(context.speaker as string);
               if (member?.kind !== 'chat') throw new Error(`"${String(context.speaker)}" is not a group chat`);
-              const { chatId, publish } = context;
+              const { chatId, publish } = context.run;
               const speaker = member.name;
-              return { chat: member.chat, messages: context.view, inspect: context.inspect, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
+              return { chat: member.chat, messages: context.view, inspect: context.run.inspect, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
             },
             onDone: {
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => nestedTurnOutcome(context, event.output) }],
             },
             onError: {
-              target: '#groupChat.afterTurn',
+              target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
             },
           },
@@ -350,7 +360,7 @@ export const managerMachine = setup({
   },
   output: ({ context }) => {
     const result: GroupChatResult = {
-      chatId: context.chatId,
+      chatId: context.run.chatId,
       messages: context.messages,
       turns: context.turns,
       sharedState: stateValues(context),
@@ -363,13 +373,22 @@ export const managerMachine = setup({
   },
 });
 
+/** The turn about to be taken: the last turn is marked as addressed to the speaker, and the speaker's view. */
+function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'view'> {
+  const speaker = context.speaker as string;
+  const turns = context.turns.slice();
+  const last = turns.at(-1);
+  if (last !== undefined) turns[turns.length - 1] = { ...last, addressedTo: speaker };
+  return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
+}
+
 /** The context once `speaker` is chosen to speak next. */
 function selected(speaker: string): Partial<ManagerContext> {
   return { speaker, redirects: 0, handoff: undefined };
 }
 
 function selectedEvent(context: ManagerContext, speaker: string, by: SelectionSource): ChatEvent {
-  return { type: 'speaker.selected', chatId: context.chatId, round: context.rounds + 1, speaker, by, eligible: context.eligible };
+  return { type: 'speaker.selected', chatId: context.run.chatId, round: context.rounds + 1, speaker, by, eligible: context.selection.eligible };
 }
 
 /** Where the current speaker's first holding context condition leads, if any. */
