@@ -157,6 +157,8 @@ export interface ChatTurn {
   end: number;
   /** The participant who spoke next (the reply was passed to it; what `isolated` views show). */
   addressedTo?: string;
+  /** Set on a turn cut short by an abort: what the speaker had produced when the chat was aborted. */
+  partial?: true;
 }
 
 export interface GroupChatResult {
@@ -194,7 +196,7 @@ export type ChatEvent =
   | { type: 'agent.event'; chatId: string; speaker: string; event: RunEvent }
   | { type: 'nested.event'; chatId: string; speaker: string; event: ChatEvent }
   | { type: 'state.changed'; chatId: string; change: StateChange }
-  | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[] }
+  | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[]; partial?: true }
   | {
       type: 'chat.finished';
       chatId: string;

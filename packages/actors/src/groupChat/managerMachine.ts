@@ -14,6 +14,7 @@ import { decideNextSpeaker } from './decideNextSpeaker.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
+import { partialAgentTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
@@ -199,6 +200,14 @@ export const managerMachine = setup({
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
       }
     }),
+    /** An abort during an agent's turn keeps what the agent produced so far, as a partial turn. */
+    recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
+      const turn = partialAgentTurn(context, self.getSnapshot().children.speaker);
+      if (turn === undefined) return;
+      enqueue.assign(turn.update);
+      const { rounds, lastSpeaker } = turn.update;
+      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: rounds, speaker: lastSpeaker as string, messages: turn.messages, partial: true });
+    }),
     endAborted: assign({ reason: 'aborted' as const }),
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
@@ -309,6 +318,7 @@ export const managerMachine = setup({
           entry: ['beginAgentTurn', 'startSpeaker'],
           exit: stopChild('speaker'),
           on: {
+            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { actions: 'relayApprovalDecision' },
             'xstate.done.actor.speaker': {
               target: '#groupChat.selecting',
