@@ -220,8 +220,13 @@ export interface GroupChatRunOptions {
 /** A wait that can be persisted: a person's turn or a manual speaker choice. */
 export type PersistableWaiting = { kind: 'human'; speaker: string } | { kind: 'choice'; eligible: string[] };
 
-/** What the chat is waiting for, while it waits (an agent's tool calls waiting for approval included). */
-export type ChatWaiting = PersistableWaiting | { kind: 'approval'; speaker: string; requests: ApprovalRequest[] };
+/**
+ * What the chat is waiting for, while it waits (an agent's tool calls waiting
+ * for approval included). A wait inside a nested chat that is speaking names
+ * that chat (and the chats nested in it, outermost first) in `within`; the
+ * outer handle's `say`, `select`, `approve` and `reject` reach it.
+ */
+export type ChatWaiting = (PersistableWaiting | { kind: 'approval'; speaker: string; requests: ApprovalRequest[] }) & { within?: string[] };
 
 /** A speaking agent's wait for tool approval, persisted: the pending requests and the agent's run (`run.persist()` format). */
 export interface PersistedApprovalWaiting {
