@@ -226,13 +226,13 @@ export const managerMachine = setup({
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
-    idle: { on: { start: 'starting' } },
-    starting: {
-      entry: 'announceStart',
-      always: [
-        { guard: 'resumingWithHuman', target: 'speaking', actions: 'resumeHuman' },
-        { target: 'selecting' },
-      ],
+    idle: {
+      on: {
+        start: [
+          { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
+          { target: 'selecting', actions: 'announceStart' },
+        ],
+      },
     },
     selecting: {
       entry: 'decide',
