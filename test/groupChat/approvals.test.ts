@@ -1,8 +1,15 @@
-import { ApprovalError, defineTool } from '@agentchart/core';
-import { ChatNotWaitingError, type ChatWaiting, createGroupChat } from '@agentchart/actors';
+import { ApprovalError, RunSnapshotError, defineTool } from '@agentchart/core';
+import { type ChatWaiting, type GroupChatSnapshot, createGroupChat } from '@agentchart/actors';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { talker } from './chatTestKit.js';
+import { makeCleanerChat } from './fixtures/cleanerChat.js';
+
+function approvalWaiting(snapshot: GroupChatSnapshot) {
+  if (snapshot.waiting.kind !== 'approval') throw new Error(`expected a wait for approval, got ${snapshot.waiting.kind}`);
+  return snapshot.waiting;
+}
 
 describe('tool approvals in a chat', () => {
   it('the speaking agent waits for approval through the chat handle; approve and reject reach its run', async () => {
@@ -31,7 +38,6 @@ describe('tool approvals in a chat', () => {
     run.events$.subscribe((event) => {
       if (event.type !== 'agent.event' || event.event.type !== 'approval.requested' || event.event.id !== 'd2') return;
       seen = run.waiting();
-      expect(() => run.snapshot()).toThrow(ChatNotWaitingError);
       expect(() => run.approve('nope')).toThrow(ApprovalError);
       run.approve('d1');
       run.reject('d2', 'Keep it.');
@@ -51,5 +57,81 @@ describe('tool approvals in a chat', () => {
       'The call of "delete_file" was rejected by the user and did not run. Reason: Keep it.',
     ]);
     expect(result).toMatchObject({ reason: 'max-rounds', rounds: 1 });
+  });
+
+  it('a chat waiting for a tool approval is persisted, resumed in a fresh chat object, approved, and the turn completes', async () => {
+    const executed: string[] = [];
+    const makeChat = () => makeCleanerChat(executed);
+
+    const first = makeChat().chat.run('Tidy the folder.');
+    const snapshot = await new Promise<GroupChatSnapshot>((resolve) => {
+      first.events$.subscribe((event) => {
+        if (event.type === 'agent.event' && event.event.type === 'approval.requested') queueMicrotask(() => resolve(first.snapshot()));
+      });
+    });
+    first.abort();
+    expect(await first.result).toMatchObject({ reason: 'aborted' });
+    expect(snapshot).toMatchObject({
+      version: 2,
+      rounds: 1,
+      lastSpeaker: 'planner',
+      waiting: { kind: 'approval', speaker: 'cleaner', requests: [{ id: 'd1', toolName: 'delete_file', arguments: { path: 'a.txt' }, step: 1 }] },
+    });
+
+    // Resumed and persisted again before anyone decided, the chat is the same.
+    const again = makeChat().chat.resume(JSON.parse(JSON.stringify(snapshot)));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const persistedAgain = again.snapshot();
+    expect({ ...persistedAgain, waiting: undefined }).toEqual({ ...snapshot, waiting: undefined });
+    const { run: runAgain, ...waitingAgain } = approvalWaiting(persistedAgain);
+    const { run: firstRun, ...waitingFirst } = approvalWaiting(snapshot);
+    expect(waitingAgain).toEqual(waitingFirst);
+    expect(runAgain).toMatchObject({ runId: firstRun.runId, machine: { value: 'awaitingApproval' } });
+    again.reject('d1');
+    expect(await again.result).toMatchObject({ sharedState: { deleted: null } });
+    expect(executed).toEqual([]);
+
+    const { chat, cleanerModel } = makeChat();
+    const resumed = chat.resume(JSON.parse(JSON.stringify(snapshot)));
+    const events: string[] = [];
+    resumed.events$.subscribe((event) => events.push(event.type === 'agent.event' ? `${event.speaker}:${event.event.type}` : event.type));
+    const waiting = resumed.waiting();
+    expect(waiting).toEqual({ kind: 'approval', speaker: 'cleaner', requests: approvalWaiting(snapshot).requests });
+    resumed.approve('d1');
+    const result = await resumed.result;
+
+    expect(executed).toEqual(['a.txt']);
+    expect(result).toMatchObject({ chatId: snapshot.chatId, reason: 'max-rounds', rounds: 2, lastSpeaker: 'cleaner', sharedState: { deleted: 'a.txt' } });
+    expect(result.messages).toEqual([
+      { role: 'user', content: 'Tidy the folder.' },
+      { role: 'assistant', name: 'planner', content: 'Delete a.txt, please.' },
+      { role: 'assistant', name: 'cleaner', content: '', toolCalls: [{ id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } }] },
+      { role: 'tool', toolCallId: 'd1', toolName: 'delete_file', content: 'deleted a.txt' },
+      { role: 'assistant', name: 'cleaner', content: 'Deleted a.txt.' },
+    ]);
+    expect(result.turns).toEqual([
+      { speaker: 'planner', start: 1, end: 2, addressedTo: 'cleaner' },
+      { speaker: 'cleaner', start: 2, end: 5 },
+    ]);
+    // The resumed agent went on with the view it had: the task, the planner's reply, its own call and the result.
+    expect(cleanerModel.requests).toHaveLength(1);
+    expect(cleanerModel.requests[0]?.messages.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'tool']);
+    expect(events).toEqual(
+      expect.arrayContaining(['chat.started', 'cleaner:approval.decided', 'cleaner:tool.result', 'turn.finished', 'chat.finished']),
+    );
+    const otherAgents = { ...snapshot, waiting: { ...snapshot.waiting, run: { ...approvalWaiting(snapshot).run, agent: 'planner' } } };
+    expect(() => makeChat().chat.resume(otherAgents)).toThrow(RunSnapshotError);
+  });
+
+  it('resumes from a version 2 snapshot fixture that waits for approval', async () => {
+    const executed: string[] = [];
+    const snapshot: unknown = JSON.parse(readFileSync(new URL('fixtures/cleanerChat.snapshot.v2.json', import.meta.url), 'utf8'));
+    const run = makeCleanerChat(executed).chat.resume(snapshot);
+    expect(run.waiting()).toMatchObject({ kind: 'approval', speaker: 'cleaner', requests: [{ id: 'd1', toolName: 'delete_file' }] });
+    run.approve('d1');
+    const result = await run.result;
+    expect(executed).toEqual(['a.txt']);
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'cleaner', content: 'Deleted a.txt.' });
+    expect(result).toMatchObject({ reason: 'max-rounds', rounds: 2, sharedState: { deleted: 'a.txt' } });
   });
 });

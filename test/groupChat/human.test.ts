@@ -50,7 +50,7 @@ describe('a human participant', () => {
   it('is persisted while the chat waits and resumed in another process', async () => {
     const { snapshot, abort } = await snapshotWhenWaiting(makeReviewChat());
     abort();
-    expect(snapshot).toMatchObject({ version: 1, rounds: 1, lastSpeaker: 'writer', waiting: { kind: 'human', speaker: 'alice' } });
+    expect(snapshot).toMatchObject({ version: 2, rounds: 1, lastSpeaker: 'writer', waiting: { kind: 'human', speaker: 'alice' } });
     const file = join(mkdtempSync(join(tmpdir(), 'agentchart-chat-')), 'chat.json');
     writeFileSync(file, JSON.stringify(snapshot));
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(here, 'fixtures/resumeReviewChat.ts'), file], {
@@ -80,7 +80,7 @@ describe('a human participant', () => {
     const snapshot = JSON.parse(readFileSync(join(here, 'fixtures/reviewChat.snapshot.v1.json'), 'utf8')) as GroupChatSnapshot;
     const chat = makeReviewChat();
     expect(() => chat.resume({ ...snapshot, messages: 'nope' })).toThrow(ChatSnapshotError);
-    expect(() => chat.resume({ ...snapshot, version: 2 })).toThrow('Group chat snapshot version 2 is not supported');
+    expect(() => chat.resume({ ...snapshot, version: 3 })).toThrow('Group chat snapshot version 3 is not supported');
     expect(() => chat.resume({ ...snapshot, waiting: { kind: 'human', speaker: 'bob' } })).toThrow(
       'The snapshot names "bob", who is not a participant of this chat (participants: writer, alice). Resume it with the chat that persisted it.',
     );

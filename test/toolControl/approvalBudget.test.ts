@@ -102,4 +102,41 @@ describe('approval within the tool-call budget (maxToolCalls)', () => {
     expect(executed).toEqual([]);
     expect(result.toolCalls.map((record) => record.content)).toEqual(['ping ran', LIMIT_REACHED(1)]);
   });
+
+  it('when a call within the budget asks for approval, a rule-held call beyond it is still not asked about', async () => {
+    const executed: string[] = [];
+    const drop = defineTool({
+      name: 'drop_table',
+      description: 'Drops a table.',
+      parameters: z.object({ table: z.string() }),
+      execute: ({ table }) => {
+        executed.push(table);
+        return `dropped ${table}`;
+      },
+    });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } },
+          { id: 't1', name: 'drop_table', arguments: { table: 'users' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const agent = createAgent({
+      name: 'dba',
+      model,
+      tools: [deleteFile(executed), drop],
+      toolRules: [rules.requiresApproval('drop_table')],
+      maxToolCalls: 1,
+    });
+    const run = agent.run('go');
+    await waitForState(run, 'awaitingApproval');
+    expect(run.pendingApprovals.map((request) => request.id)).toEqual(['d1']);
+
+    run.approve('d1');
+    const result = await run.result;
+    expect(executed).toEqual(['a.txt']);
+    expect(result.toolCalls.map((record) => record.content)).toEqual(['deleted a.txt', LIMIT_REACHED(1)]);
+  });
 });

@@ -18,11 +18,10 @@ import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActo
 import { offeredToolsNow } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
-import { callsToScreen, needsScreening } from './needsScreening.js';
+import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from './runResult.js';
 import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
 import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
-import { withRuleApprovals } from './toolRulesApprovals.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
@@ -253,11 +252,11 @@ export const agentMachine = setup({
         }),
         onDone: [
           {
-            guard: ({ context, event }) => withRuleApprovals(event.output, context.rules, context.batch, context.step).length > 0,
+            guard: ({ context, event }) => requestsToAsk(event.output, context).length > 0,
             target: 'awaitingApproval',
             actions: {
               type: 'requestApprovals',
-              params: ({ context, event }) => withRuleApprovals(event.output, context.rules, context.batch, context.step),
+              params: ({ context, event }) => requestsToAsk(event.output, context),
             },
           },
           { target: 'acting', actions: 'beginBatch' },

@@ -1,4 +1,4 @@
-import { ConfigurationError, DuplicateToolError, type ToolModeSetting, compileToolRules, defineTool, rules } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, DuplicateToolError, type ToolModeSetting, compileToolRules, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { agentConfigOf } from '../agent/agentRegistry.js';
@@ -43,6 +43,8 @@ export interface AgentTurnSetup {
   /** A runtime for one turn (each turn gets its own live tool list). */
   runtime(): AgentRuntime;
   readonly toolMode: ToolModeSetting;
+  /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */
+  readonly knownTools: ReadonlyMap<string, AnyTool>;
 }
 
 /** The tool an agent calls to hand the chat to `to`. */
@@ -183,5 +185,10 @@ function agentTurnSetup(
   const { toolChoice, addableTools: _addable, ...agentRuntime } = config;
   const base = { ...agentRuntime, tools, toolRules };
   const runtime = (): AgentRuntime => ({ ...base, liveTools: new LiveToolSet(tools.values()), middleware: [...config.middleware] });
-  return { machine: machineFor(runtime()), runtime, toolMode: normalizeToolMode(toolChoice, toolNames, addableNames) };
+  return {
+    machine: machineFor(runtime()),
+    runtime,
+    toolMode: normalizeToolMode(toolChoice, toolNames, addableNames),
+    knownTools: new Map([...config.addableTools, ...tools]),
+  };
 }

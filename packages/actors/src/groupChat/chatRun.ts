@@ -1,8 +1,10 @@
 import { ApprovalError, type RunEvent } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
-import { type ActorRefFrom, createActor } from 'xstate';
+import { type Actor, createActor } from 'xstate';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { pendingRequests } from '../agent/approvals.js';
+import { persistRun } from '../agent/runSnapshot.js';
+import { CHAT_SNAPSHOT_VERSION } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
@@ -54,13 +56,20 @@ export function startChatRun(
     });
   });
 
+  const resumedApproval = start.resumeWaiting?.kind === 'approval' ? start.resumeWaiting : undefined;
+  const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
+
   const waiting = (): ChatWaiting | undefined => {
     const snapshot = actor.getSnapshot();
     if (snapshot.status !== 'active') return undefined;
+    // A chat resumed while its speaker waited for approval waits for it from the start (it starts on the next microtask).
+    if (resumedApproval !== undefined && snapshot.matches('idle')) {
+      const { speaker, snapshot: run } = resumedApproval;
+      return { kind: 'approval', speaker, requests: pendingRequests(run.context.approvals) };
+    }
     if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
     if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
-    const speaker = snapshot.children.speaker as ActorRefFrom<typeof agentMachine> | undefined;
-    const agent = snapshot.matches({ speaking: 'agent' }) ? speaker?.getSnapshot() : undefined;
+    const agent = snapshot.matches({ speaking: 'agent' }) ? speakerRun()?.getSnapshot() : undefined;
     if (agent?.matches('awaitingApproval')) {
       return { kind: 'approval', speaker: snapshot.context.speaker as string, requests: pendingRequests(agent.context.approvals) };
     }
@@ -73,7 +82,9 @@ export function startChatRun(
     if (now?.kind !== 'approval' || !pending.includes(id)) throw new ApprovalError(id, pending);
     const decision: ChatEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
     if (reason !== undefined) decision.reason = reason;
-    bus.next(decision);
+    // Before the chat has started, the decision follows the start (queued after it).
+    if (actor.getSnapshot().matches('idle')) queueMicrotask(() => bus.next(decision));
+    else bus.next(decision);
   };
 
   const abort = () => actor.send({ type: 'abort' });
@@ -130,14 +141,17 @@ export function startChatRun(
     },
     snapshot(): GroupChatSnapshot {
       const now = waiting();
-      if (now === undefined || now.kind === 'approval') {
-        throw new ChatNotWaitingError('A chat can be persisted only while it waits for a person\'s turn or a manual choice (not for a tool approval).', {
-          waiting: now,
-        });
+      if (now === undefined || (now.kind === 'approval' && actor.getSnapshot().matches('idle'))) {
+        throw new ChatNotWaitingError(
+          now === undefined
+            ? 'A chat can be persisted only while it waits for a person: a human turn, a manual choice or a tool approval.'
+            : 'This chat was just resumed and has not started yet: persist it after its first event, or keep the snapshot it was resumed from.',
+          { waiting: now },
+        );
       }
       const { context } = actor.getSnapshot();
       return structuredClone({
-        version: 1,
+        version: CHAT_SNAPSHOT_VERSION,
         chatId: context.run.chatId,
         messages: context.messages,
         turns: context.turns,
@@ -145,7 +159,7 @@ export function startChatRun(
         lastSpeaker: context.lastSpeaker,
         sharedState: stateValues(context),
         randomState: context.randomState,
-        waiting: now,
+        waiting: now.kind === 'approval' ? { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) } : now,
       });
     },
   };

@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { ChatSnapshotError } from './groupChatErrors.js';
 import type { GroupChatSnapshot } from './groupChatTypes.js';
 
+/** The snapshot version `run.snapshot()` writes (2: a wait for tool approval can be persisted). */
+export const CHAT_SNAPSHOT_VERSION = 2;
+
 /** The snapshot versions this package reads. */
-export const CHAT_SNAPSHOT_VERSIONS = [1] as const;
+export const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION] as const;
 
 const ChatTurnSchema = z.object({
   speaker: z.string(),
@@ -25,6 +28,13 @@ const GroupChatSnapshotSchema = z.object({
   waiting: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('human'), speaker: z.string() }),
     z.object({ kind: z.literal('choice'), eligible: z.array(z.string()) }),
+    z.object({
+      kind: z.literal('approval'),
+      speaker: z.string(),
+      requests: z.array(z.object({ id: z.string(), toolName: z.string(), arguments: z.unknown(), step: z.number().int() })),
+      // The speaker's run, checked when it is restored (`restoreRun`).
+      run: z.unknown(),
+    }),
   ]),
 });
 
@@ -53,7 +63,7 @@ export function parseChatSnapshot(value: unknown, participants: readonly string[
   }
   const named = [
     ...snapshot.turns.map((turn) => turn.speaker),
-    ...(snapshot.waiting.kind === 'human' ? [snapshot.waiting.speaker] : snapshot.waiting.eligible),
+    ...(snapshot.waiting.kind === 'choice' ? snapshot.waiting.eligible : [snapshot.waiting.speaker]),
   ];
   const strangers = [...new Set(named.filter((name) => !participants.includes(name)))];
   if (strangers.length > 0) {

@@ -20,6 +20,7 @@ import type {
 import { newChatId } from './newChatId.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
+import { restoreSpeakerRun } from './speakerResume.js';
 import { keywordPredicate } from './reviewTurn.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
@@ -100,7 +101,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
           lastSpeaker: copy.lastSpeaker,
           sharedState: copy.sharedState,
           randomState: copy.randomState,
-          resumeWaiting: copy.waiting,
+          resumeWaiting: copy.waiting.kind === 'approval' ? restoreSpeakerRun(copy.waiting, runtime) : copy.waiting,
         },
         runOptions,
       );

@@ -2,6 +2,7 @@ import type { ChatModel, ErrorInfo, Message, RunEvent, StateChange } from '@agen
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ApprovalRequest } from '../agent/approvals.js';
+import type { PersistedRun } from '../agent/runSnapshot.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
 import type { HumanAgent } from './humanAgent.js';
@@ -156,6 +157,8 @@ export interface ChatTurn {
   end: number;
   /** The participant who spoke next (the reply was passed to it; what `isolated` views show). */
   addressedTo?: string;
+  /** Set on a turn cut short by an abort: what the speaker had produced when the chat was aborted. */
+  partial?: true;
 }
 
 export interface GroupChatResult {
@@ -193,7 +196,7 @@ export type ChatEvent =
   | { type: 'agent.event'; chatId: string; speaker: string; event: RunEvent }
   | { type: 'nested.event'; chatId: string; speaker: string; event: ChatEvent }
   | { type: 'state.changed'; chatId: string; change: StateChange }
-  | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[] }
+  | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[]; partial?: true }
   | {
       type: 'chat.finished';
       chatId: string;
@@ -220,12 +223,22 @@ export type PersistableWaiting = { kind: 'human'; speaker: string } | { kind: 'c
 /** What the chat is waiting for, while it waits (an agent's tool calls waiting for approval included). */
 export type ChatWaiting = PersistableWaiting | { kind: 'approval'; speaker: string; requests: ApprovalRequest[] };
 
+/** A speaking agent's wait for tool approval, persisted: the pending requests and the agent's run (`run.persist()` format). */
+export interface PersistedApprovalWaiting {
+  kind: 'approval';
+  speaker: string;
+  requests: ApprovalRequest[];
+  run: PersistedRun;
+}
+
 /**
- * A chat persisted while it waits for a person (`run.snapshot()`): plain JSON,
- * versioned, resumable in another process with `chat.resume(snapshot)`.
+ * A chat persisted while it waits for a person (`run.snapshot()`): a human
+ * turn, a manual choice or a tool approval. Plain JSON, versioned (2 since
+ * approvals; version 1 is still read), resumable in another process with
+ * `chat.resume(snapshot)`.
  */
 export interface GroupChatSnapshot {
-  version: 1;
+  version: 1 | 2;
   chatId: string;
   messages: Message[];
   turns: ChatTurn[];
@@ -234,7 +247,7 @@ export interface GroupChatSnapshot {
   sharedState: Record<string, unknown>;
   /** The state of the seeded random selector. */
   randomState: number;
-  waiting: PersistableWaiting;
+  waiting: PersistableWaiting | PersistedApprovalWaiting;
 }
 
 /** A running (or finished) group chat. */
@@ -265,8 +278,8 @@ export interface GroupChatRun {
   /** What the chat waits for now, if anything. */
   waiting(): ChatWaiting | undefined;
   /**
-   * The chat as plain JSON, while it waits for a person's turn or a manual
-   * choice; throws `ChatNotWaitingError` otherwise (an approval wait cannot be persisted).
+   * The chat as plain JSON, while it waits for a person's turn, a manual
+   * choice or a tool approval; throws `ChatNotWaitingError` otherwise.
    */
   snapshot(): GroupChatSnapshot;
 }

@@ -3,6 +3,7 @@ import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
+import type { ResumedSpeaker } from './speakerResume.js';
 import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
 /** What the selection step decided. */
@@ -58,8 +59,8 @@ export interface ManagerContext {
   handoff: string | undefined;
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
-  /** Set when resuming a persisted chat that waited for a person. */
-  resumeWaiting: PersistableWaiting | undefined;
+  /** Set when resuming a persisted chat that waited for a person (a turn, a choice, or a tool approval of its speaker). */
+  resumeWaiting: PersistableWaiting | ResumedSpeaker | undefined;
 }
 
 /** What selection functions and termination predicates see. */

@@ -14,8 +14,10 @@ import { decideNextSpeaker } from './decideNextSpeaker.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
+import { partialAgentTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
+import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -37,7 +39,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -60,6 +62,7 @@ export const managerMachine = setup({
   actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
+    resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
@@ -84,6 +87,7 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
+    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker).speaker })),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
      * rounds are used up; otherwise decides who speaks next, and applies a
@@ -149,26 +153,38 @@ export const managerMachine = setup({
       enqueue.assign({ speaker: to, lastSpeaker: from, redirects: context.redirects + 1 });
     }),
     beginTurn: assign(({ context }) => turnStart(context)),
-    /** An agent's turn begins and its run is spawned, in one update. */
+    /**
+     * An agent's turn begins and its run is spawned, in one update. A resumed
+     * turn's run goes on from its snapshot (the turn start is the same
+     * function of the persisted transcript, so its view is the one it had).
+     */
     beginAgentTurn: assign(({ context, spawn }) => {
       const member = context.runtime.members.get(context.speaker as string);
       if (member?.kind !== 'agent') throw new Error(`"${String(context.speaker)}" is not an agent`);
       const { turn } = member;
       const update = turnStart(context);
+      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
       // The machine is the agent's own (with its compiled rules), so it is spawned as logic, not by a `src` key.
       const spawnAgent = spawn as unknown as (
         logic: typeof agentMachine,
-        options: { id: string; input: AgentMachineInput },
+        options: { id: string; input?: AgentMachineInput },
       ) => ActorRefFrom<typeof agentMachine>;
-      const child = spawnAgent(turn.machine, {
-        id: 'speaker',
-        input: { runtime: turn.runtime(), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: context.run.sharedState } },
-      });
-      const { chatId, publish } = context.run;
+      const { chatId, publish, sharedState } = context.run;
+      const child =
+        resumed === undefined
+          ? spawnAgent(turn.machine, {
+              id: 'speaker',
+              input: { runtime: turn.runtime(), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
+            })
+          : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
       child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
       return update;
     }),
-    startSpeaker: sendTo('speaker', { type: 'start' }),
+    /** A new turn's run starts; a resumed one goes on where it waited. */
+    startSpeaker: enqueueActions(({ context, enqueue }) => {
+      if (context.resumeWaiting?.kind === 'approval') enqueue.assign({ resumeWaiting: undefined });
+      else enqueue.sendTo('speaker', { type: 'start' });
+    }),
     relayApprovalDecision: sendTo('speaker', ({ event }) => {
       if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
       const { id, approved, reason } = event;
@@ -183,6 +199,14 @@ export const managerMachine = setup({
       if (outcome.handoff !== undefined) {
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
       }
+    }),
+    /** An abort during an agent's turn keeps what the agent produced so far, as a partial turn. */
+    recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
+      const turn = partialAgentTurn(context, self.getSnapshot().children.speaker);
+      if (turn === undefined) return;
+      enqueue.assign(turn.update);
+      const { rounds, lastSpeaker } = turn.update;
+      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: rounds, speaker: lastSpeaker as string, messages: turn.messages, partial: true });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
     announceEnd: emit(({ context }) => {
@@ -230,6 +254,7 @@ export const managerMachine = setup({
       on: {
         start: [
           { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
+          { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -293,6 +318,7 @@ export const managerMachine = setup({
           entry: ['beginAgentTurn', 'startSpeaker'],
           exit: stopChild('speaker'),
           on: {
+            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { actions: 'relayApprovalDecision' },
             'xstate.done.actor.speaker': {
               target: '#groupChat.selecting',

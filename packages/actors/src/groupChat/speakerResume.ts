@@ -1,0 +1,58 @@
+import type { AnyStateMachine, SnapshotFrom } from 'xstate';
+import type { agentMachine } from '../agent/agentMachine.js';
+import { LiveToolSet } from '../agent/liveTools.js';
+import { restoreRun } from '../agent/runSnapshot.js';
+import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { ChatRuntime } from './chatRuntime.js';
+import { ChatSnapshotError } from './groupChatErrors.js';
+import type { PersistedApprovalWaiting } from './groupChatTypes.js';
+
+/** A resumed chat's speaker to continue: its agent run as it waited for approval, runtime attached. */
+export interface ResumedSpeaker {
+  kind: 'approval';
+  speaker: string;
+  snapshot: SnapshotFrom<typeof agentMachine>;
+}
+
+/**
+ * Restores the speaking agent's run of a chat persisted while it waited for
+ * tool approval. Its runtime is a fresh turn runtime of the resuming chat's
+ * participant, with the persisted live tool list; a run that is not that
+ * participant's, or uses tools it does not know, throws `RunSnapshotError`.
+ *
+ * @example
+ * const resumed = restoreSpeakerRun(snapshot.waiting, runtime); // { kind: 'approval', speaker: 'cleaner', snapshot }
+ */
+export function restoreSpeakerRun(waiting: PersistedApprovalWaiting, runtime: ChatRuntime): ResumedSpeaker {
+  const member = runtime.members.get(waiting.speaker);
+  if (member?.kind !== 'agent') {
+    throw new ChatSnapshotError(`The snapshot waits for a tool approval of "${waiting.speaker}", who is not an agent of this chat.`, {
+      speaker: waiting.speaker,
+    });
+  }
+  const { turn } = member;
+  const { snapshot } = restoreRun(waiting.run, member.name, turn.knownTools, (liveTools) => ({
+    ...turn.runtime(),
+    liveTools: new LiveToolSet(liveTools),
+  }));
+  return { kind: 'approval', speaker: member.name, snapshot };
+}
+
+/**
+ * The agent machine, as logic whose new actor starts from `snapshot` (XState's
+ * `spawn` takes no snapshot: the logic's `getInitialSnapshot` restores it).
+ * The chat's shared state is not the agent's child, so it is not in the
+ * agent's persisted snapshot: it is attached here.
+ */
+export function resumedSpeakerLogic(
+  machine: typeof agentMachine,
+  snapshot: SnapshotFrom<typeof agentMachine>,
+  sharedState: SharedStateRef,
+): typeof agentMachine {
+  const getInitialSnapshot: AnyStateMachine['getInitialSnapshot'] = function (this: AnyStateMachine, actorScope) {
+    const restored = machine.restoreSnapshot.call(this, snapshot, actorScope as never) as SnapshotFrom<typeof agentMachine>;
+    restored.context.sharedState = sharedState;
+    return restored;
+  };
+  return Object.create(machine, { getInitialSnapshot: { value: getInitialSnapshot } }) as typeof agentMachine;
+}
