@@ -250,14 +250,14 @@ export const managerMachine = setup({
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
-    idle: { on: { start: 'starting' } },
-    starting: {
-      entry: 'announceStart',
-      always: [
-        { guard: 'resumingWithHuman', target: 'speaking', actions: 'resumeHuman' },
-        { guard: 'resumingWithApproval', target: 'speaking.agent', actions: 'resumeSpeaker' },
-        { target: 'selecting' },
-      ],
+    idle: {
+      on: {
+        start: [
+          { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
+          { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
+          { target: 'selecting', actions: 'announceStart' },
+        ],
+      },
     },
     selecting: {
       entry: 'decide',
