@@ -1,11 +1,12 @@
-import { ChatNotWaitingError, type ChatWaiting, createGroupChat, humanAgent } from '@agentchart/actors';
+import { ChatNotWaitingError, ChatSnapshotError, type ChatWaiting, type GroupChatSnapshot, createGroupChat, humanAgent } from '@agentchart/actors';
+import { readFileSync } from 'node:fs';
 import { defineTool } from '@agentchart/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { talker } from './chatTestKit.js';
 
 /** An outer chat (planner, then a review team) whose team is a writer and a person. */
-function reviewTeamChat() {
+function reviewTeamChat(plannerTexts = ['We need a release note.', 'Published.']) {
   const writer = talker('writer', ['Draft: v2 is faster.']);
   const team = createGroupChat({
     name: 'review_team',
@@ -13,7 +14,7 @@ function reviewTeamChat() {
     speakerSelection: 'round_robin',
     maxRounds: 2,
   });
-  const planner = talker('planner', ['We need a release note.', 'Published.']);
+  const planner = talker('planner', plannerTexts);
   return createGroupChat({ agents: [planner.agent, team], speakerSelection: 'round_robin', maxRounds: 3 });
 }
 
@@ -107,19 +108,50 @@ describe('a person inside a nested chat', () => {
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'desk', content: 'Published v2.' });
   });
 
-  it('a wait inside a nested chat cannot be persisted: snapshot() says so', { timeout: 3_000 }, async () => {
-    const run = reviewTeamChat().run('Ship v2.');
-    let error: unknown;
-    await atNested(run, 'human.waiting', () => {
-      try {
-        run.snapshot();
-      } catch (caught) {
-        error = caught;
-      }
-      run.say('Ship it.');
+  it('a wait inside a nested chat is persisted (version 3) and resumed in a fresh chat object, where say() reaches the person', { timeout: 3_000 }, async () => {
+    const first = reviewTeamChat().run('Ship v2.');
+    const snapshot = await new Promise<GroupChatSnapshot>((resolve) => void atNested(first, 'human.waiting', () => resolve(first.snapshot())));
+    first.abort();
+    expect(await first.result).toMatchObject({ reason: 'aborted', rounds: 1 });
+    expect(snapshot).toMatchObject({
+      version: 3,
+      rounds: 1,
+      lastSpeaker: 'planner',
+      waiting: {
+        kind: 'nested',
+        speaker: 'review_team',
+        snapshot: { version: 2, rounds: 1, lastSpeaker: 'writer', waiting: { kind: 'human', speaker: 'alice' } },
+      },
     });
-    await run.result;
-    expect(error).toBeInstanceOf(ChatNotWaitingError);
-    expect((error as Error).message).toMatch(/inside the nested chat "review_team"/);
+
+    const resumed = reviewTeamChat(['Published.']).resume(JSON.parse(JSON.stringify(snapshot)));
+    const seen = atNested(resumed, 'human.waiting', () => resumed.say('Ship it.'));
+    const result = await resumed.result;
+    expect(await seen).toEqual({ kind: 'human', speaker: 'alice', within: ['review_team'] });
+    expect(result.messages).toEqual([
+      { role: 'user', content: 'Ship v2.' },
+      { role: 'assistant', name: 'planner', content: 'We need a release note.' },
+      { role: 'assistant', name: 'review_team', content: 'Ship it.' },
+      { role: 'assistant', name: 'planner', content: 'Published.' },
+    ]);
+    expect(result).toMatchObject({ chatId: snapshot.chatId, reason: 'max-rounds', rounds: 3 });
+
+    const notAChat = { ...snapshot, waiting: { ...snapshot.waiting, speaker: 'planner' } };
+    expect(() => reviewTeamChat().resume(notAChat)).toThrow(ChatSnapshotError);
+    const strangerInside = structuredClone(snapshot);
+    if (strangerInside.waiting.kind === 'nested') strangerInside.waiting.snapshot.waiting = { kind: 'human', speaker: 'bob' };
+    expect(() => reviewTeamChat().resume(strangerInside)).toThrow(ChatSnapshotError);
+  });
+
+  it('resumes from a version 3 snapshot fixture that waits inside a nested chat', { timeout: 3_000 }, async () => {
+    const snapshot: unknown = JSON.parse(readFileSync(new URL('fixtures/reviewTeamChat.snapshot.v3.json', import.meta.url), 'utf8'));
+    const run = reviewTeamChat(['Published.']).resume(snapshot);
+    void atNested(run, 'human.waiting', () => run.say('Ship it.'));
+    const result = await run.result;
+    expect(result.messages.slice(2)).toEqual([
+      { role: 'assistant', name: 'review_team', content: 'Ship it.' },
+      { role: 'assistant', name: 'planner', content: 'Published.' },
+    ]);
+    expect(result).toMatchObject({ reason: 'max-rounds', rounds: 3 });
   });
 });

@@ -4,7 +4,7 @@ import { type Actor, type AnyActorRef, createActor } from 'xstate';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { pendingRequests } from '../agent/approvals.js';
 import { persistRun } from '../agent/runSnapshot.js';
-import { CHAT_SNAPSHOT_VERSION } from './chatSnapshot.js';
+import { CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
@@ -156,14 +156,6 @@ export function startChatRun(
     },
     snapshot(): GroupChatSnapshot {
       const now = waiting();
-      if (now?.within !== undefined) {
-        throw new ChatNotWaitingError(
-          `The chat waits for ${now.kind === 'choice' ? 'a speaker choice' : `"${now.speaker}"`} inside the nested chat "${now.within.join('" > "')}", ` +
-            'and a wait inside a nested chat cannot be persisted: answer it through this handle (say, select, approve, reject), ' +
-            'or give the person a seat in the outer chat to persist while they think.',
-          { waiting: now },
-        );
-      }
       if (now === undefined || (now.kind === 'approval' && actor.getSnapshot().matches('idle'))) {
         throw new ChatNotWaitingError(
           now === undefined
@@ -173,8 +165,13 @@ export function startChatRun(
         );
       }
       const { context } = actor.getSnapshot();
+      const nested = waitingNested();
+      let persisted: GroupChatSnapshot['waiting'];
+      if (nested !== undefined) persisted = { kind: 'nested', speaker: context.speaker as string, snapshot: nested.snapshot() };
+      else if (now.kind === 'approval') persisted = { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) };
+      else persisted = now;
       return structuredClone({
-        version: CHAT_SNAPSHOT_VERSION,
+        version: nested === undefined ? CHAT_SNAPSHOT_VERSION : NESTED_WAIT_SNAPSHOT_VERSION,
         chatId: context.run.chatId,
         messages: context.messages,
         turns: context.turns,
@@ -182,7 +179,7 @@ export function startChatRun(
         lastSpeaker: context.lastSpeaker,
         sharedState: stateValues(context),
         randomState: context.randomState,
-        waiting: now.kind === 'approval' ? { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) } : now,
+        waiting: persisted,
       });
     },
   };

@@ -16,6 +16,8 @@ export interface NestedChatParticipant {
   readonly name: string;
   readonly description: string | undefined;
   run(input: string | readonly Message[], options?: GroupChatRunOptions): GroupChatRun;
+  /** Continues a run persisted with `run.snapshot()` (what lets an outer chat persist a wait inside this one). */
+  resume?(snapshot: unknown, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
 }
 
 /** Anything that can take a turn: an agent, a person, or a whole group chat. */
@@ -236,14 +238,23 @@ export interface PersistedApprovalWaiting {
   run: PersistedRun;
 }
 
+/** A wait inside the nested chat that is speaking, persisted: that chat's own snapshot. */
+export interface PersistedNestedWaiting {
+  kind: 'nested';
+  /** The nested chat (a participant of this chat). */
+  speaker: string;
+  snapshot: GroupChatSnapshot;
+}
+
 /**
  * A chat persisted while it waits for a person (`run.snapshot()`): a human
- * turn, a manual choice or a tool approval. Plain JSON, versioned (2 since
- * approvals; version 1 is still read), resumable in another process with
- * `chat.resume(snapshot)`.
+ * turn, a manual choice or a tool approval, its own or inside the nested chat
+ * that is speaking. Plain JSON, versioned (2 since approvals; 3 for a wait
+ * inside a nested chat, the only snapshots written as 3; versions 1 and 2 are
+ * still read), resumable in another process with `chat.resume(snapshot)`.
  */
 export interface GroupChatSnapshot {
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   chatId: string;
   messages: Message[];
   turns: ChatTurn[];
@@ -252,7 +263,7 @@ export interface GroupChatSnapshot {
   sharedState: Record<string, unknown>;
   /** The state of the seeded random selector. */
   randomState: number;
-  waiting: PersistableWaiting | PersistedApprovalWaiting;
+  waiting: PersistableWaiting | PersistedApprovalWaiting | PersistedNestedWaiting;
 }
 
 /** A running (or finished) group chat. */

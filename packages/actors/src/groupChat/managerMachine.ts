@@ -11,7 +11,7 @@ import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { replyText, viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedNestedWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
 import { partialAgentTurn } from './partialTurn.js';
@@ -39,7 +39,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -63,6 +63,7 @@ export const managerMachine = setup({
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
     resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
+    resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
@@ -87,7 +88,7 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
-    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker).speaker })),
+    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker | PersistedNestedWaiting).speaker })),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
      * rounds are used up; otherwise decides who speaks next, and applies a
@@ -255,6 +256,7 @@ export const managerMachine = setup({
         start: [
           { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
           { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
+          { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -352,7 +354,13 @@ export const managerMachine = setup({
               if (member?.kind !== 'chat') throw new Error(`"${String(context.speaker)}" is not a group chat`);
               const { chatId, publish } = context.run;
               const speaker = member.name;
-              return { chat: member.chat, messages: context.view, inspect: context.run.inspect, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
+              return {
+                chat: member.chat,
+                messages: context.view,
+                inspect: context.run.inspect,
+                forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
+                resume: context.resumeWaiting?.kind === 'nested' ? context.resumeWaiting.snapshot : undefined,
+              };
             },
             onDone: {
               target: '#groupChat.selecting',
