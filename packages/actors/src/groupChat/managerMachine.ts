@@ -11,9 +11,10 @@ import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { replyText, viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedNestedWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor } from './nestedChatActor.js';
+import { partialAgentTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
@@ -38,7 +39,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -62,6 +63,7 @@ export const managerMachine = setup({
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
     resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
+    resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
@@ -86,7 +88,7 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
-    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker).speaker })),
+    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker | PersistedNestedWaiting).speaker })),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
      * rounds are used up; otherwise decides who speaks next, and applies a
@@ -199,6 +201,14 @@ export const managerMachine = setup({
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
       }
     }),
+    /** An abort during an agent's turn keeps what the agent produced so far, as a partial turn. */
+    recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
+      const turn = partialAgentTurn(context, self.getSnapshot().children.speaker);
+      if (turn === undefined) return;
+      enqueue.assign(turn.update);
+      const { rounds, lastSpeaker } = turn.update;
+      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: rounds, speaker: lastSpeaker as string, messages: turn.messages, partial: true });
+    }),
     endAborted: assign({ reason: 'aborted' as const }),
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
@@ -241,14 +251,15 @@ export const managerMachine = setup({
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
-    idle: { on: { start: 'starting' } },
-    starting: {
-      entry: 'announceStart',
-      always: [
-        { guard: 'resumingWithHuman', target: 'speaking', actions: 'resumeHuman' },
-        { guard: 'resumingWithApproval', target: 'speaking.agent', actions: 'resumeSpeaker' },
-        { target: 'selecting' },
-      ],
+    idle: {
+      on: {
+        start: [
+          { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
+          { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
+          { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
+          { target: 'selecting', actions: 'announceStart' },
+        ],
+      },
     },
     selecting: {
       entry: 'decide',
@@ -309,6 +320,7 @@ export const managerMachine = setup({
           entry: ['beginAgentTurn', 'startSpeaker'],
           exit: stopChild('speaker'),
           on: {
+            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { actions: 'relayApprovalDecision' },
             'xstate.done.actor.speaker': {
               target: '#groupChat.selecting',
@@ -342,7 +354,13 @@ export const managerMachine = setup({
               if (member?.kind !== 'chat') throw new Error(`"${String(context.speaker)}" is not a group chat`);
               const { chatId, publish } = context.run;
               const speaker = member.name;
-              return { chat: member.chat, messages: context.view, inspect: context.run.inspect, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
+              return {
+                chat: member.chat,
+                messages: context.view,
+                inspect: context.run.inspect,
+                forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
+                resume: context.resumeWaiting?.kind === 'nested' ? context.resumeWaiting.snapshot : undefined,
+              };
             },
             onDone: {
               target: '#groupChat.selecting',

@@ -1,5 +1,6 @@
 import type { ErrorInfo, Message } from '@agentchart/core';
 import { TERMINATE } from './chatMembers.js';
+import type { ChatTurn } from './groupChatTypes.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
 
 /** What a finished turn brings: its messages, a handoff made with a tool, a failure. */
@@ -9,11 +10,32 @@ export interface TurnOutcome {
   error?: ErrorInfo | undefined;
 }
 
-/** The context after a turn, and the reason the chat ends because of it, if any. */
-export interface TurnReview {
-  update: Pick<ManagerContext, 'messages' | 'turns' | 'rounds' | 'lastSpeaker' | 'handoff' | 'reason' | 'error'>;
+/** The context after a turn is appended to the transcript. */
+export interface TurnRecord {
+  update: Pick<ManagerContext, 'messages' | 'turns' | 'rounds' | 'lastSpeaker'>;
   /** The turn's messages, as `turn.finished` reports them. */
   messages: Message[];
+}
+
+/** The context after a turn, and the reason the chat ends because of it, if any. */
+export interface TurnReview extends TurnRecord {
+  update: TurnRecord['update'] & Pick<ManagerContext, 'handoff' | 'reason' | 'error'>;
+}
+
+/**
+ * Appends `speaker`'s turn (its messages) to the transcript and counts it as a
+ * round; a turn cut short by an abort is marked `partial`.
+ *
+ * @example
+ * appendTurn(context, 'researcher', [{ role: 'assistant', name: 'researcher', content: 'Found it.' }]).update.turns.at(-1);
+ * // { speaker: 'researcher', start: 1, end: 2 }
+ */
+export function appendTurn(context: ManagerContext, speaker: string, turnMessages: Message[], partial = false): TurnRecord {
+  const start = context.messages.length;
+  const messages = [...context.messages, ...turnMessages];
+  const turn: ChatTurn = { speaker, start, end: messages.length };
+  if (partial) turn.partial = true;
+  return { update: { messages, turns: [...context.turns, turn], rounds: context.rounds + 1, lastSpeaker: speaker }, messages: turnMessages };
 }
 
 /**
@@ -23,19 +45,8 @@ export interface TurnReview {
  * turn with no text and no tool call (`empty-reply`).
  */
 export function reviewTurn(context: ManagerContext, speaker: string, outcome: TurnOutcome): TurnReview {
-  const start = context.messages.length;
-  const messages = [...context.messages, ...outcome.messages];
-  const rounds = context.rounds + 1;
   const handoff = outcome.handoff === TERMINATE ? undefined : outcome.handoff;
-  const update: TurnReview['update'] = {
-    messages,
-    turns: [...context.turns, { speaker, start, end: messages.length }],
-    rounds,
-    lastSpeaker: speaker,
-    handoff,
-    reason: undefined,
-    error: undefined,
-  };
+  const update: TurnReview['update'] = { ...appendTurn(context, speaker, outcome.messages).update, handoff, reason: undefined, error: undefined };
   const reply = lastReply(outcome.messages);
   const predicate = context.runtime.isTerminationMessage;
   if (outcome.error !== undefined) {

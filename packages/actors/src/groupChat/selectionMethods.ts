@@ -11,11 +11,10 @@
  * roundRobinAfter(['a', 'b', 'c'], 'b', ['a', 'c']); // 'c'
  */
 export function roundRobinAfter(participants: readonly string[], last: string | undefined, eligible: readonly string[]): string | undefined {
-  const allowed = new Set(eligible);
   const from = last === undefined ? -1 : participants.indexOf(last);
   for (let step = 1; step <= participants.length; step++) {
     const candidate = participants[(from + step + participants.length) % participants.length] as string;
-    if (allowed.has(candidate)) return candidate;
+    if (eligible.includes(candidate)) return candidate;
   }
   return undefined;
 }

@@ -1,0 +1,131 @@
+import { createGroupChat } from '@agentchart/actors';
+import { defineTool } from '@agentchart/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { record, talker } from './chatTestKit.js';
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a word up.',
+  parameters: z.object({ word: z.string() }),
+  execute: ({ word }) => `${word}: a small fish`,
+});
+
+/** A tool that never returns on its own: it ends only when its call is aborted. */
+const hang = defineTool({
+  name: 'hang',
+  description: 'Takes forever.',
+  parameters: z.object({}),
+  execute: (_args, ctx) => new Promise<string>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))),
+});
+
+const lookupCall = { id: 'c1', name: 'lookup', arguments: { word: 'sprat' } };
+const lookupReply = { role: 'assistant', name: 'a', content: '', toolCalls: [lookupCall] } as const;
+const lookupResult = { role: 'tool', toolCallId: 'c1', toolName: 'lookup', content: 'sprat: a small fish' } as const;
+
+describe('a turn cut short', () => {
+  it('an aborted chat keeps what the speaker produced in its turn: its tool calls and their results, as a partial turn', async () => {
+    const a = talker('a', [{ toolCalls: [lookupCall] }, { text: 'late', latencyMs: 5_000 }], [lookup]);
+    const chat = createGroupChat({ agents: [a.agent], speakerSelection: 'round_robin', maxRounds: 5 });
+    const run = chat.run('What is a sprat?');
+    const events = record(run);
+    run.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'model.request' && event.event.step === 2) setTimeout(run.abort, 0);
+    });
+    const result = await run.result;
+
+    expect(result.messages).toEqual([{ role: 'user', content: 'What is a sprat?' }, lookupReply, lookupResult]);
+    expect(result.turns).toEqual([{ speaker: 'a', start: 1, end: 3, partial: true }]);
+    expect(result).toMatchObject({ reason: 'aborted', rounds: 1, lastSpeaker: 'a' });
+    expect(events.filter((event) => event.type === 'turn.finished')).toEqual([
+      { type: 'turn.finished', chatId: result.chatId, round: 1, speaker: 'a', messages: [lookupReply, lookupResult], partial: true },
+    ]);
+    expect(events.at(-1)).toEqual({ type: 'chat.finished', chatId: result.chatId, reason: 'aborted', rounds: 1, lastSpeaker: 'a' });
+  });
+
+  it('a call still running when the chat is aborted is answered as cut short; the results that came back are kept', async () => {
+    const calls = [
+      { id: 'c1', name: 'lookup', arguments: { word: 'sprat' } },
+      { id: 'c2', name: 'hang', arguments: {} },
+    ];
+    const a = talker('a', [{ toolCalls: calls }], [lookup, hang]);
+    const chat = createGroupChat({ agents: [a.agent], speakerSelection: 'round_robin', maxRounds: 5 });
+    const run = chat.run('What is a sprat?');
+    // Aborted from inside the event handler, while the speaker's run reports the first result.
+    run.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'tool.result' && event.event.callId === 'c1') run.abort();
+    });
+    const result = await run.result;
+
+    expect(result.messages.slice(1)).toEqual([
+      { role: 'assistant', name: 'a', content: '', toolCalls: calls },
+      lookupResult,
+      {
+        role: 'tool',
+        toolCallId: 'c2',
+        toolName: 'hang',
+        content: 'The chat was aborted before this call returned a result.',
+        isError: true,
+      },
+    ]);
+    expect(result.turns).toEqual([{ speaker: 'a', start: 1, end: 4, partial: true }]);
+    expect(result.reason).toBe('aborted');
+  });
+
+  it('a chat resumed from an aborted chat’s messages shows the speaker its partial turn', async () => {
+    const a = talker('a', [{ toolCalls: [lookupCall] }, { text: 'late', latencyMs: 5_000 }, 'A sprat is a small fish.'], [lookup]);
+    const chat = createGroupChat({ agents: [a.agent], speakerSelection: 'round_robin', maxRounds: 2 });
+    const first = chat.run('What is a sprat?');
+    first.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'model.request' && event.event.step === 2) setTimeout(first.abort, 0);
+    });
+    const aborted = await first.result;
+
+    const resumed = await chat.run(aborted.messages).result;
+    expect(a.model.requests[2]?.messages.filter((message) => message.role !== 'system')).toEqual([
+      { role: 'user', content: 'What is a sprat?' },
+      lookupReply,
+      lookupResult,
+    ]);
+    expect(resumed.turns).toEqual([
+      { speaker: 'a', start: 1, end: 3, addressedTo: 'a' },
+      { speaker: 'a', start: 3, end: 4 },
+    ]);
+    expect(resumed).toMatchObject({ reason: 'max-rounds', rounds: 2 });
+  });
+
+  it('an agent waiting for a tool approval when the chat is aborted: its calls are answered as not run', async () => {
+    const guarded = defineTool({ ...lookup, name: 'guarded', approval: 'always' });
+    const call = { id: 'g1', name: 'guarded', arguments: { word: 'sprat' } };
+    const a = talker('a', [{ toolCalls: [call] }], [guarded]);
+    const chat = createGroupChat({ agents: [a.agent], speakerSelection: 'round_robin', maxRounds: 5 });
+    const run = chat.run('What is a sprat?');
+    run.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'approval.requested') queueMicrotask(run.abort);
+    });
+    const result = await run.result;
+    expect(result.messages.slice(1)).toEqual([
+      { role: 'assistant', name: 'a', content: '', toolCalls: [call] },
+      { role: 'tool', toolCallId: 'g1', toolName: 'guarded', content: 'The chat was aborted before this call returned a result.', isError: true },
+    ]);
+    expect(result).toMatchObject({ reason: 'aborted', rounds: 1, turns: [{ speaker: 'a', start: 1, end: 3, partial: true }] });
+  });
+
+  it('a speaker aborted before it produced a message leaves no turn', async () => {
+    const a = talker('a', [{ text: 'late', latencyMs: 5_000 }]);
+    const chat = createGroupChat({ agents: [a.agent], speakerSelection: 'round_robin', maxRounds: 5 });
+    const run = chat.run('task');
+    run.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'model.request') setTimeout(run.abort, 0);
+    });
+    expect(await run.result).toMatchObject({ reason: 'aborted', rounds: 0, turns: [], messages: [{ role: 'user', content: 'task' }] });
+  });
+
+  it('a speaker whose model fails after a tool step keeps that step in the transcript', async () => {
+    const a = talker('a', [{ toolCalls: [lookupCall] }, { error: 'model crashed' }], [lookup]);
+    const chat = createGroupChat({ agents: [a.agent], speakerSelection: 'round_robin', maxRounds: 5 });
+    const result = await chat.run('What is a sprat?').result;
+    expect(result.messages.slice(1)).toEqual([lookupReply, lookupResult]);
+    expect(result).toMatchObject({ reason: 'error', rounds: 1, error: { message: 'model crashed' }, turns: [{ speaker: 'a', start: 1, end: 3 }] });
+  });
+});
