@@ -53,6 +53,7 @@ export function runSteps(context: AgentContext, event: AgentMachineEvent, enqueu
         patch = {};
         current = { ...context };
       }
+      // A plain loop: on this hot path it measured faster than `Object.assign` and `{ ...a, ...b }` copies.
       for (const key in part) {
         const value = part[key as keyof AgentContext];
         (patch as Record<string, unknown>)[key] = value;
