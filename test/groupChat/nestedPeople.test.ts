@@ -112,7 +112,10 @@ describe('a person inside a nested chat', () => {
     const first = reviewTeamChat().run('Ship v2.');
     const snapshot = await new Promise<GroupChatSnapshot>((resolve) => void atNested(first, 'human.waiting', () => resolve(first.snapshot())));
     first.abort();
-    expect(await first.result).toMatchObject({ reason: 'aborted', rounds: 1 });
+    // Aborted while the team waited for alice, the outer chat keeps the team's reply so far (the writer's draft) as a partial turn.
+    const aborted = await first.result;
+    expect(aborted).toMatchObject({ reason: 'aborted', rounds: 2, turns: [{ speaker: 'planner' }, { speaker: 'review_team', partial: true }] });
+    expect(aborted.messages.at(-1)).toEqual({ role: 'assistant', name: 'review_team', content: 'Draft: v2 is faster.' });
     expect(snapshot).toMatchObject({
       version: 3,
       rounds: 1,
