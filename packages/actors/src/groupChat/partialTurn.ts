@@ -54,7 +54,6 @@ function partialNestedTurn(context: ManagerContext, speakerRun: AnyActorRef | un
  * `ABORTED_CALL_CONTENT` (an error), so the transcript stays one a model
  * accepts when the chat is resumed from it. `undefined` when the speaker had
  * produced no message yet (a reply still streaming is not a message).
- *
  */
 function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
   const run = speakerRun?.getSnapshot() as { context: AgentContext } | undefined;
