@@ -1,4 +1,13 @@
-import { ChatNotWaitingError, ChatSnapshotError, type ChatWaiting, type GroupChatSnapshot, createGroupChat, humanAgent } from '@agentchart/actors';
+import {
+  type ChatEvent,
+  ChatNotWaitingError,
+  ChatSnapshotError,
+  type ChatWaiting,
+  type GroupChatRun,
+  type GroupChatSnapshot,
+  createGroupChat,
+  humanAgent,
+} from '@agentchart/actors';
 import { readFileSync } from 'node:fs';
 import { defineTool } from '@agentchart/core';
 import { describe, expect, it } from 'vitest';
@@ -18,18 +27,21 @@ function reviewTeamChat(plannerTexts = ['We need a release note.', 'Published.']
   return createGroupChat({ agents: [planner.agent, team], speakerSelection: 'round_robin', maxRounds: 3 });
 }
 
-/** Resolves with what `run.waiting()` says at the first nested event of `type`, after `act` ran. */
-function atNested(run: ReturnType<ReturnType<typeof createGroupChat>['run']>, type: string, act: (waiting: ChatWaiting | undefined) => void) {
+/** At the first event that `matches`: resolves with what `run.waiting()` says, then runs `act`. */
+function when(run: GroupChatRun, matches: (event: ChatEvent) => boolean, act: () => void) {
   return new Promise<ChatWaiting | undefined>((resolve) => {
     const subscription = run.events$.subscribe((event) => {
-      if (event.type !== 'nested.event' || event.event.type !== type) return;
+      if (!matches(event)) return;
       subscription.unsubscribe();
-      const waiting = run.waiting();
-      act(waiting);
-      resolve(waiting);
+      resolve(run.waiting());
+      act();
     });
   });
 }
+
+/** `when` at the first event of `type` of the chat nested in `run`. */
+const atNested = (run: GroupChatRun, type: ChatEvent['type'], act: () => void) =>
+  when(run, (event) => event.type === 'nested.event' && event.event.type === type, act);
 
 describe('a person inside a nested chat', () => {
   it('the outer handle reports the inner person’s wait and say() reaches them', { timeout: 3_000 }, async () => {
@@ -56,14 +68,11 @@ describe('a person inside a nested chat', () => {
     const middle = createGroupChat({ name: 'middle', agents: [inner], speakerSelection: 'round_robin', maxRounds: 1 });
     const outer = createGroupChat({ agents: [middle], speakerSelection: 'round_robin', maxRounds: 1 });
     const run = outer.run('Say hello.');
-    const seen = new Promise<ChatWaiting | undefined>((resolve) => {
-      run.events$.subscribe((event) => {
-        if (event.type === 'nested.event' && event.event.type === 'nested.event' && event.event.event.type === 'human.waiting') {
-          resolve(run.waiting());
-          run.say('Hello.');
-        }
-      });
-    });
+    const seen = when(
+      run,
+      (event) => event.type === 'nested.event' && event.event.type === 'nested.event' && event.event.event.type === 'human.waiting',
+      () => run.say('Hello.'),
+    );
     const result = await run.result;
     expect(await seen).toEqual({ kind: 'human', speaker: 'alice', within: ['middle', 'inner'] });
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'middle', content: 'Hello.' });
@@ -87,14 +96,11 @@ describe('a person inside a nested chat', () => {
     const run = createGroupChat({ agents: [team], speakerSelection: 'round_robin', maxRounds: 1 }).run('Publish v2.');
 
     const choice = atNested(run, 'speaker.choice.requested', () => run.select('editor'));
-    const approvalSeen = new Promise<ChatWaiting | undefined>((resolve) => {
-      run.events$.subscribe((event) => {
-        if (event.type === 'nested.event' && event.event.type === 'agent.event' && event.event.event.type === 'approval.requested') {
-          resolve(run.waiting());
-          run.approve('p1');
-        }
-      });
-    });
+    const approvalSeen = when(
+      run,
+      (event) => event.type === 'nested.event' && event.event.type === 'agent.event' && event.event.event.type === 'approval.requested',
+      () => run.approve('p1'),
+    );
     const result = await run.result;
 
     expect(await choice).toEqual({ kind: 'choice', eligible: ['editor', 'reader'], within: ['desk'] });
@@ -112,7 +118,10 @@ describe('a person inside a nested chat', () => {
     const first = reviewTeamChat().run('Ship v2.');
     const snapshot = await new Promise<GroupChatSnapshot>((resolve) => void atNested(first, 'human.waiting', () => resolve(first.snapshot())));
     first.abort();
-    expect(await first.result).toMatchObject({ reason: 'aborted', rounds: 1 });
+    // Aborted while the team waited for alice, the outer chat keeps the team's reply so far (the writer's draft) as a partial turn.
+    const aborted = await first.result;
+    expect(aborted).toMatchObject({ reason: 'aborted', rounds: 2, turns: [{ speaker: 'planner' }, { speaker: 'review_team', partial: true }] });
+    expect(aborted.messages.at(-1)).toEqual({ role: 'assistant', name: 'review_team', content: 'Draft: v2 is faster.' });
     expect(snapshot).toMatchObject({
       version: 3,
       rounds: 1,

@@ -10,7 +10,8 @@ import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.j
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
 import { stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
-import { nestedRunOf } from './nestedChatActor.js';
+import { nestedRunOf, registerTranscript } from './nestedChatActor.js';
+import { transcriptSoFar } from './partialTurn.js';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
@@ -119,7 +120,7 @@ export function startChatRun(
     machines: { speakers: runtime.graph.machine },
   });
 
-  return {
+  const handle: GroupChatRun = {
     chatId: start.chatId,
     events$,
     result,
@@ -183,4 +184,9 @@ export function startChatRun(
       });
     },
   };
+  registerTranscript(handle, () => {
+    const snapshot = actor.getSnapshot();
+    return transcriptSoFar(snapshot.context, snapshot.children.speaker as AnyActorRef | undefined);
+  });
+  return handle;
 }

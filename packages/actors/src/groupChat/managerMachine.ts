@@ -9,12 +9,12 @@ import { newRunId } from '../ids.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
-import { replyText, viewFor } from './chatViews.js';
+import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedNestedWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, stateValues } from './managerContext.js';
-import { nestedChatActor } from './nestedChatActor.js';
-import { partialAgentTurn } from './partialTurn.js';
+import { nestedChatActor, nestedReply } from './nestedChatActor.js';
+import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
@@ -201,9 +201,9 @@ export const managerMachine = setup({
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
       }
     }),
-    /** An abort during an agent's turn keeps what the agent produced so far, as a partial turn. */
+    /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
-      const turn = partialAgentTurn(context, self.getSnapshot().children.speaker);
+      const turn = partialTurn(context, self.getSnapshot().children.speaker);
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -346,6 +346,7 @@ export const managerMachine = setup({
           },
         },
         chat: {
+          on: { abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] } },
           invoke: {
             id: 'speaker',
             src: 'nestedChat',
@@ -433,11 +434,5 @@ function agentTurnOutcome(context: ManagerContext, result: RunResult): TurnOutco
 
 /** A nested chat's turn: one reply, the text of its last turn that said something. */
 function nestedTurnOutcome(context: ManagerContext, result: GroupChatResult): TurnOutcome {
-  let text = '';
-  for (let index = result.turns.length - 1; index >= 0 && text === ''; index--) {
-    const turn = result.turns[index] as ChatTurn;
-    text = replyText(result.messages.slice(turn.start, turn.end));
-  }
-  const reply: Message = { role: 'assistant', name: context.speaker as string, content: text };
-  return { messages: [reply], error: result.reason === 'error' ? result.error : undefined };
+  return { messages: [nestedReply(context.speaker as string, result)], error: result.reason === 'error' ? result.error : undefined };
 }

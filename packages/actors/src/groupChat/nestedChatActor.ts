@@ -1,10 +1,19 @@
-import type { Message } from '@agentchart/core';
+import type { AssistantMessage, Message } from '@agentchart/core';
 import { type AnyActorRef, fromPromise } from 'xstate';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
+import { replyText } from './chatViews.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { ChatEvent, GroupChatResult, GroupChatRun, GroupChatSnapshot, NestedChatParticipant, PersistedNestedWaiting } from './groupChatTypes.js';
+import type {
+  ChatEvent,
+  ChatTurn,
+  GroupChatResult,
+  GroupChatRun,
+  GroupChatSnapshot,
+  NestedChatParticipant,
+  PersistedNestedWaiting,
+} from './groupChatTypes.js';
 
 export interface NestedChatInput {
   chat: NestedChatParticipant;
@@ -17,8 +26,48 @@ export interface NestedChatInput {
   resume?: GroupChatSnapshot | undefined;
 }
 
+/** A chat's transcript: its messages and the turns among them. */
+export type Transcript = Pick<GroupChatResult, 'messages' | 'turns'>;
+
 /** The nested chats' runs, by the actor running each: how the outer handle reaches a person inside. */
 const nestedRuns = new WeakMap<AnyActorRef, GroupChatRun>();
+
+/** Each run's transcript as it stands (a turn in progress included, as a partial turn). */
+const transcripts = new WeakMap<GroupChatRun, () => Transcript>();
+
+/** Makes `run`'s transcript so far readable by a chat it takes part in (see `nestedTranscriptOf`). */
+export function registerTranscript(run: GroupChatRun, transcript: () => Transcript): void {
+  transcripts.set(run, transcript);
+}
+
+/**
+ * The transcript so far of the nested chat that `actor` runs (its turn in
+ * progress included, as a partial turn): what an outer chat aborted during
+ * the nested chat's turn keeps of it.
+ *
+ * @example
+ * const soFar = nestedTranscriptOf(managerSnapshot.children.speaker); // { messages, turns } | undefined
+ */
+export function nestedTranscriptOf(actor: AnyActorRef | undefined): Transcript | undefined {
+  const run = nestedRunOf(actor);
+  return run === undefined ? undefined : transcripts.get(run)?.();
+}
+
+/**
+ * A nested chat's reply in the outer chat: the text of its last turn that
+ * said something, as an assistant message named for the nested chat.
+ *
+ * @example
+ * nestedReply('research_team', result); // { role: 'assistant', name: 'research_team', content: 'Verified: three hearts.' }
+ */
+export function nestedReply(name: string, transcript: Transcript): AssistantMessage {
+  let text = '';
+  for (let index = transcript.turns.length - 1; index >= 0 && text === ''; index--) {
+    const turn = transcript.turns[index] as ChatTurn;
+    text = replyText(transcript.messages.slice(turn.start, turn.end));
+  }
+  return { role: 'assistant', name, content: text };
+}
 
 /**
  * A group chat taking its turn in another chat, as an actor: it runs the
