@@ -80,7 +80,7 @@ describe('a human participant', () => {
     const snapshot = JSON.parse(readFileSync(join(here, 'fixtures/reviewChat.snapshot.v1.json'), 'utf8')) as GroupChatSnapshot;
     const chat = makeReviewChat();
     expect(() => chat.resume({ ...snapshot, messages: 'nope' })).toThrow(ChatSnapshotError);
-    expect(() => chat.resume({ ...snapshot, version: 3 })).toThrow('Group chat snapshot version 3 is not supported');
+    expect(() => chat.resume({ ...snapshot, version: 4 })).toThrow('Group chat snapshot version 4 is not supported');
     expect(() => chat.resume({ ...snapshot, waiting: { kind: 'human', speaker: 'bob' } })).toThrow(
       'The snapshot names "bob", who is not a participant of this chat (participants: writer, alice). Resume it with the chat that persisted it.',
     );

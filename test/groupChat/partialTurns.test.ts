@@ -129,3 +129,41 @@ describe('a turn cut short', () => {
     expect(result).toMatchObject({ reason: 'error', rounds: 1, error: { message: 'model crashed' }, turns: [{ speaker: 'a', start: 1, end: 3 }] });
   });
 });
+
+describe('a nested chat’s turn cut short', () => {
+  it('an abort while a nested chat speaks keeps its reply so far: the text of its last turn that said something, partial turns included', async () => {
+    const researcher = talker('researcher', ['Octopuses have three hearts.']);
+    const critic = talker('critic', [{ text: 'Checking.', toolCalls: [lookupCall] }, { text: 'late', latencyMs: 5_000 }], [lookup]);
+    const team = createGroupChat({ name: 'research_team', agents: [researcher.agent, critic.agent], speakerSelection: 'round_robin', maxRounds: 2 });
+    const planner = talker('planner', ['We need a fact.']);
+    const chat = createGroupChat({ agents: [planner.agent, team], speakerSelection: 'round_robin', maxRounds: 3 });
+    const run = chat.run('Tell me about octopuses.');
+    const events = record(run);
+    run.events$.subscribe((event) => {
+      const inner = event.type === 'nested.event' ? event.event : undefined;
+      if (inner?.type === 'agent.event' && inner.speaker === 'critic' && inner.event.type === 'model.request' && inner.event.step === 2) {
+        setTimeout(run.abort, 0);
+      }
+    });
+    const result = await run.result;
+
+    const reply = { role: 'assistant', name: 'research_team', content: 'Checking.' };
+    expect(result.messages.slice(1)).toEqual([{ role: 'assistant', name: 'planner', content: 'We need a fact.' }, reply]);
+    expect(result.turns).toEqual([
+      { speaker: 'planner', start: 1, end: 2, addressedTo: 'research_team' },
+      { speaker: 'research_team', start: 2, end: 3, partial: true },
+    ]);
+    expect(result).toMatchObject({ reason: 'aborted', rounds: 2, lastSpeaker: 'research_team' });
+    expect(events.filter((event) => event.type === 'turn.finished').at(-1)).toMatchObject({ speaker: 'research_team', messages: [reply], partial: true });
+  });
+
+  it('a nested chat aborted before any of its turns said something leaves no turn', async () => {
+    const slow = talker('slow', [{ text: 'late', latencyMs: 5_000 }]);
+    const team = createGroupChat({ name: 'team', agents: [slow.agent], speakerSelection: 'round_robin', maxRounds: 1 });
+    const run = createGroupChat({ agents: [team], speakerSelection: 'round_robin', maxRounds: 1 }).run('task');
+    run.events$.subscribe((event) => {
+      if (event.type === 'nested.event' && event.event.type === 'agent.event' && event.event.event.type === 'model.request') setTimeout(run.abort, 0);
+    });
+    expect(await run.result).toMatchObject({ reason: 'aborted', rounds: 0, turns: [] });
+  });
+});

@@ -1,15 +1,17 @@
 import { ApprovalError, type RunEvent } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
-import { type Actor, createActor } from 'xstate';
+import { type Actor, type AnyActorRef, createActor } from 'xstate';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { pendingRequests } from '../agent/approvals.js';
 import { persistRun } from '../agent/runSnapshot.js';
-import { CHAT_SNAPSHOT_VERSION } from './chatSnapshot.js';
+import { CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
 import { stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
+import { nestedRunOf, registerTranscript } from './nestedChatActor.js';
+import { transcriptSoFar } from './partialTurn.js';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
@@ -73,10 +75,20 @@ export function startChatRun(
     if (agent?.matches('awaitingApproval')) {
       return { kind: 'approval', speaker: snapshot.context.speaker as string, requests: pendingRequests(agent.context.approvals) };
     }
-    return undefined;
+    const inner = waitingNested()?.waiting();
+    return inner === undefined ? undefined : { ...inner, within: [snapshot.context.speaker as string, ...(inner.within ?? [])] };
+  };
+
+  /** The nested chat speaking now, when it waits for a person: the handle's answers go to it. */
+  const waitingNested = () => {
+    const snapshot = actor.getSnapshot();
+    const nested = snapshot.matches({ speaking: 'chat' }) ? nestedRunOf(snapshot.children.speaker as AnyActorRef | undefined) : undefined;
+    return nested?.waiting() === undefined ? undefined : nested;
   };
 
   const decide = (id: string, approved: boolean, reason: string | undefined) => {
+    const nested = waitingNested();
+    if (nested !== undefined) return approved ? nested.approve(id) : nested.reject(id, reason);
     const now = waiting();
     const pending = now?.kind === 'approval' ? now.requests.map((request) => request.id) : [];
     if (now?.kind !== 'approval' || !pending.includes(id)) throw new ApprovalError(id, pending);
@@ -108,7 +120,7 @@ export function startChatRun(
     machines: { speakers: runtime.graph.machine },
   });
 
-  return {
+  const handle: GroupChatRun = {
     chatId: start.chatId,
     events$,
     result,
@@ -116,6 +128,8 @@ export function startChatRun(
     abort,
     waiting,
     say(text, options = {}) {
+      const nested = waitingNested();
+      if (nested !== undefined) return nested.say(text, options);
       const now = waiting();
       if (now?.kind !== 'human' || (options.as !== undefined && options.as !== now.speaker)) {
         throw new ChatNotWaitingError(
@@ -130,6 +144,8 @@ export function startChatRun(
     approve: (id) => decide(id, true, undefined),
     reject: (id, reason) => decide(id, false, reason),
     select(speaker) {
+      const nested = waitingNested();
+      if (nested !== undefined) return nested.select(speaker);
       const now = waiting();
       if (now?.kind !== 'choice') {
         throw new ChatNotWaitingError('The chat is not waiting for a speaker choice: call select() after a `speaker.choice.requested` event.', {
@@ -150,8 +166,13 @@ export function startChatRun(
         );
       }
       const { context } = actor.getSnapshot();
+      const nested = waitingNested();
+      let persisted: GroupChatSnapshot['waiting'];
+      if (nested !== undefined) persisted = { kind: 'nested', speaker: context.speaker as string, snapshot: nested.snapshot() };
+      else if (now.kind === 'approval') persisted = { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) };
+      else persisted = now;
       return structuredClone({
-        version: CHAT_SNAPSHOT_VERSION,
+        version: nested === undefined ? CHAT_SNAPSHOT_VERSION : NESTED_WAIT_SNAPSHOT_VERSION,
         chatId: context.run.chatId,
         messages: context.messages,
         turns: context.turns,
@@ -159,8 +180,13 @@ export function startChatRun(
         lastSpeaker: context.lastSpeaker,
         sharedState: stateValues(context),
         randomState: context.randomState,
-        waiting: now.kind === 'approval' ? { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) } : now,
+        waiting: persisted,
       });
     },
   };
+  registerTranscript(handle, () => {
+    const snapshot = actor.getSnapshot();
+    return transcriptSoFar(snapshot.context, snapshot.children.speaker as AnyActorRef | undefined);
+  });
+  return handle;
 }

@@ -6,8 +6,11 @@ import type { GroupChatSnapshot } from './groupChatTypes.js';
 /** The snapshot version `run.snapshot()` writes (2: a wait for tool approval can be persisted). */
 export const CHAT_SNAPSHOT_VERSION = 2;
 
+/** The version of a snapshot that waits inside a nested chat (readers of version 2 can read every other snapshot). */
+export const NESTED_WAIT_SNAPSHOT_VERSION = 3;
+
 /** The snapshot versions this package reads. */
-export const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION] as const;
+export const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION] as const;
 
 const ChatTurnSchema = z.object({
   speaker: z.string(),
@@ -35,6 +38,8 @@ const GroupChatSnapshotSchema = z.object({
       // The speaker's run, checked when it is restored (`restoreRun`).
       run: z.unknown(),
     }),
+    // The nested chat's snapshot, checked when the nested chat resumes it.
+    z.object({ kind: z.literal('nested'), speaker: z.string(), snapshot: z.unknown() }),
   ]),
 });
 

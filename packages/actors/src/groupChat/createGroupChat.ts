@@ -18,6 +18,7 @@ import type {
   TerminateCondition,
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
+import { checkNestedWaiting } from './nestedChatActor.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
@@ -101,7 +102,12 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
           lastSpeaker: copy.lastSpeaker,
           sharedState: copy.sharedState,
           randomState: copy.randomState,
-          resumeWaiting: copy.waiting.kind === 'approval' ? restoreSpeakerRun(copy.waiting, runtime) : copy.waiting,
+          resumeWaiting:
+            copy.waiting.kind === 'approval'
+              ? restoreSpeakerRun(copy.waiting, runtime)
+              : copy.waiting.kind === 'nested'
+                ? checkNestedWaiting(copy.waiting, runtime)
+                : copy.waiting,
         },
         runOptions,
       );

@@ -4,7 +4,15 @@ import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { ResumedSpeaker } from './speakerResume.js';
-import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
+import type {
+  ChatEvent,
+  ChatTurn,
+  PersistableWaiting,
+  PersistedNestedWaiting,
+  SelectionSource,
+  SelectionState,
+  TerminationReason,
+} from './groupChatTypes.js';
 
 /** What the selection step decided. */
 export type SelectionDecision =
@@ -59,8 +67,8 @@ export interface ManagerContext {
   handoff: string | undefined;
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
-  /** Set when resuming a persisted chat that waited for a person (a turn, a choice, or a tool approval of its speaker). */
-  resumeWaiting: PersistableWaiting | ResumedSpeaker | undefined;
+  /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
+  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
 }
 
 /** What selection functions and termination predicates see. */

@@ -9,12 +9,12 @@ import { newRunId } from '../ids.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
-import { replyText, viewFor } from './chatViews.js';
+import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedNestedWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, stateValues } from './managerContext.js';
-import { nestedChatActor } from './nestedChatActor.js';
-import { partialAgentTurn } from './partialTurn.js';
+import { nestedChatActor, nestedReply } from './nestedChatActor.js';
+import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
@@ -39,7 +39,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -63,6 +63,7 @@ export const managerMachine = setup({
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
     resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
+    resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
@@ -87,7 +88,7 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
-    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker).speaker })),
+    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker | PersistedNestedWaiting).speaker })),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
      * rounds are used up; otherwise decides who speaks next, and applies a
@@ -202,9 +203,9 @@ export const managerMachine = setup({
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
       }
     }),
-    /** An abort during an agent's turn keeps what the agent produced so far, as a partial turn. */
+    /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
-      const turn = partialAgentTurn(context, self.getSnapshot().children.speaker);
+      const turn = partialTurn(context, self.getSnapshot().children.speaker);
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -257,6 +258,7 @@ export const managerMachine = setup({
         start: [
           { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
           { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
+          { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -346,6 +348,7 @@ export const managerMachine = setup({
           },
         },
         chat: {
+          on: { abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] } },
           invoke: {
             id: 'speaker',
             src: 'nestedChat',
@@ -354,7 +357,13 @@ export const managerMachine = setup({
               if (member?.kind !== 'chat') throw new Error(`"${String(context.speaker)}" is not a group chat`);
               const { chatId, publish } = context.run;
               const speaker = member.name;
-              return { chat: member.chat, messages: context.view, inspect: context.run.inspect, forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }) };
+              return {
+                chat: member.chat,
+                messages: context.view,
+                inspect: context.run.inspect,
+                forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
+                resume: context.resumeWaiting?.kind === 'nested' ? context.resumeWaiting.snapshot : undefined,
+              };
             },
             onDone: {
               target: '#groupChat.selecting',
@@ -433,11 +442,5 @@ function agentTurnOutcome(context: ManagerContext, result: RunResult): TurnOutco
 
 /** A nested chat's turn: one reply, the text of its last turn that said something. */
 function nestedTurnOutcome(context: ManagerContext, result: GroupChatResult): TurnOutcome {
-  let text = '';
-  for (let index = result.turns.length - 1; index >= 0 && text === ''; index--) {
-    const turn = result.turns[index] as ChatTurn;
-    text = replyText(result.messages.slice(turn.start, turn.end));
-  }
-  const reply: Message = { role: 'assistant', name: context.speaker as string, content: text };
-  return { messages: [reply], error: result.reason === 'error' ? result.error : undefined };
+  return { messages: [nestedReply(context.speaker as string, result)], error: result.reason === 'error' ? result.error : undefined };
 }

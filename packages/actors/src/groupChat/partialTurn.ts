@@ -2,10 +2,49 @@ import { type Message, type ToolCall, msg } from '@agentchart/core';
 import type { AnyActorRef } from 'xstate';
 import type { AgentContext } from '../agent/agentContext.js';
 import type { ManagerContext } from './managerContext.js';
+import { type Transcript, nestedReply, nestedTranscriptOf } from './nestedChatActor.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
 
 /** What a tool call still running (or waiting for approval) when the chat was aborted is answered with. */
 export const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a result.';
+
+/**
+ * The turn of the speaker cut short by an abort, if it produced anything: an
+ * agent's (`partialAgentTurn`) or a nested chat's (`partialNestedTurn`).
+ * `speakerRun` is the manager's `speaker` child.
+ *
+ * @example
+ * const turn = partialTurn(context, self.getSnapshot().children.speaker);
+ */
+export function partialTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
+  const kind = context.speaker === undefined ? undefined : context.runtime.members.get(context.speaker)?.kind;
+  if (kind === 'agent') return partialAgentTurn(context, speakerRun);
+  if (kind === 'chat') return partialNestedTurn(context, speakerRun);
+  return undefined;
+}
+
+/**
+ * The transcript of a chat as it stands: with the turn in progress appended
+ * as a partial turn (what the chat's result would hold if it were aborted now).
+ *
+ * @example
+ * const { messages, turns } = transcriptSoFar(snapshot.context, snapshot.children.speaker);
+ */
+export function transcriptSoFar(context: ManagerContext, speakerRun: AnyActorRef | undefined): Transcript {
+  return partialTurn(context, speakerRun)?.update ?? context;
+}
+
+/**
+ * The turn of a nested chat cut short by an abort: its reply so far, the
+ * text of the last of its turns (its own turn in progress included) that said
+ * something. `undefined` when none did.
+ */
+function partialNestedTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
+  const transcript = nestedTranscriptOf(speakerRun);
+  if (transcript === undefined) return undefined;
+  const reply = nestedReply(context.speaker as string, transcript);
+  return reply.content === '' ? undefined : appendTurn(context, context.speaker as string, [reply], true);
+}
 
 /**
  * The turn of an agent speaker cut short by an abort: what its run produced
@@ -15,12 +54,8 @@ export const ABORTED_CALL_CONTENT = 'The chat was aborted before this call retur
  * `ABORTED_CALL_CONTENT` (an error), so the transcript stays one a model
  * accepts when the chat is resumed from it. `undefined` when the speaker had
  * produced no message yet (a reply still streaming is not a message).
- *
- * @example
- * const turn = partialAgentTurn(context, self.getSnapshot().children.speaker);
- * if (turn !== undefined) enqueue.assign(turn.update);
  */
-export function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
+function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
   const run = speakerRun?.getSnapshot() as { context: AgentContext } | undefined;
   if (run === undefined) return undefined;
   const { messages, batch } = run.context;
