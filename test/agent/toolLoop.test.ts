@@ -43,6 +43,8 @@ const sleeper = (name: string, record: string[] = []) =>
       }),
   });
 
+const ABORTED = 'The run was aborted before this call returned a result.';
+
 const lastToolMessage = (messages: readonly { role: string }[]) => messages.filter((m) => m.role === 'tool').at(-1);
 
 describe('agent tool loop', () => {
@@ -250,7 +252,51 @@ describe('agent tool loop', () => {
     expect(result.stopReason).toBe('aborted');
     expect(record).toEqual(['slow aborted']);
     expect(model.requests).toHaveLength(1);
-    expect(result.toolCalls).toEqual([]);
+    expect(result.toolCalls).toEqual([
+      { step: 1, call: { id: 'call_0_0', name: 'slow', arguments: { ms: 10_000 } }, content: ABORTED, isError: true },
+    ]);
+  });
+
+  it('an abort in the middle of a batch keeps the results that came back and answers the others as aborted', async () => {
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'add', arguments: { a: 1, b: 2 } },
+          { name: 'slow', arguments: { ms: 10_000 } },
+        ],
+      },
+      { text: 'never' },
+    ]);
+    const run = createAgent({ name: 'waiter', model, tools: [add, sleeper('slow')] }).run('go');
+    const events = firstValueFrom(run.events$.pipe(toArray()));
+    run.events$.subscribe((event) => {
+      if (event.type === 'tool.result' && event.toolName === 'add') run.abort();
+    });
+    const result = await run.result;
+
+    expect(result.stopReason).toBe('aborted');
+    expect(result.messages.slice(-3)).toEqual([
+      {
+        role: 'assistant',
+        name: 'waiter',
+        content: '',
+        toolCalls: [
+          { id: 'call_0_0', name: 'add', arguments: { a: 1, b: 2 } },
+          { id: 'call_0_1', name: 'slow', arguments: { ms: 10_000 } },
+        ],
+      },
+      { role: 'tool', toolCallId: 'call_0_0', toolName: 'add', content: '3' },
+      { role: 'tool', toolCallId: 'call_0_1', toolName: 'slow', content: ABORTED, isError: true },
+    ]);
+    expect(result.toolCalls.map(({ content, isError }) => ({ content, isError }))).toEqual([
+      { content: '3', isError: false },
+      { content: ABORTED, isError: true },
+    ]);
+    const toolResults = (await events).filter((event) => event.type === 'tool.result');
+    expect(toolResults.map((event) => event.type === 'tool.result' && [event.toolName, event.content])).toEqual([
+      ['add', '3'],
+      ['slow', ABORTED],
+    ]);
   });
 
   it('a signal aborted before the run starts means no model call at all', async () => {

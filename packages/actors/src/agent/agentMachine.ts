@@ -116,6 +116,7 @@ export const agentMachine = setup({
     finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd)),
     /** The last outcome of a batch after which the run simply goes on: the next model call starts in the same action. */
     finishBatchAndContinue: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.startStep)),
+    answerAbortedBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerAbortedBatch)),
     closeAnsweredBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults)),
     relayDelta: emit(({ context, event }) => {
       const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
@@ -304,7 +305,7 @@ export const agentMachine = setup({
       entry: { type: 'finish', params: ({ context }) => ({ reason: context.finalCall ?? 'max-tool-calls' }) },
     },
     endedByMiddleware: { type: 'final', entry: { type: 'finish', params: { reason: 'ended-by-middleware' } } },
-    aborted: { type: 'final', entry: { type: 'finish', params: { reason: 'aborted' } } },
+    aborted: { type: 'final', entry: ['answerAbortedBatch', { type: 'finish', params: { reason: 'aborted' } }] },
     failed: {
       type: 'final',
       entry: { type: 'finish', params: ({ context }) => ({ reason: 'error' as const, error: context.error }) },

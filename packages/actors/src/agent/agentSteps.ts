@@ -53,6 +53,7 @@ export function runSteps(context: AgentContext, event: AgentMachineEvent, enqueu
         patch = {};
         current = { ...context };
       }
+      // A plain loop: on this hot path it measured faster than `Object.assign` and `{ ...a, ...b }` copies.
       for (const key in part) {
         const value = part[key as keyof AgentContext];
         (patch as Record<string, unknown>)[key] = value;
@@ -77,6 +78,9 @@ const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOut
   isError: outcome.isError,
   ...(outcome.error ? { error: outcome.error } : {}),
 });
+
+/** What the model sees for a call the run was aborted before it returned. */
+const ABORTED_CALL: ToolOutcome = { content: 'The run was aborted before this call returned a result.', isError: true };
 
 /** The machine's steps, by the name of the action that runs each alone. */
 export const agentSteps = {
@@ -271,6 +275,22 @@ export const agentSteps = {
         toolMode: afterToolIteration(context.toolMode),
         consecutiveErrorBatches: failed ? context.consecutiveErrorBatches + 1 : 0,
       });
+    },
+
+    /**
+     * An abort in the middle of a batch: the calls that came back keep their
+     * results and the others are answered as aborted, so the transcript holds
+     * an answer for every call and can be continued.
+     */
+    answerAbortedBatch: (context, event, enqueue) => {
+      const { batch } = context;
+      if (batch.calls.length === 0) return;
+      const outcomes = batch.outcomes.map((outcome, index) => {
+        if (outcome !== undefined) return outcome;
+        enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, ABORTED_CALL));
+        return ABORTED_CALL;
+      });
+      agentSteps.appendToolResults({ ...context, batch: { ...batch, outcomes } }, event, enqueue);
     },
 
     /** The last reply of a run that hit a limit: any tool calls in it are answered, not run. */
