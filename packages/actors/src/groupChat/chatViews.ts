@@ -20,15 +20,33 @@ export function viewFor(viewer: string | undefined, messages: readonly Message[]
   for (const turn of turns) {
     for (; index < turn.start; index++) pushContext(view, messages[index] as Message, viewer);
     const own = turn.speaker === viewer;
-    if (own) view.push(...messages.slice(turn.start, turn.end));
+    if (own) for (let own = turn.start; own < turn.end; own++) view.push(messages[own] as Message);
     else if (mode === 'broadcast' || turn.addressedTo === viewer || viewer === undefined) {
-      const reply = replyText(messages.slice(turn.start, turn.end));
-      if (reply !== '') view.push({ role: 'user', name: turn.speaker, content: reply });
+      const reply = replyOf(turn, messages);
+      if (reply !== undefined) view.push(reply);
     }
     index = turn.end;
   }
   for (; index < messages.length; index++) pushContext(view, messages[index] as Message, viewer);
   return view;
+}
+
+/**
+ * A recorded turn's messages never change, so the named message others see
+ * of it is made once per turn (and checked against the turn's first and last
+ * message): a view costs one push per earlier turn, not a copy and a join.
+ */
+const replies = new WeakMap<ChatTurn, { first: Message | undefined; last: Message | undefined; reply: Message | undefined }>();
+
+function replyOf(turn: ChatTurn, messages: readonly Message[]): Message | undefined {
+  const first = messages[turn.start];
+  const last = messages[turn.end - 1];
+  const known = replies.get(turn);
+  if (known !== undefined && known.first === first && known.last === last) return known.reply;
+  const text = replyText(messages.slice(turn.start, turn.end));
+  const reply: Message | undefined = text === '' ? undefined : { role: 'user', name: turn.speaker, content: text };
+  replies.set(turn, { first, last, reply });
+  return reply;
 }
 
 /** What others see of a turn: its non-empty assistant (or human) texts, joined. */

@@ -154,6 +154,8 @@ export const managerMachine = setup({
       enqueue.assign({ speaker: to, lastSpeaker: from, redirects: context.redirects + 1 });
     }),
     beginTurn: assign(({ context }) => turnStart(context)),
+    /** A person is shown the chat through `events$`, so their turn needs no view. */
+    beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(context.speaker as string, context.turns), view: [] })),
     /**
      * An agent's turn begins and its run is spawned, in one update. A resumed
      * turn's run goes on from its snapshot (the turn start is the same
@@ -311,7 +313,7 @@ export const managerMachine = setup({
           always: [
             { guard: 'chatEnds', target: '#groupChat.terminated' },
             { guard: 'contextConditionHolds', target: 'routing', reenter: true, actions: 'followContextCondition' },
-            { guard: 'speakerIsHuman', target: 'human', actions: 'beginTurn' },
+            { guard: 'speakerIsHuman', target: 'human', actions: 'beginHumanTurn' },
             { guard: 'speakerIsChat', target: 'chat', actions: 'beginTurn' },
             { target: 'agent' },
           ],
@@ -395,10 +397,16 @@ export const managerMachine = setup({
 /** The turn about to be taken: the last turn is marked as addressed to the speaker, and the speaker's view. */
 function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'view'> {
   const speaker = context.speaker as string;
-  const turns = context.turns.slice();
-  const last = turns.at(-1);
-  if (last !== undefined) turns[turns.length - 1] = { ...last, addressedTo: speaker };
+  const turns = turnsPassedTo(speaker, context.turns);
   return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
+}
+
+/** The turns with the last one marked as passed to `speaker` (`addressedTo`). */
+function turnsPassedTo(speaker: string, turns: readonly ChatTurn[]): ChatTurn[] {
+  const passed = turns.slice();
+  const last = passed.at(-1);
+  if (last !== undefined) passed[passed.length - 1] = { ...last, addressedTo: speaker };
+  return passed;
 }
 
 /** The context once `speaker` is chosen to speak next. */
