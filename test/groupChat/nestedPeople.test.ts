@@ -9,7 +9,9 @@ import {
   humanAgent,
 } from '@agentchart/actors';
 import { readFileSync } from 'node:fs';
-import { defineTool } from '@agentchart/core';
+import { ApprovalError, defineTool } from '@agentchart/core';
+import { createAgent } from '@agentchart/actors';
+import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { talker } from './chatTestKit.js';
@@ -25,6 +27,29 @@ function reviewTeamChat(plannerTexts = ['We need a release note.', 'Published.']
   });
   const planner = talker('planner', plannerTexts);
   return createGroupChat({ agents: [planner.agent, team], speakerSelection: 'round_robin', maxRounds: 3 });
+}
+
+/**
+ * The same chat in every "process": a desk team whose editor publishes a
+ * note once a person approves (recorded in `executed`).
+ */
+function publishingChat(executed: string[]) {
+  const publish = defineTool({
+    name: 'publish',
+    description: 'Publishes a note.',
+    parameters: z.object({ note: z.string() }),
+    approval: 'always',
+    execute: ({ note }) => {
+      executed.push(note);
+      return 'published';
+    },
+  });
+  const editorModel = scriptedModel((request) =>
+    request.messages.at(-1)?.role === 'tool' ? { text: 'Published v2.' } : { toolCalls: [{ id: 'p1', name: 'publish', arguments: { note: 'v2' } }] },
+  );
+  const editor = createAgent({ name: 'editor', model: editorModel, tools: [publish] });
+  const team = createGroupChat({ name: 'desk', agents: [editor], speakerSelection: 'round_robin', maxRounds: 1 });
+  return createGroupChat({ agents: [team], speakerSelection: 'round_robin', maxRounds: 1 });
 }
 
 /** At the first event that `matches`: resolves with what `run.waiting()` says, then runs `act`. */
@@ -162,5 +187,54 @@ describe('a person inside a nested chat', () => {
       { role: 'assistant', name: 'planner', content: 'Published.' },
     ]);
     expect(result).toMatchObject({ reason: 'max-rounds', rounds: 3 });
+  });
+
+  it('an approval inside a nested chat is persisted; right after resume, waiting(), snapshot() and approve() reach it', { timeout: 3_000 }, async () => {
+    const executed: string[] = [];
+    const first = publishingChat(executed).run('Publish v2.');
+    const snapshot = await new Promise<GroupChatSnapshot>(
+      (resolve) =>
+        void when(
+          first,
+          (event) => event.type === 'nested.event' && event.event.type === 'agent.event' && event.event.event.type === 'approval.requested',
+          () => queueMicrotask(() => resolve(first.snapshot())),
+        ),
+    );
+    first.abort();
+    await first.result;
+    const requests = [{ id: 'p1', toolName: 'publish', arguments: { note: 'v2' }, step: 1 }];
+    expect(snapshot).toMatchObject({
+      version: 3,
+      waiting: { kind: 'nested', speaker: 'desk', snapshot: { version: 2, waiting: { kind: 'approval', speaker: 'editor', requests } } },
+    });
+
+    const persisted = JSON.parse(JSON.stringify(snapshot)) as GroupChatSnapshot;
+    const resumed = publishingChat(executed).resume(persisted);
+    // The inner agent does not ask again: the resumed handle knows the wait at once.
+    expect(resumed.waiting()).toEqual({ kind: 'approval', speaker: 'editor', requests, within: ['desk'] });
+    expect(resumed.snapshot()).toEqual(persisted);
+    expect(() => resumed.approve('p2')).toThrow(ApprovalError);
+    resumed.approve('p1');
+    const result = await resumed.result;
+    expect(executed).toEqual(['v2']);
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'desk', content: 'Published v2.' });
+    expect(result).toMatchObject({ chatId: snapshot.chatId, reason: 'max-rounds', rounds: 1 });
+  });
+
+  it('right after resume, a person inside a nested chat can be answered before the wait is announced again', { timeout: 3_000 }, async () => {
+    const first = reviewTeamChat().run('Ship v2.');
+    const snapshot = await new Promise<GroupChatSnapshot>((resolve) => void atNested(first, 'human.waiting', () => resolve(first.snapshot())));
+    first.abort();
+    await first.result;
+
+    const resumed = reviewTeamChat(['Published.']).resume(snapshot);
+    expect(resumed.waiting()).toEqual({ kind: 'human', speaker: 'alice', within: ['review_team'] });
+    expect(() => resumed.say('No.', { as: 'bob' })).toThrow(ChatNotWaitingError);
+    resumed.say('Ship it.', { as: 'alice' });
+    const result = await resumed.result;
+    expect(result.messages.slice(2)).toEqual([
+      { role: 'assistant', name: 'review_team', content: 'Ship it.' },
+      { role: 'assistant', name: 'planner', content: 'Published.' },
+    ]);
   });
 });

@@ -12,12 +12,13 @@ import { stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
 import { nestedRunOf, registerTranscript } from './nestedChatActor.js';
 import { transcriptSoFar } from './partialTurn.js';
+import { persistedWaiting } from './persistedWaiting.js';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 
-/** Where a run starts: a new task, saved messages, or a persisted snapshot. */
-export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'>;
+/** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
+export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
 
 const isControl = (event: ChatEvent): event is ChatControlEvent =>
   event.type === 'human.said' || event.type === 'speaker.chosen' || event.type === 'approval.decide';
@@ -30,7 +31,7 @@ const isControl = (event: ChatEvent): event is ChatControlEvent =>
  */
 export function startChatRun(
   runtime: ChatRuntime,
-  start: ChatStart,
+  { resumedFrom, ...start }: ChatStart,
   signal: AbortSignal | undefined,
   inspect: InspectOption | undefined,
 ): GroupChatRun {
@@ -58,17 +59,14 @@ export function startChatRun(
     });
   });
 
-  const resumedApproval = start.resumeWaiting?.kind === 'approval' ? start.resumeWaiting : undefined;
+  /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
+  const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
 
   const waiting = (): ChatWaiting | undefined => {
     const snapshot = actor.getSnapshot();
     if (snapshot.status !== 'active') return undefined;
-    // A chat resumed while its speaker waited for approval waits for it from the start (it starts on the next microtask).
-    if (resumedApproval !== undefined && snapshot.matches('idle')) {
-      const { speaker, snapshot: run } = resumedApproval;
-      return { kind: 'approval', speaker, requests: pendingRequests(run.context.approvals) };
-    }
+    if (resumedFrom !== undefined && notStarted()) return persistedWaiting(resumedFrom.waiting);
     if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
     if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
     const agent = snapshot.matches({ speaking: 'agent' }) ? speakerRun()?.getSnapshot() : undefined;
@@ -92,11 +90,24 @@ export function startChatRun(
     const now = waiting();
     const pending = now?.kind === 'approval' ? now.requests.map((request) => request.id) : [];
     if (now?.kind !== 'approval' || !pending.includes(id)) throw new ApprovalError(id, pending);
-    const decision: ChatEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
+    const decision: ChatControlEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
     if (reason !== undefined) decision.reason = reason;
-    // Before the chat has started, the decision follows the start (queued after it).
-    if (actor.getSnapshot().matches('idle')) queueMicrotask(() => bus.next(decision));
-    else bus.next(decision);
+    give(now, decision, (nested) => (approved ? nested.approve(id) : nested.reject(id, reason)));
+  };
+
+  /**
+   * Gives a person's answer, checked against `now`: onto the bus for this
+   * chat's manager, or to the nested chat the wait is in. A resumed chat
+   * that has not started yet gets it once it has (it starts on the next microtask).
+   */
+  const give = (now: ChatWaiting, event: ChatControlEvent, toNested: (nested: GroupChatRun) => void) => {
+    const deliver = () => {
+      if (now.within === undefined) return bus.next(event);
+      const nested = waitingNested();
+      if (nested !== undefined) toNested(nested);
+    };
+    if (notStarted()) queueMicrotask(deliver);
+    else deliver();
   };
 
   const abort = () => actor.send({ type: 'abort' });
@@ -139,7 +150,7 @@ export function startChatRun(
           { waiting: now },
         );
       }
-      bus.next({ type: 'human.said', chatId: start.chatId, speaker: now.speaker, text });
+      give(now, { type: 'human.said', chatId: start.chatId, speaker: now.speaker, text }, (nested) => nested.say(text, options));
     },
     approve: (id) => decide(id, true, undefined),
     reject: (id, reason) => decide(id, false, reason),
@@ -153,17 +164,16 @@ export function startChatRun(
         });
       }
       if (speaker !== 'terminate' && !now.eligible.includes(speaker)) throw new IneligibleSpeakerError(speaker, now.eligible, 'select()');
-      bus.next({ type: 'speaker.chosen', chatId: start.chatId, speaker });
+      give(now, { type: 'speaker.chosen', chatId: start.chatId, speaker }, (nested) => nested.select(speaker));
     },
     snapshot(): GroupChatSnapshot {
+      // Not started yet, a resumed chat is the snapshot it was resumed from.
+      if (resumedFrom !== undefined && notStarted()) return structuredClone(resumedFrom);
       const now = waiting();
-      if (now === undefined || (now.kind === 'approval' && actor.getSnapshot().matches('idle'))) {
-        throw new ChatNotWaitingError(
-          now === undefined
-            ? 'A chat can be persisted only while it waits for a person: a human turn, a manual choice or a tool approval.'
-            : 'This chat was just resumed and has not started yet: persist it after its first event, or keep the snapshot it was resumed from.',
-          { waiting: now },
-        );
+      if (now === undefined) {
+        throw new ChatNotWaitingError('A chat can be persisted only while it waits for a person: a human turn, a manual choice or a tool approval.', {
+          waiting: now,
+        });
       }
       const { context } = actor.getSnapshot();
       const nested = waitingNested();

@@ -102,6 +102,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
           lastSpeaker: copy.lastSpeaker,
           sharedState: copy.sharedState,
           randomState: copy.randomState,
+          resumedFrom: copy,
           resumeWaiting:
             copy.waiting.kind === 'approval'
               ? restoreSpeakerRun(copy.waiting, runtime)

@@ -1,0 +1,18 @@
+import type { ChatWaiting, GroupChatSnapshot } from './groupChatTypes.js';
+
+/**
+ * What a persisted chat waits for, as `run.waiting()` reports it: the wait
+ * itself, or — for a wait inside a nested chat — the nested chat's wait with
+ * the chats it is in (`within`, outermost first).
+ *
+ * @example
+ * persistedWaiting({ kind: 'nested', speaker: 'review_team', snapshot }); // { kind: 'human', speaker: 'alice', within: ['review_team'] }
+ */
+export function persistedWaiting(waiting: GroupChatSnapshot['waiting']): ChatWaiting {
+  if (waiting.kind === 'nested') {
+    const inner = persistedWaiting(waiting.snapshot.waiting);
+    return { ...inner, within: [waiting.speaker, ...(inner.within ?? [])] };
+  }
+  if (waiting.kind === 'approval') return { kind: 'approval', speaker: waiting.speaker, requests: waiting.requests };
+  return waiting;
+}
