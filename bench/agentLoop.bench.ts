@@ -5,53 +5,16 @@
  * W2: heap retained per idle agent.
  */
 import { createAgent } from '@agentchart/actors';
-import { defineTool } from '@agentchart/core';
-import { type ScriptedTurn, scriptedModel } from '@agentchart/providers';
-import { z } from 'zod';
+import { scriptedModel } from '@agentchart/providers';
 import { heapUsed } from './heapUsed.js';
+import { STEPS_PER_RUN, w1Model, w1Tools as tools } from './w1Workload.js';
 
-const STEPS_PER_RUN = 20;
 const TOOL_STEPS = 10_000;
 const WARMUP_TOOL_STEPS = 2_000;
 const IDLE_AGENTS = 10_000;
 
-const tools = [
-  defineTool({
-    name: 'lookup',
-    description: 'Looks up a key.',
-    parameters: z.object({ key: z.string() }),
-    execute: ({ key }) => `value of ${key}`,
-  }),
-  defineTool({
-    name: 'add',
-    description: 'Adds two numbers.',
-    parameters: z.object({ a: z.number(), b: z.number() }),
-    execute: ({ a, b }) => a + b,
-  }),
-  defineTool({
-    name: 'tag',
-    description: 'Tags an item.',
-    parameters: z.object({ item: z.string(), tags: z.array(z.string()) }),
-    execute: ({ item, tags }) => ({ item, tags }),
-  }),
-];
-
-const toolTurns: ScriptedTurn[] = [
-  { toolCalls: [{ name: 'lookup', arguments: { key: 'k' } }] },
-  { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
-  { toolCalls: [{ name: 'tag', arguments: { item: 'x', tags: ['a', 'b'] } }] },
-];
-const answer: ScriptedTurn = { text: 'done' };
-
 function benchAgent() {
-  const model = scriptedModel(
-    (_request, index) => {
-      const position = index % (STEPS_PER_RUN + 1);
-      return position < STEPS_PER_RUN ? (toolTurns[position % 3] as ScriptedTurn) : answer;
-    },
-    { recordRequests: false },
-  );
-  return createAgent({ name: 'bench', model, tools, maxSteps: STEPS_PER_RUN + 1, instructions: 'Benchmark.' });
+  return createAgent({ name: 'bench', model: w1Model(), tools, maxSteps: STEPS_PER_RUN + 1, instructions: 'Benchmark.' });
 }
 
 async function runToolSteps(toolSteps: number): Promise<void> {

@@ -5,38 +5,14 @@
  * the transcript and the step's five run events on an RxJS Subject. Read
  * W1 against `xstateFloor` + this: what the actors add is the difference.
  */
-import { type Message, type RunEvent, type ToolCall, defineTool } from '@agentchart/core';
-import { type ScriptedTurn, scriptedModel } from '@agentchart/providers';
+import type { Message, RunEvent, ToolCall } from '@agentchart/core';
 import { Subject, lastValueFrom, toArray } from 'rxjs';
-import { z } from 'zod';
 import { executeToolCall } from '../packages/actors/src/agent/executeToolCall.js';
 import { LiveToolSet } from '../packages/actors/src/agent/liveTools.js';
+import { STEPS_PER_RUN, w1Model, w1Tools as tools } from './w1Workload.js';
 
-const STEPS_PER_RUN = 20;
 const TOOL_STEPS = 10_000;
-
-const tools = [
-  defineTool({ name: 'lookup', description: 'Looks up a key.', parameters: z.object({ key: z.string() }), execute: ({ key }) => `value of ${key}` }),
-  defineTool({ name: 'add', description: 'Adds two numbers.', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b }),
-  defineTool({
-    name: 'tag',
-    description: 'Tags an item.',
-    parameters: z.object({ item: z.string(), tags: z.array(z.string()) }),
-    execute: ({ item, tags }) => ({ item, tags }),
-  }),
-];
-const toolTurns: ScriptedTurn[] = [
-  { toolCalls: [{ name: 'lookup', arguments: { key: 'k' } }] },
-  { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
-  { toolCalls: [{ name: 'tag', arguments: { item: 'x', tags: ['a', 'b'] } }] },
-];
-const model = scriptedModel(
-  (_request, index) => {
-    const position = index % (STEPS_PER_RUN + 1);
-    return position < STEPS_PER_RUN ? (toolTurns[position % 3] as ScriptedTurn) : { text: 'done' };
-  },
-  { recordRequests: false },
-);
+const model = w1Model();
 
 async function run(): Promise<void> {
   const events = new Subject<RunEvent>();

@@ -19,6 +19,18 @@ const deleteFile = (executed: string[]) =>
     },
   });
 
+/** A tool with no approval of its own: a `requiresApproval` rule holds it. */
+const dropTable = (executed: string[]) =>
+  defineTool({
+    name: 'drop_table',
+    description: 'Drops a table.',
+    parameters: z.object({ table: z.string() }),
+    execute: ({ table }) => {
+      executed.push(table);
+      return `dropped ${table}`;
+    },
+  });
+
 /** The approval requests a run makes; a request ends the run (`aborted`), so a wrong one fails fast. */
 function abortOnApprovalRequest(run: AgentRun): string[] {
   const asked: string[] = [];
@@ -73,15 +85,6 @@ describe('approval within the tool-call budget (maxToolCalls)', () => {
 
   it('a call a requiresApproval rule holds is not asked about when it is beyond the budget', async () => {
     const executed: string[] = [];
-    const drop = defineTool({
-      name: 'drop_table',
-      description: 'Drops a table.',
-      parameters: z.object({ table: z.string() }),
-      execute: ({ table }) => {
-        executed.push(table);
-        return `dropped ${table}`;
-      },
-    });
     const model = scriptedModel([
       { toolCalls: [{ id: 'p1', name: 'ping' }, { id: 'd1', name: 'drop_table', arguments: { table: 'users' } }] },
       { text: 'done' },
@@ -89,7 +92,7 @@ describe('approval within the tool-call budget (maxToolCalls)', () => {
     const agent = createAgent({
       name: 'dba',
       model,
-      tools: [simpleTool('ping'), drop],
+      tools: [simpleTool('ping'), dropTable(executed)],
       toolRules: [rules.requiresApproval('drop_table')],
       maxToolCalls: 1,
     });
@@ -105,15 +108,6 @@ describe('approval within the tool-call budget (maxToolCalls)', () => {
 
   it('when a call within the budget asks for approval, a rule-held call beyond it is still not asked about', async () => {
     const executed: string[] = [];
-    const drop = defineTool({
-      name: 'drop_table',
-      description: 'Drops a table.',
-      parameters: z.object({ table: z.string() }),
-      execute: ({ table }) => {
-        executed.push(table);
-        return `dropped ${table}`;
-      },
-    });
     const model = scriptedModel([
       {
         toolCalls: [
@@ -126,7 +120,7 @@ describe('approval within the tool-call budget (maxToolCalls)', () => {
     const agent = createAgent({
       name: 'dba',
       model,
-      tools: [deleteFile(executed), drop],
+      tools: [deleteFile(executed), dropTable(executed)],
       toolRules: [rules.requiresApproval('drop_table')],
       maxToolCalls: 1,
     });
