@@ -20,7 +20,7 @@ export function viewFor(viewer: string | undefined, messages: readonly Message[]
   for (const turn of turns) {
     for (; index < turn.start; index++) pushContext(view, messages[index] as Message, viewer);
     const own = turn.speaker === viewer;
-    if (own) for (let own = turn.start; own < turn.end; own++) view.push(messages[own] as Message);
+    if (own) for (let at = turn.start; at < turn.end; at++) view.push(messages[at] as Message);
     else if (mode === 'broadcast' || turn.addressedTo === viewer || viewer === undefined) {
       const reply = replyOf(turn, messages);
       if (reply !== undefined) view.push(reply);
