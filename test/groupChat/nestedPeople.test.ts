@@ -237,4 +237,17 @@ describe('a person inside a nested chat', () => {
       { role: 'assistant', name: 'planner', content: 'Published.' },
     ]);
   });
+
+  it('a chat resumed in a wait inside a nested chat and aborted at once keeps the nested chat’s reply so far, as before it was persisted', { timeout: 3_000 }, async () => {
+    const first = reviewTeamChat().run('Ship v2.');
+    const snapshot = await new Promise<GroupChatSnapshot>((resolve) => void atNested(first, 'human.waiting', () => resolve(first.snapshot())));
+    first.abort();
+    const aborted = await first.result;
+
+    const resumed = reviewTeamChat().resume(snapshot);
+    resumed.abort();
+    const result = await resumed.result;
+    expect(result).toMatchObject({ reason: 'aborted', rounds: 2, turns: aborted.turns, messages: aborted.messages });
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'review_team', content: 'Draft: v2 is faster.' });
+  });
 });

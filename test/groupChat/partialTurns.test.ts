@@ -1,8 +1,9 @@
-import { createGroupChat } from '@agentchart/actors';
+import { type GroupChatSnapshot, createGroupChat } from '@agentchart/actors';
 import { defineTool } from '@agentchart/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { record, talker } from './chatTestKit.js';
+import { makeCleanerChat } from './fixtures/cleanerChat.js';
 
 const lookup = defineTool({
   name: 'lookup',
@@ -109,6 +110,48 @@ describe('a turn cut short', () => {
       { role: 'tool', toolCallId: 'g1', toolName: 'guarded', content: 'The chat was aborted before this call returned a result.', isError: true },
     ]);
     expect(result).toMatchObject({ reason: 'aborted', rounds: 1, turns: [{ speaker: 'a', start: 1, end: 3, partial: true }] });
+  });
+
+  it('a chat resumed while its speaker waited for approval keeps that turn as partial when aborted, even before it started', async () => {
+    const first = makeCleanerChat([]).chat.run('Tidy the folder.');
+    const snapshot = await new Promise<GroupChatSnapshot>((resolve) => {
+      first.events$.subscribe((event) => {
+        if (event.type === 'agent.event' && event.event.type === 'approval.requested') queueMicrotask(() => resolve(first.snapshot()));
+      });
+    });
+    first.abort();
+    await first.result;
+
+    const call = { id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } };
+    const cut = [
+      { role: 'assistant', name: 'cleaner', content: '', toolCalls: [call] },
+      { role: 'tool', toolCallId: 'd1', toolName: 'delete_file', content: 'The chat was aborted before this call returned a result.', isError: true },
+    ];
+    for (const abortAfterStart of [true, false]) {
+      const resumed = makeCleanerChat([]).chat.resume(snapshot);
+      if (abortAfterStart) await new Promise((resolve) => setTimeout(resolve, 0));
+      resumed.abort();
+      const result = await resumed.result;
+      expect(result.messages.slice(2)).toEqual(cut);
+      expect(result).toMatchObject({ reason: 'aborted', rounds: 2, lastSpeaker: 'cleaner' });
+      expect(result.turns.at(-1)).toEqual({ speaker: 'cleaner', start: 2, end: 4, partial: true });
+    }
+  });
+
+  it('a chat aborted right after run() ends without starting a turn or a warning', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const a = talker('a', ['A']);
+      const run = createGroupChat({ agents: [a.agent], speakerSelection: 'round_robin', maxRounds: 1 }).run('task');
+      const events = record(run);
+      run.abort();
+      expect(await run.result).toMatchObject({ reason: 'aborted', rounds: 0, turns: [] });
+      expect(events.map((event) => event.type)).toEqual(['chat.finished']);
+      expect(a.model.requests).toHaveLength(0);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('a speaker aborted before it produced a message leaves no turn', async () => {

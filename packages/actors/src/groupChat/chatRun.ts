@@ -110,12 +110,21 @@ export function startChatRun(
     else deliver();
   };
 
-  const abort = () => actor.send({ type: 'abort' });
+  // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
+  // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
+  const resumesTurn = resumedFrom?.waiting.kind === 'approval' || resumedFrom?.waiting.kind === 'nested';
+  let abortAtStart = false;
+  const abort = () => {
+    if (resumesTurn && notStarted()) abortAtStart = true;
+    else actor.send({ type: 'abort' });
+  };
   queueMicrotask(() => {
     actor.start();
-    if (signal?.aborted) return abort();
+    if (actor.getSnapshot().status !== 'active') return; // aborted before it started
+    if (signal?.aborted && !resumesTurn) return abort();
     signal?.addEventListener('abort', abort, { once: true });
     actor.send({ type: 'start' });
+    if (abortAtStart || signal?.aborted) abort();
   });
   void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
 
