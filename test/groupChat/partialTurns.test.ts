@@ -1,4 +1,4 @@
-import { type GroupChatSnapshot, createGroupChat } from '@agentchart/actors';
+import { type GroupChatSnapshot, createGroupChat, humanAgent } from '@agentchart/actors';
 import { defineTool } from '@agentchart/core';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -127,10 +127,10 @@ describe('a turn cut short', () => {
       { role: 'assistant', name: 'cleaner', content: '', toolCalls: [call] },
       { role: 'tool', toolCallId: 'd1', toolName: 'delete_file', content: 'The chat was aborted before this call returned a result.', isError: true },
     ];
-    for (const abortAfterStart of [true, false]) {
-      const resumed = makeCleanerChat([]).chat.resume(snapshot);
-      if (abortAfterStart) await new Promise((resolve) => setTimeout(resolve, 0));
-      resumed.abort();
+    for (const when of ['after start', 'before start', 'by an aborted signal'] as const) {
+      const resumed = makeCleanerChat([]).chat.resume(snapshot, when === 'by an aborted signal' ? { signal: AbortSignal.abort() } : {});
+      if (when === 'after start') await new Promise((resolve) => setTimeout(resolve, 0));
+      if (when !== 'by an aborted signal') resumed.abort();
       const result = await resumed.result;
       expect(result.messages.slice(2)).toEqual(cut);
       expect(result).toMatchObject({ reason: 'aborted', rounds: 2, lastSpeaker: 'cleaner' });
@@ -198,6 +198,22 @@ describe('a nested chat’s turn cut short', () => {
     ]);
     expect(result).toMatchObject({ reason: 'aborted', rounds: 2, lastSpeaker: 'research_team' });
     expect(events.filter((event) => event.type === 'turn.finished').at(-1)).toMatchObject({ speaker: 'research_team', messages: [reply], partial: true });
+  });
+
+  it('an abort from a handler of the nested chat’s events (its turns taken in one go) ends each chat once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const writer = talker('writer', ['Draft.']);
+      const team = createGroupChat({ name: 'team', agents: [writer.agent, humanAgent({ name: 'alice' })], speakerSelection: 'round_robin', maxRounds: 2 });
+      const run = createGroupChat({ agents: [team], speakerSelection: 'round_robin', maxRounds: 1 }).run('task');
+      run.events$.subscribe((event) => {
+        if (event.type === 'nested.event' && event.event.type === 'human.waiting') run.abort();
+      });
+      expect(await run.result).toMatchObject({ reason: 'aborted', rounds: 1, turns: [{ speaker: 'team', start: 1, end: 2, partial: true }] });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('a nested chat aborted before any of its turns said something leaves no turn', async () => {

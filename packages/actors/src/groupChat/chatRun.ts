@@ -120,11 +120,11 @@ export function startChatRun(
   };
   queueMicrotask(() => {
     actor.start();
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
     if (actor.getSnapshot().status !== 'active') return; // aborted before it started
-    if (signal?.aborted && !resumesTurn) return abort();
-    signal?.addEventListener('abort', abort, { once: true });
     actor.send({ type: 'start' });
-    if (abortAtStart || signal?.aborted) abort();
+    if (abortAtStart) actor.send({ type: 'abort' });
   });
   void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
 
