@@ -57,6 +57,9 @@ describe('tool approvals in a chat', () => {
       'The call of "delete_file" was rejected by the user and did not run. Reason: Keep it.',
     ]);
     expect(result).toMatchObject({ reason: 'max-rounds', rounds: 1 });
+    expect(() => run.approve('d1')).toThrow(
+      'No pending approval request has id "d1". The chat is not waiting for a tool approval (read run.waiting() first).',
+    );
   });
 
   it('a chat waiting for a tool approval is persisted, resumed in a fresh chat object, approved, and the turn completes', async () => {

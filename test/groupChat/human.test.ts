@@ -80,6 +80,12 @@ describe('a human participant', () => {
     const snapshot = JSON.parse(readFileSync(join(here, 'fixtures/reviewChat.snapshot.v1.json'), 'utf8')) as GroupChatSnapshot;
     const chat = makeReviewChat();
     expect(() => chat.resume({ ...snapshot, messages: 'nope' })).toThrow(ChatSnapshotError);
+    expect(() => chat.resume({ ...snapshot, rounds: 'three' })).toThrow(
+      'This is not a persisted group chat: at rounds, invalid input: expected number, received string. Pass what run.snapshot() returned.',
+    );
+    expect(() => chat.resume('a chat')).toThrow(
+      'This is not a persisted group chat: invalid input: expected object, received string. Pass what run.snapshot() returned.',
+    );
     expect(() => chat.resume({ ...snapshot, version: 4 })).toThrow('Group chat snapshot version 4 is not supported');
     expect(() => chat.resume({ ...snapshot, waiting: { kind: 'human', speaker: 'bob' } })).toThrow(
       'The snapshot names "bob", who is not a participant of this chat (participants: writer, alice). Resume it with the chat that persisted it.',

@@ -109,13 +109,11 @@ function safeStringify(value: unknown): string {
 
 /** `approve` / `reject` named a request the run is not waiting for. */
 export class ApprovalError extends AgentchartError {
-  constructor(id: string, pending: readonly string[]) {
+  /** `notWaiting`: what to tell the caller when nothing is pending (where to read what is). */
+  constructor(id: string, pending: readonly string[], notWaiting = 'The run is not waiting for approval (read run.pendingApprovals first).') {
     super(
       'APPROVAL_NOT_PENDING',
-      `No pending approval request has id "${id}". ` +
-        (pending.length > 0
-          ? `Pending: ${pending.join(', ')}.`
-          : 'The run is not waiting for approval (read run.pendingApprovals first).'),
+      `No pending approval request has id "${id}". ` + (pending.length > 0 ? `Pending: ${pending.join(', ')}.` : notWaiting),
       { id, pending: [...pending] },
     );
   }

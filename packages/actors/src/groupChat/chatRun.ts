@@ -89,7 +89,9 @@ export function startChatRun(
     if (nested !== undefined) return approved ? nested.approve(id) : nested.reject(id, reason);
     const now = waiting();
     const pending = now?.kind === 'approval' ? now.requests.map((request) => request.id) : [];
-    if (now?.kind !== 'approval' || !pending.includes(id)) throw new ApprovalError(id, pending);
+    if (now?.kind !== 'approval' || !pending.includes(id)) {
+      throw new ApprovalError(id, pending, 'The chat is not waiting for a tool approval (read run.waiting() first).');
+    }
     const decision: ChatControlEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
     if (reason !== undefined) decision.reason = reason;
     give(now, decision, (nested) => (approved ? nested.approve(id) : nested.reject(id, reason)));

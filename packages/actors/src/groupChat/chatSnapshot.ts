@@ -55,7 +55,7 @@ export function parseChatSnapshot(value: unknown, participants: readonly string[
   const parsed = GroupChatSnapshotSchema.safeParse(value);
   if (!parsed.success) {
     throw new ChatSnapshotError(
-      `This is not a persisted group chat: ${parsed.error.issues[0]?.message ?? 'invalid'}. Pass what run.snapshot() returned.`,
+      `This is not a persisted group chat: ${describeIssue(parsed.error.issues[0])}. Pass what run.snapshot() returned.`,
       { issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) },
     );
   }
@@ -79,4 +79,11 @@ export function parseChatSnapshot(value: unknown, participants: readonly string[
     );
   }
   return snapshot;
+}
+
+/** `at waiting.speaker, invalid input: …`: where the first problem is, and what it is. */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) return 'invalid';
+  const what = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+  return issue.path.length === 0 ? what : `at ${issue.path.join('.')}, ${what}`;
 }
