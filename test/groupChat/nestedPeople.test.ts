@@ -9,7 +9,7 @@ import {
   humanAgent,
 } from '@agentchart/actors';
 import { readFileSync } from 'node:fs';
-import { ApprovalError, defineTool } from '@agentchart/core';
+import { ApprovalError, RunSnapshotError, defineTool } from '@agentchart/core';
 import { createAgent } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
@@ -205,6 +205,13 @@ describe('a person inside a nested chat', () => {
     expect(executed).toEqual(['v2']);
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'desk', content: 'Published v2.' });
     expect(result).toMatchObject({ chatId: snapshot.chatId, reason: 'max-rounds', rounds: 1 });
+
+    // The nested chat's agent run is checked by resume(), as a chat's own speaker's is.
+    const otherAgents = structuredClone(persisted);
+    if (otherAgents.waiting.kind === 'nested' && otherAgents.waiting.snapshot.waiting.kind === 'approval') {
+      otherAgents.waiting.snapshot.waiting.run.agent = 'writer';
+    }
+    expect(() => publishingChat(executed).resume(otherAgents)).toThrow(RunSnapshotError);
   });
 
   it('right after resume, a person inside a nested chat can be answered before the wait is announced again', { timeout: 3_000 }, async () => {

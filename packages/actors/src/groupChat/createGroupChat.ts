@@ -11,6 +11,7 @@ import { compileTransitions } from './compileTransitions.js';
 import { TransitionGraphError, type TransitionProblem } from './groupChatErrors.js';
 import type {
   GroupChatOptions,
+  GroupChatSnapshot,
   GroupChatRun,
   GroupChatRunOptions,
   NestedChatParticipant,
@@ -18,7 +19,7 @@ import type {
   TerminateCondition,
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
-import { checkNestedWaiting } from './nestedChatActor.js';
+import { checkNestedWaiting, registerSnapshotCheck } from './nestedChatActor.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
@@ -71,7 +72,27 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
 
   const start = (chatStart: ChatStart, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) =>
     startChatRun(runtime, chatStart, runOptions.signal, combineInspectors(options.inspect, runOptions.inspect));
-  return {
+  /** Where a run resumed from `snapshot` starts, every part of it checked (throws before anything runs). */
+  const resumeStart = (snapshot: unknown): ChatStart & { resumedFrom: GroupChatSnapshot } => {
+    const copy = parseChatSnapshot(snapshot, runtime.participants);
+    return {
+      chatId: copy.chatId,
+      messages: copy.messages,
+      turns: copy.turns,
+      rounds: copy.rounds,
+      lastSpeaker: copy.lastSpeaker,
+      sharedState: copy.sharedState,
+      randomState: copy.randomState,
+      resumedFrom: copy,
+      resumeWaiting:
+        copy.waiting.kind === 'approval'
+          ? restoreSpeakerRun(copy.waiting, runtime)
+          : copy.waiting.kind === 'nested'
+            ? checkNestedWaiting(copy.waiting, runtime)
+            : copy.waiting,
+    };
+  };
+  const chat: GroupChat = {
     kind: 'group-chat',
     name,
     description: options.description,
@@ -92,28 +113,11 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
       );
     },
     resume(snapshot, runOptions = {}) {
-      const copy = parseChatSnapshot(snapshot, runtime.participants);
-      return start(
-        {
-          chatId: copy.chatId,
-          messages: copy.messages,
-          turns: copy.turns,
-          rounds: copy.rounds,
-          lastSpeaker: copy.lastSpeaker,
-          sharedState: copy.sharedState,
-          randomState: copy.randomState,
-          resumedFrom: copy,
-          resumeWaiting:
-            copy.waiting.kind === 'approval'
-              ? restoreSpeakerRun(copy.waiting, runtime)
-              : copy.waiting.kind === 'nested'
-                ? checkNestedWaiting(copy.waiting, runtime)
-                : copy.waiting,
-        },
-        runOptions,
-      );
+      return start(resumeStart(snapshot), runOptions);
     },
   };
+  registerSnapshotCheck(chat, (snapshot) => resumeStart(snapshot).resumedFrom);
+  return chat;
 }
 
 function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; warnings: TransitionProblem[] } {

@@ -1,7 +1,6 @@
 import type { AssistantMessage, Message } from '@agentchart/core';
 import { type AnyActorRef, fromPromise } from 'xstate';
 import type { InspectOption } from '../inspection/inspectOption.js';
-import { parseChatSnapshot } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { replyText } from './chatViews.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
@@ -31,6 +30,14 @@ export type Transcript = Pick<GroupChatResult, 'messages' | 'turns'>;
 
 /** The nested chats' runs, by the actor running each: how the outer handle reaches a person inside. */
 const nestedRuns = new WeakMap<AnyActorRef, GroupChatRun>();
+
+/** How each chat made by `createGroupChat` checks a snapshot of its own (everything its `resume` checks), by chat. */
+const snapshotChecks = new WeakMap<NestedChatParticipant, (snapshot: unknown) => GroupChatSnapshot>();
+
+/** Lets a chat that `chat` takes part in check a wait persisted inside it, as `chat.resume` would (see `checkNestedWaiting`). */
+export function registerSnapshotCheck(chat: NestedChatParticipant, check: (snapshot: unknown) => GroupChatSnapshot): void {
+  snapshotChecks.set(chat, check);
+}
 
 /** Each run's transcript as it stands (a turn in progress included, as a partial turn). */
 const transcripts = new WeakMap<GroupChatRun, () => Transcript>();
@@ -104,8 +111,9 @@ export function nestedRunOf(actor: AnyActorRef | undefined): GroupChatRun | unde
 /**
  * Checks a persisted wait inside a nested chat before the outer chat resumes
  * it: the speaker is a nested chat of `runtime` that can resume, and (for a
- * chat made by `createGroupChat`) the inner snapshot is one of its own.
- * Throws `ChatSnapshotError` otherwise.
+ * chat made by `createGroupChat`) the inner snapshot is one its `resume`
+ * takes. Throws `ChatSnapshotError` (or, for an agent's run inside,
+ * `RunSnapshotError`) otherwise.
  *
  * @example
  * const waiting = checkNestedWaiting(snapshot.waiting, runtime); // { kind: 'nested', speaker: 'review_team', snapshot }
@@ -118,6 +126,6 @@ export function checkNestedWaiting(waiting: PersistedNestedWaiting, runtime: Cha
       { speaker: waiting.speaker },
     );
   }
-  const { participants } = member.chat as { participants?: readonly string[] };
-  return participants === undefined ? waiting : { ...waiting, snapshot: parseChatSnapshot(waiting.snapshot, participants) };
+  const check = snapshotChecks.get(member.chat);
+  return check === undefined ? waiting : { ...waiting, snapshot: check(waiting.snapshot) };
 }
