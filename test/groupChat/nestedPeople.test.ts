@@ -29,12 +29,9 @@ function reviewTeamChat(plannerTexts = ['We need a release note.', 'Published.']
   return createGroupChat({ agents: [planner.agent, team], speakerSelection: 'round_robin', maxRounds: 3 });
 }
 
-/**
- * The same chat in every "process": a desk team whose editor publishes a
- * note once a person approves (recorded in `executed`).
- */
-function publishingChat(executed: string[]) {
-  const publish = defineTool({
+/** Publishes a note once a person approves (recorded in `executed`). */
+function publishTool(executed: string[]) {
+  return defineTool({
     name: 'publish',
     description: 'Publishes a note.',
     parameters: z.object({ note: z.string() }),
@@ -44,6 +41,11 @@ function publishingChat(executed: string[]) {
       return 'published';
     },
   });
+}
+
+/** The same chat in every "process": a desk team whose editor publishes a note once a person approves. */
+function publishingChat(executed: string[]) {
+  const publish = publishTool(executed);
   const editorModel = scriptedModel((request) =>
     request.messages.at(-1)?.role === 'tool' ? { text: 'Published v2.' } : { toolCalls: [{ id: 'p1', name: 'publish', arguments: { note: 'v2' } }] },
   );
@@ -64,6 +66,18 @@ function when(run: GroupChatRun, matches: (event: ChatEvent) => boolean, act: ()
   });
 }
 
+/** The outer transcript once alice, inside the review team, said "Ship it.". */
+const shipped = [
+  { role: 'user', content: 'Ship v2.' },
+  { role: 'assistant', name: 'planner', content: 'We need a release note.' },
+  { role: 'assistant', name: 'review_team', content: 'Ship it.' },
+  { role: 'assistant', name: 'planner', content: 'Published.' },
+];
+
+/** An agent of the nested chat asks for a tool approval. */
+const approvalAskedInside = (event: ChatEvent) =>
+  event.type === 'nested.event' && event.event.type === 'agent.event' && event.event.event.type === 'approval.requested';
+
 /** `when` at the first event of `type` of the chat nested in `run`. */
 const atNested = (run: GroupChatRun, type: ChatEvent['type'], act: () => void) =>
   when(run, (event) => event.type === 'nested.event' && event.event.type === type, act);
@@ -78,12 +92,7 @@ describe('a person inside a nested chat', () => {
     const result = await run.result;
 
     expect(await seen).toEqual({ kind: 'human', speaker: 'alice', within: ['review_team'] });
-    expect(result.messages).toEqual([
-      { role: 'user', content: 'Ship v2.' },
-      { role: 'assistant', name: 'planner', content: 'We need a release note.' },
-      { role: 'assistant', name: 'review_team', content: 'Ship it.' },
-      { role: 'assistant', name: 'planner', content: 'Published.' },
-    ]);
+    expect(result.messages).toEqual(shipped);
     expect(result).toMatchObject({ reason: 'max-rounds', rounds: 3 });
     expect(run.waiting()).toBeUndefined();
   });
@@ -105,27 +114,14 @@ describe('a person inside a nested chat', () => {
 
   it('a manual choice and a tool approval inside a nested chat go through the outer handle', { timeout: 3_000 }, async () => {
     const executed: string[] = [];
-    const publish = defineTool({
-      name: 'publish',
-      description: 'Publishes a note.',
-      parameters: z.object({ note: z.string() }),
-      approval: 'always',
-      execute: ({ note }) => {
-        executed.push(note);
-        return 'published';
-      },
-    });
+    const publish = publishTool(executed);
     const editor = talker('editor', [{ toolCalls: [{ id: 'p1', name: 'publish', arguments: { note: 'v2' } }] }, 'Published v2.'], [publish]);
     const reader = talker('reader', ['Nice.']);
     const team = createGroupChat({ name: 'desk', agents: [editor.agent, reader.agent], speakerSelection: 'manual', maxRounds: 1 });
     const run = createGroupChat({ agents: [team], speakerSelection: 'round_robin', maxRounds: 1 }).run('Publish v2.');
 
     const choice = atNested(run, 'speaker.choice.requested', () => run.select('editor'));
-    const approvalSeen = when(
-      run,
-      (event) => event.type === 'nested.event' && event.event.type === 'agent.event' && event.event.event.type === 'approval.requested',
-      () => run.approve('p1'),
-    );
+    const approvalSeen = when(run, approvalAskedInside, () => run.approve('p1'));
     const result = await run.result;
 
     expect(await choice).toEqual({ kind: 'choice', eligible: ['editor', 'reader'], within: ['desk'] });
@@ -162,12 +158,7 @@ describe('a person inside a nested chat', () => {
     const seen = atNested(resumed, 'human.waiting', () => resumed.say('Ship it.'));
     const result = await resumed.result;
     expect(await seen).toEqual({ kind: 'human', speaker: 'alice', within: ['review_team'] });
-    expect(result.messages).toEqual([
-      { role: 'user', content: 'Ship v2.' },
-      { role: 'assistant', name: 'planner', content: 'We need a release note.' },
-      { role: 'assistant', name: 'review_team', content: 'Ship it.' },
-      { role: 'assistant', name: 'planner', content: 'Published.' },
-    ]);
+    expect(result.messages).toEqual(shipped);
     expect(result).toMatchObject({ chatId: snapshot.chatId, reason: 'max-rounds', rounds: 3 });
 
     const notAChat = { ...snapshot, waiting: { ...snapshot.waiting, speaker: 'planner' } };
@@ -193,12 +184,7 @@ describe('a person inside a nested chat', () => {
     const executed: string[] = [];
     const first = publishingChat(executed).run('Publish v2.');
     const snapshot = await new Promise<GroupChatSnapshot>(
-      (resolve) =>
-        void when(
-          first,
-          (event) => event.type === 'nested.event' && event.event.type === 'agent.event' && event.event.event.type === 'approval.requested',
-          () => queueMicrotask(() => resolve(first.snapshot())),
-        ),
+      (resolve) => void when(first, approvalAskedInside, () => queueMicrotask(() => resolve(first.snapshot()))),
     );
     first.abort();
     await first.result;

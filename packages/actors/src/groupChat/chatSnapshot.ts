@@ -52,6 +52,15 @@ const GroupChatSnapshotSchema = z.object({
  * const snapshot = parseChatSnapshot(JSON.parse(text), chat.participants);
  */
 export function parseChatSnapshot(value: unknown, participants: readonly string[]): GroupChatSnapshot {
+  // The version first: a later version's snapshot may hold what this version cannot parse.
+  const version = (value as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && !(CHAT_SNAPSHOT_VERSIONS as readonly number[]).includes(version)) {
+    throw new ChatSnapshotError(
+      `Group chat snapshot version ${version} is not supported; this version of agentchart reads versions ${CHAT_SNAPSHOT_VERSIONS.join(', ')}. ` +
+        'Resume it with the agentchart version that persisted it, or a later one.',
+      { version },
+    );
+  }
   const parsed = GroupChatSnapshotSchema.safeParse(value);
   if (!parsed.success) {
     throw new ChatSnapshotError(
@@ -60,12 +69,6 @@ export function parseChatSnapshot(value: unknown, participants: readonly string[
     );
   }
   const snapshot = structuredClone(parsed.data) as GroupChatSnapshot;
-  if (!(CHAT_SNAPSHOT_VERSIONS as readonly number[]).includes(snapshot.version)) {
-    throw new ChatSnapshotError(
-      `Group chat snapshot version ${snapshot.version} is not supported; this version of agentchart reads versions ${CHAT_SNAPSHOT_VERSIONS.join(', ')}.`,
-      { version: snapshot.version },
-    );
-  }
   const named = [
     ...snapshot.turns.map((turn) => turn.speaker),
     ...(snapshot.waiting.kind === 'choice' ? snapshot.waiting.eligible : [snapshot.waiting.speaker]),
