@@ -1,5 +1,5 @@
 import { ApprovalError, RunSnapshotError, defineTool } from '@agentchart/core';
-import { type ChatWaiting, type GroupChatSnapshot, createGroupChat } from '@agentchart/actors';
+import { type ChatWaiting, type GroupChatSnapshot, createGroupChat, humanAgent } from '@agentchart/actors';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -124,6 +124,11 @@ describe('tool approvals in a chat', () => {
     );
     const otherAgents = { ...snapshot, waiting: { ...snapshot.waiting, run: { ...approvalWaiting(snapshot).run, agent: 'planner' } } };
     expect(() => makeChat().chat.resume(otherAgents)).toThrow(RunSnapshotError);
+    const people = [humanAgent({ name: 'planner' }), humanAgent({ name: 'cleaner' })];
+    const plannerIsAPerson = createGroupChat({ agents: people, speakerSelection: 'round_robin', maxRounds: 2 });
+    expect(() => plannerIsAPerson.resume(snapshot)).toThrow(
+      'The snapshot waits for a tool approval of "cleaner", who is not an agent of this chat. Resume it with the chat that persisted it.',
+    );
   });
 
   it('resumes from a version 2 snapshot fixture that waits for approval', async () => {

@@ -291,11 +291,12 @@ export interface GroupChatRun {
   reject(id: string, reason?: string): void;
   /** Picks the next speaker (manual selection): an eligible name or `terminate`. */
   select(speaker: string): void;
-  /** What the chat waits for now, if anything. */
+  /** What the chat waits for now, if anything (right after `resume`: the persisted wait). */
   waiting(): ChatWaiting | undefined;
   /**
    * The chat as plain JSON, while it waits for a person's turn, a manual
-   * choice or a tool approval; throws `ChatNotWaitingError` otherwise.
+   * choice or a tool approval (right after `resume`, before the chat has
+   * started: the snapshot it was resumed from); throws `ChatNotWaitingError` otherwise.
    */
   snapshot(): GroupChatSnapshot;
 }
