@@ -68,6 +68,8 @@ describe('a human participant', () => {
   it('resumes from a version 1 snapshot fixture', async () => {
     const snapshot = JSON.parse(readFileSync(join(here, 'fixtures/reviewChat.snapshot.v1.json'), 'utf8')) as GroupChatSnapshot;
     const run = makeReviewChat().resume(snapshot);
+    // Persisted again at once, it is written in the current version.
+    expect(run.snapshot()).toEqual({ ...snapshot, version: 2 });
     run.events$.subscribe((event) => {
       if (event.type === 'human.waiting') run.say('Shorter, please.');
     });

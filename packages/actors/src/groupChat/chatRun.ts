@@ -4,7 +4,7 @@ import { type Actor, type AnyActorRef, createActor } from 'xstate';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { pendingRequests } from '../agent/approvals.js';
 import { persistRun } from '../agent/runSnapshot.js';
-import { CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION } from './chatSnapshot.js';
+import { snapshotVersion } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
@@ -178,8 +178,10 @@ export function startChatRun(
       give(now, { type: 'speaker.chosen', chatId: start.chatId, speaker }, (nested) => nested.select(speaker));
     },
     snapshot(): GroupChatSnapshot {
-      // Not started yet, a resumed chat is the snapshot it was resumed from.
-      if (resumedFrom !== undefined && notStarted()) return structuredClone(resumedFrom);
+      // Not started yet, a resumed chat is the snapshot it was resumed from (in the version written now).
+      if (resumedFrom !== undefined && notStarted()) {
+        return structuredClone({ ...resumedFrom, version: snapshotVersion(resumedFrom.waiting) });
+      }
       const now = waiting();
       if (now === undefined) {
         throw new ChatNotWaitingError('A chat can be persisted only while it waits for a person: a human turn, a manual choice or a tool approval.', {
@@ -193,7 +195,7 @@ export function startChatRun(
       else if (now.kind === 'approval') persisted = { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) };
       else persisted = now;
       return structuredClone({
-        version: nested === undefined ? CHAT_SNAPSHOT_VERSION : NESTED_WAIT_SNAPSHOT_VERSION,
+        version: snapshotVersion(persisted),
         chatId: context.run.chatId,
         messages: context.messages,
         turns: context.turns,

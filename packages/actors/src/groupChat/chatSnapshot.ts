@@ -9,6 +9,11 @@ export const CHAT_SNAPSHOT_VERSION = 2;
 /** The version of a snapshot that waits inside a nested chat (readers of version 2 can read every other snapshot). */
 export const NESTED_WAIT_SNAPSHOT_VERSION = 3;
 
+/** The version `run.snapshot()` writes for a chat that waits for `waiting`: 3 inside a nested chat, else 2. */
+export function snapshotVersion(waiting: GroupChatSnapshot['waiting']): GroupChatSnapshot['version'] {
+  return waiting.kind === 'nested' ? NESTED_WAIT_SNAPSHOT_VERSION : CHAT_SNAPSHOT_VERSION;
+}
+
 /** The snapshot versions this package reads. */
 export const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION] as const;
 
