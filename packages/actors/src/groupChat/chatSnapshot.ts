@@ -4,10 +4,10 @@ import { ChatSnapshotError } from './groupChatErrors.js';
 import type { GroupChatSnapshot } from './groupChatTypes.js';
 
 /** The snapshot version `run.snapshot()` writes (2: a wait for tool approval can be persisted). */
-export const CHAT_SNAPSHOT_VERSION = 2;
+const CHAT_SNAPSHOT_VERSION = 2;
 
 /** The version of a snapshot that waits inside a nested chat (readers of version 2 can read every other snapshot). */
-export const NESTED_WAIT_SNAPSHOT_VERSION = 3;
+const NESTED_WAIT_SNAPSHOT_VERSION = 3;
 
 /** The version `run.snapshot()` writes for a chat that waits for `waiting`: 3 inside a nested chat, else 2. */
 export function snapshotVersion(waiting: GroupChatSnapshot['waiting']): GroupChatSnapshot['version'] {
@@ -15,7 +15,7 @@ export function snapshotVersion(waiting: GroupChatSnapshot['waiting']): GroupCha
 }
 
 /** The snapshot versions this package reads. */
-export const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION] as const;
+const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION] as const;
 
 const ChatTurnSchema = z.object({
   speaker: z.string(),

@@ -6,7 +6,7 @@ import { type Transcript, nestedReply, nestedTranscriptOf } from './nestedChatAc
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
 
 /** What a tool call still running (or waiting for approval) when the chat was aborted is answered with. */
-export const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a result.';
+const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a result.';
 
 /**
  * The turn of the speaker cut short by an abort, if it produced anything: an
