@@ -166,6 +166,10 @@ describe('a person inside a nested chat', () => {
     const strangerInside = structuredClone(snapshot);
     if (strangerInside.waiting.kind === 'nested') strangerInside.waiting.snapshot.waiting = { kind: 'human', speaker: 'bob' };
     expect(() => reviewTeamChat().resume(strangerInside)).toThrow(ChatSnapshotError);
+    expect(() => reviewTeamChat().resume(strangerInside)).toThrow(
+      'Inside the nested chat "review_team": The snapshot names "bob", who is not a participant of this chat (participants: writer, alice). ' +
+        'Resume it with the chat that persisted it.',
+    );
   });
 
   it('resumes from a version 3 snapshot fixture that waits inside a nested chat', { timeout: 3_000 }, async () => {

@@ -127,5 +127,11 @@ export function checkNestedWaiting(waiting: PersistedNestedWaiting, runtime: Cha
     );
   }
   const check = snapshotChecks.get(member.chat);
-  return check === undefined ? waiting : { ...waiting, snapshot: check(waiting.snapshot) };
+  if (check === undefined) return waiting;
+  try {
+    return { ...waiting, snapshot: check(waiting.snapshot) };
+  } catch (error) {
+    if (!(error instanceof ChatSnapshotError)) throw error;
+    throw new ChatSnapshotError(`Inside the nested chat "${waiting.speaker}": ${error.message}`, { ...error.details, within: waiting.speaker });
+  }
 }
