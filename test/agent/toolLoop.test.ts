@@ -2,7 +2,7 @@ import { createAgent } from '@agentchart/actors';
 import { type ChatModel, type ModelEvent, type RunEvent, defineTool } from '@agentchart/core';
 import { scriptedModel } from '@agentchart/providers';
 import { Observable, firstValueFrom, toArray } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 const add = defineTool({
@@ -297,6 +297,21 @@ describe('agent tool loop', () => {
       ['add', '3'],
       ['slow', ABORTED],
     ]);
+  });
+
+  it('run.abort() right after run() ends the run as aborted, with no model call and no warning', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const model = scriptedModel([{ text: 'never' }]);
+      const run = createAgent({ name: 'idle', model }).run('hi');
+      run.abort();
+      const result = await run.result;
+      expect(result.stopReason).toBe('aborted');
+      expect(model.requests).toHaveLength(0);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('a signal aborted before the run starts means no model call at all', async () => {

@@ -127,6 +127,7 @@ function wireRun(
     actor.start();
     if (signal?.aborted) return abort();
     signal?.addEventListener('abort', abort, { once: true });
+    if (actor.getSnapshot().status !== 'active') return; // run.abort() came before the run started
     if (sendStart) actor.send({ type: 'start' });
   });
   void result.finally(() => signal?.removeEventListener('abort', abort));
