@@ -8,19 +8,8 @@ import { scriptedModel } from '@agentchart/providers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { paymentsAgent, transfers } from './fixtures/paymentsAgent.js';
-import { eventsOf, recordEvents, waitForState } from './helpers.js';
+import { deleteFile, eventsOf, recordEvents, waitForState } from './helpers.js';
 
-const deleteFile = (executed: string[]) =>
-  defineTool({
-    name: 'delete_file',
-    description: 'Deletes a file.',
-    parameters: z.object({ path: z.string() }),
-    approval: 'always',
-    execute: ({ path }) => {
-      executed.push(`delete ${path}`);
-      return `deleted ${path}`;
-    },
-  });
 const listFiles = (executed: string[]) =>
   defineTool({
     name: 'list_files',

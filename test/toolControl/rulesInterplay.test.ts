@@ -4,7 +4,7 @@ import { factorial, fibonacci, loadMathTools } from '@agentchart/examples';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { eventsOf, recordEvents, waitForState } from './helpers.js';
+import { dropTable, eventsOf, recordEvents, waitForState } from './helpers.js';
 
 const offered = (model: ReturnType<typeof scriptedModel>) => model.requests.map((request) => request.tools.map((tool) => tool.name));
 
@@ -96,17 +96,8 @@ describe('tool control under tool rules', () => {
 
   it('a requiresApproval rule waits through the same approval API; rejecting it never runs the call', async () => {
     const executed: string[] = [];
-    const drop = defineTool({
-      name: 'drop_table',
-      description: 'Drops a table.',
-      parameters: z.object({ table: z.string() }),
-      execute: ({ table }) => {
-        executed.push(table);
-        return `dropped ${table}`;
-      },
-    });
     const model = scriptedModel([{ toolCalls: [{ id: 'd', name: 'drop_table', arguments: { table: 'users' } }] }, { text: 'ok' }]);
-    const agent = createAgent({ name: 'dba', model, tools: [drop], toolRules: [rules.requiresApproval('drop_table')] });
+    const agent = createAgent({ name: 'dba', model, tools: [dropTable(executed)], toolRules: [rules.requiresApproval('drop_table')] });
     const run = agent.run('Drop users');
     await waitForState(run, 'awaitingApproval');
     expect(run.pendingApprovals).toEqual([{ id: 'd', toolName: 'drop_table', arguments: { table: 'users' }, step: 1 }]);
