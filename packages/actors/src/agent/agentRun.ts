@@ -11,6 +11,7 @@ import { announceRun } from '../inspection/runObservers.js';
 import { type PersistedRun, persistRun } from './runSnapshot.js';
 import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../sharedState/stateChangedEvent.js';
+import { runOutput } from '../runOutput.js';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {
@@ -108,19 +109,7 @@ function wireRun(
   const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
   const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
 
-  const result = new Promise<RunResult>((resolve, reject) => {
-    actor.subscribe({
-      complete: () => {
-        stateChanges.unsubscribe();
-        events.complete();
-        resolve(actor.getSnapshot().output as RunResult);
-      },
-      error: (error) => {
-        events.error(error);
-        reject(error);
-      },
-    });
-  });
+  const result = runOutput<RunResult>(actor, events, () => stateChanges.unsubscribe());
 
   const abort = () => actor.send({ type: 'abort' });
   queueMicrotask(() => {

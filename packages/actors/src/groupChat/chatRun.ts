@@ -16,6 +16,7 @@ import { persistedWaiting } from './persistedWaiting.js';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
+import { runOutput } from '../runOutput.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
@@ -45,19 +46,7 @@ export function startChatRun(
   const state = sharedStateHandle(actor.getSnapshot().context.run.sharedState);
   const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
 
-  const result = new Promise<GroupChatResult>((resolve, reject) => {
-    actor.subscribe({
-      complete: () => {
-        stateChanges.unsubscribe();
-        bus.complete();
-        resolve(actor.getSnapshot().output as GroupChatResult);
-      },
-      error: (error) => {
-        bus.error(error);
-        reject(error);
-      },
-    });
-  });
+  const result = runOutput<GroupChatResult>(actor, bus, () => stateChanges.unsubscribe());
 
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');

@@ -1,0 +1,33 @@
+import type { AnyActorRef } from 'xstate';
+
+/** The end of a run's event stream: completed with the run, or errored with its actor's error. */
+interface EventStreamEnd {
+  complete(): void;
+  error(error: unknown): void;
+}
+
+/**
+ * The output of a run's root actor, as a promise that settles when the actor
+ * ends. `release` runs first (unsubscribe what fed the run's events), then
+ * the run's event stream ends with it: it completes with the output, or
+ * errors with the error the promise rejects with.
+ *
+ * @example
+ * const result = runOutput<RunResult>(actor, events, () => stateChanges.unsubscribe());
+ */
+export function runOutput<T>(actor: AnyActorRef, events: EventStreamEnd, release: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    actor.subscribe({
+      complete: () => {
+        release();
+        events.complete();
+        resolve(actor.getSnapshot().output as T);
+      },
+      error: (error) => {
+        release();
+        events.error(error);
+        reject(error);
+      },
+    });
+  });
+}
