@@ -12,6 +12,7 @@ import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } 
 import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
+import { makeCallIdsUnique } from './uniqueCallIds.js';
 import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
@@ -101,7 +102,8 @@ export const agentSteps = {
 
     takeReply: (context, event, enqueue) => {
       if (event.type !== 'model.reply') return;
-      const { usage, ...draft } = event.reply;
+      const { usage, ...reply } = event.reply;
+      const draft = { ...reply, toolCalls: makeCallIdsUnique(reply.toolCalls, context.messages) };
       enqueue.assign({ draft });
       if (usage === undefined) return;
       enqueue.assign({ usage: addUsage(context.usage, usage) });
