@@ -1,6 +1,7 @@
 import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord } from '@agentchart/core';
 import type { z } from 'zod';
 import type { LiveToolSet } from './liveTools.js';
+import type { SnapshotKey } from './snapshotSignature.js';
 
 /**
  * The parts of a run that are code, not data: the model, the tools, the
@@ -26,4 +27,6 @@ export interface AgentRuntime {
   readonly toolRules: CompiledToolRules | undefined;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
+  /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */
+  readonly snapshotKey?: SnapshotKey | undefined;
 }

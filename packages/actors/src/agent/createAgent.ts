@@ -19,6 +19,7 @@ import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
+import { type SnapshotKey, checkSnapshotKey } from './snapshotSignature.js';
 import { LiveToolSet, assertIsTool } from './liveTools.js';
 import { middlewareList } from './middleware.js';
 import { restoreRun } from './runSnapshot.js';
@@ -71,6 +72,12 @@ export interface AgentOptions {
    * checked against it (make keys optional that may be absent).
    */
   stateSchema?: z.ZodType<StateRecord>;
+  /**
+   * A secret that signs every snapshot `run.persist()` writes (HMAC-SHA256);
+   * `agent.resume` then refuses an unsigned or edited one (`SNAPSHOT_TAMPERED`).
+   * At least 16 bytes.
+   */
+  snapshotKey?: SnapshotKey;
 }
 
 /** What `agent.run` takes beside the input. */
@@ -171,7 +178,7 @@ export function createAgent(options: AgentOptions): Agent {
       const known = new Map([...config.addableTools, ...config.tools]);
       for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
       const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
-      const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, middleware));
+      const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, middleware), config.snapshotKey);
       const inspect = combineInspectors(options.inspect, resumeOptions.inspect, ...globalInspectors());
       return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
     },
@@ -211,6 +218,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     maxConsecutiveErrors: positiveInteger('maxConsecutiveErrors', options.maxConsecutiveErrors, DEFAULT_MAX_CONSECUTIVE_ERRORS),
     detailedErrors: options.detailedErrors ?? DEFAULT_DETAILED_ERRORS,
     stateSchema: options.stateSchema,
+    snapshotKey: checkSnapshotKey(options.snapshotKey, `createAgent({ name: "${options.name}" })`),
     toolRules:
       options.toolRules === undefined
         ? undefined
