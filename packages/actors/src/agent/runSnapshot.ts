@@ -9,6 +9,7 @@ import { checkRunSnapshot } from './checkRunSnapshot.js';
 import { PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
 import { rebuildChildren } from './rebuildChildren.js';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from './snapshotSignature.js';
+import { SHARED_STATE_SYSTEM_ID } from '../sharedState/sharedStateMachine.js';
 
 /**
  * A run waiting for approval, as plain JSON: the agent machine's persisted
@@ -27,6 +28,14 @@ export interface PersistedRun {
   machine: PersistedMachine;
   /** `hmac-sha256:…` of everything else, when the agent has a `snapshotKey`. */
   signature?: string;
+}
+
+/** How `restoreRun` checks and restores. */
+export interface RestoreOptions {
+  /** The agent's key: the snapshot must carry its signature. */
+  snapshotKey?: SnapshotKey | undefined;
+  /** The run takes part in a group chat, whose shared state the chat attaches (the run has none of its own). */
+  sharedStateFromChat?: boolean;
 }
 
 /** The persisted versions this release reads (1: before the model caller and tool runner became run-long children). */
@@ -77,7 +86,7 @@ export function restoreRun(
   agentName: string,
   knownTools: ReadonlyMap<string, AnyTool>,
   makeRuntime: (liveTools: AnyTool[]) => AgentRuntime,
-  snapshotKey?: SnapshotKey,
+  options: RestoreOptions = {},
 ): { runId: string; snapshot: SnapshotFrom<typeof agentMachine> } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'This is not a persisted agentchart run (not an object). Pass what run.persist() returned.', { path: '' });
@@ -90,6 +99,7 @@ export function restoreRun(
       { version, supported: SUPPORTED_VERSIONS },
     );
   }
+  const { snapshotKey, sharedStateFromChat = false } = options;
   if (snapshotKey !== undefined) verifySnapshot(value, snapshotKey, 'persisted run');
   const parsed = PersistedRunSchema.safeParse(value);
   if (!parsed.success) {
@@ -128,6 +138,11 @@ export function restoreRun(
   const data = persisted.machine.context;
   checkRunSnapshot(data, { liveTools: new Map(liveTools.map((tool) => [tool.name, tool])), toolRules: runtime.toolRules, maxSteps: runtime.maxSteps });
   const sharedValues = persisted.machine.children.sharedState?.snapshot.context;
+  if (sharedValues === undefined && !sharedStateFromChat) {
+    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'The persisted run is not valid at machine.children.sharedState: the run\'s shared state is missing.', {
+      path: 'machine.children.sharedState',
+    });
+  }
   if (sharedValues !== undefined && runtime.stateSchema !== undefined) {
     const state = runtime.stateSchema.safeParse(sharedValues.values);
     if (!state.success) {
@@ -138,7 +153,9 @@ export function restoreRun(
   }
   // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
   const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
-  const context = { ...data, batch, runtime } as unknown as AgentContext;
+  // The run's own shared state is its child (rebuilt below); a chat's is attached by the chat.
+  const sharedState = sharedValues === undefined ? data.sharedState : { xstate$$type: 1, id: SHARED_STATE_SYSTEM_ID };
+  const context = { ...data, batch, sharedState, runtime } as unknown as AgentContext;
   const machine = {
     status: 'active',
     value: 'awaitingApproval',
