@@ -140,7 +140,7 @@ export interface RunStore {
    * Throws `RunStoreError` `CALL_NOT_STARTED` for a call never started.
    */
   recordCallResult(lease: RunLease, callId: string, result: unknown): Promise<ToolCallJournalEntry>;
-  /** The journal of one run, in the order the calls started. */
+  /** The journal of one run, in the order the calls were recorded as started. */
   listCalls(runId: string): Promise<ToolCallJournalEntry[]>;
   /** Closes the connection(s). */
   close(): Promise<void>;

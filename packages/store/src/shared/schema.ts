@@ -42,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE agentchart_tool_calls (
         run_id TEXT NOT NULL REFERENCES agentchart_runs (run_id) ON DELETE CASCADE,
         call_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
         tool_name TEXT NOT NULL,
         arguments_hash TEXT NOT NULL,
         idempotency_key TEXT NOT NULL,

@@ -36,8 +36,9 @@ export const SQL = {
   /** $1 kind */
   listUnfinishedOfKind: `SELECT ${RUN_COLUMNS} FROM agentchart_runs WHERE status <> 'finished' AND kind = $1 ORDER BY created_at, run_id`,
   /** $1 id, $2 owner, $3 token, $4 now, $5 call id, $6 tool, $7 arguments hash, $8 idempotency key */
-  recordCallStarted: `INSERT INTO agentchart_tool_calls (run_id, call_id, tool_name, arguments_hash, idempotency_key, status, result, started_token, started_at, finished_at)
-    SELECT CAST($1 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT), CAST($7 AS TEXT), CAST($8 AS TEXT), 'started', NULL, CAST($3 AS BIGINT), CAST($4 AS BIGINT), NULL
+  recordCallStarted: `INSERT INTO agentchart_tool_calls (run_id, call_id, seq, tool_name, arguments_hash, idempotency_key, status, result, started_token, started_at, finished_at)
+    SELECT CAST($1 AS TEXT), CAST($5 AS TEXT), (SELECT COALESCE(MAX(seq), 0) + 1 FROM agentchart_tool_calls WHERE run_id = $1),
+      CAST($6 AS TEXT), CAST($7 AS TEXT), CAST($8 AS TEXT), 'started', NULL, CAST($3 AS BIGINT), CAST($4 AS BIGINT), NULL
     WHERE EXISTS (SELECT 1 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT})
     ON CONFLICT (run_id, call_id) DO NOTHING
     RETURNING *`,
@@ -49,7 +50,7 @@ export const SQL = {
   /** $1 id, $2 call id */
   loadCall: 'SELECT * FROM agentchart_tool_calls WHERE run_id = $1 AND call_id = $2',
   /** $1 id */
-  listCalls: 'SELECT * FROM agentchart_tool_calls WHERE run_id = $1 ORDER BY started_at, call_id',
+  listCalls: 'SELECT * FROM agentchart_tool_calls WHERE run_id = $1 ORDER BY seq',
   /** $1 id, $2 owner, $3 token, $4 now */
   leaseIsCurrent: `SELECT 1 AS current FROM agentchart_runs WHERE ${LEASE_IS_CURRENT}`,
   appliedMigrations: 'SELECT version FROM agentchart_schema_migrations ORDER BY version',
