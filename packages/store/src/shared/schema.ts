@@ -53,6 +53,8 @@ export const MIGRATIONS: readonly Migration[] = [
         finished_at BIGINT,
         PRIMARY KEY (run_id, call_id)
       )`,
+      // The journal's order, and the next sequence number without a scan.
+      `CREATE UNIQUE INDEX agentchart_tool_calls_order ON agentchart_tool_calls (run_id, seq)`,
     ],
   },
 ];
