@@ -217,6 +217,16 @@ export interface GroupChatRunOptions {
   sharedState?: Record<string, unknown>;
   /** An XState inspector for this run, beside the chat's own. */
   inspect?: InspectOption;
+  /**
+   * The chat's id (default: a new random one). When given, the chat is
+   * deterministic for a replay: its agents' runs get the ids
+   * `<chatId>/run-1`, `<chatId>/run-2`, … in the order they start (so their
+   * tool calls' `ctx.idempotencyKey` is the same when the chat is run again),
+   * e.g. by a durable workflow engine that replays it.
+   */
+  chatId?: string;
+  /** The random speaker selection's starting state (default: the chat's `seed`, else random). */
+  randomSeed?: number;
 }
 
 /** A wait that can be persisted: a person's turn or a manual speaker choice. */
