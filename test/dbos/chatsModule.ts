@@ -71,7 +71,6 @@ const agentsOf = (names: string[]) =>
   names.map((name) =>
     createAgent({
       name,
-      description: `Agent ${name}`,
       model: toolThenText(name, (count) => ({ name: 'note', arguments: { text: `${name} at ${count}` } })),
       tools: [note],
       middleware: [durableToolJournal()],
