@@ -57,10 +57,10 @@ export interface ChatClient {
  * if (waiting?.kind === 'approval') await client.approve(chatId, waiting.requests[0].id);
  * console.log((await client.result(chatId)).reason);
  */
-export async function createChatClient(options: { databaseUrl?: string; queue?: string } = {}): Promise<ChatClient> {
+export async function createChatClient(options: { databaseUrl?: string; queue?: string; /** Connections to Postgres (default 4). */ poolSize?: number } = {}): Promise<ChatClient> {
   const databaseUrl = databaseUrlFrom(options.databaseUrl);
   await checkDatabase(databaseUrl, { schema: true });
-  const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl, applicationName: DBOS_APPLICATION_NAME });
+  const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl, applicationName: DBOS_APPLICATION_NAME, systemDatabasePoolSize: options.poolSize ?? 4 });
   const queue = options.queue ?? DEFAULT_CHAT_QUEUE;
   const send = async (chatId: string, message: ControlMessage) => client.send(chatId, parseControlMessage(message), CONTROL_TOPIC);
   const known = async (chatId: string) => {

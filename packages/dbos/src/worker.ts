@@ -4,6 +4,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { type ChatWorkflowInput, type DurableChatResult, runChatWorkflow } from './chatWorkflow.js';
 import { checkDatabase, databaseUrlFrom } from './database.js';
 import { DbosChatError } from './errors.js';
+import { startHeartbeats } from './workerHeartbeats.js';
 import { CHAT_WORKFLOW_NAME, DBOS_APPLICATION_NAME, DEFAULT_CHAT_QUEUE } from './names.js';
 
 /** How a worker process runs chats. */
@@ -33,6 +34,14 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** DBOS's log level (default `warn`). */
   logLevel?: string;
+  /**
+   * Take over a dead worker's chats: when another worker on this queue has
+   * not written its heartbeat (every second) for this many ms, its pending
+   * chats are put back on the queue (`recoverExecutor`). Default: off (a
+   * worker recovers its own chats when it is restarted with the same
+   * `executorId`). Choose it well above a worker's longest pause.
+   */
+  takeOverAfterMs?: number;
 }
 
 /** A running worker. */
@@ -47,11 +56,15 @@ export interface Worker {
    * the chat lease, but its model calls would be made twice).
    */
   recoverExecutor(executorId: string): Promise<string[]>;
+  /** Chats this worker took over from dead ones, by executor. */
+  readonly takenOver: ReadonlyMap<string, readonly string[]>;
   /** Stops taking chats and shuts DBOS down (chats in flight are recovered by the next start). */
   stop(): Promise<void>;
 }
 
 let started = false;
+/** How often a worker writes its heartbeat (and looks for silent ones). */
+const HEARTBEAT_MS = 1_000;
 
 /**
  * Starts a worker in this process: registers the chat workflow, launches
@@ -84,6 +97,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     ...(options.applicationVersion === undefined ? {} : { applicationVersion: options.applicationVersion }),
   });
   DBOS.registerWorkflow((input: ChatWorkflowInput): Promise<DurableChatResult> => runChatWorkflow(env, input), { name: CHAT_WORKFLOW_NAME });
+  // The heartbeat first: a restarted worker is live again before it recovers its chats.
+  const heartbeats = await startHeartbeats(databaseUrl, executorId, queue, HEARTBEAT_MS);
   try {
     await DBOS.launch();
     await DBOS.registerQueue(queue, {
@@ -93,19 +108,38 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     });
   } catch (error) {
     started = false;
+    await heartbeats.stop();
     await store.close();
     throw error;
   }
+  const recoverExecutor = async (deadExecutorId: string) => {
+    const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: deadExecutorId, workflowName: CHAT_WORKFLOW_NAME });
+    const ids = pending.map((workflow) => workflow.workflowID);
+    if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName: queue });
+    return ids;
+  };
+  const takenOver = new Map<string, string[]>();
+  const takeOverAfterMs = options.takeOverAfterMs;
+  const watcher =
+    takeOverAfterMs === undefined
+      ? undefined
+      : setInterval(() => {
+          void (async () => {
+            for (const dead of await heartbeats.claimSilent(takeOverAfterMs)) {
+              const ids = await recoverExecutor(dead);
+              takenOver.set(dead, [...(takenOver.get(dead) ?? []), ...ids]);
+              DBOS.logger.info(`agentchart: worker ${dead} is silent; ${ids.length} chats put back on ${queue}`);
+            }
+          })().catch(() => undefined);
+        }, HEARTBEAT_MS);
   return {
     executorId,
     queue,
-    async recoverExecutor(deadExecutorId) {
-      const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: deadExecutorId, workflowName: CHAT_WORKFLOW_NAME });
-      const ids = pending.map((workflow) => workflow.workflowID);
-      if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName: queue });
-      return ids;
-    },
+    takenOver,
+    recoverExecutor,
     async stop() {
+      if (watcher !== undefined) clearInterval(watcher);
+      await heartbeats.stop();
       await DBOS.shutdown();
       await store.close();
       started = false;
