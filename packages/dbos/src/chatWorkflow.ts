@@ -70,6 +70,12 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
       { chat: input.chat },
     );
   }
+  const stored = await env.store.loadRun(chatId);
+  if (stored?.status === 'finished' && isFinishedState(stored.state)) {
+    // A worker died after the chat's end was stored but before DBOS recorded the workflow's result: it ended once, say how.
+    const { format: _format, ...summary } = stored.state;
+    return summary;
+  }
   const lease = await takeChatLease(env, chatId, input.chat);
   let run: GroupChatRun | undefined;
   const keeper = keepLease(env.store, lease, env.leaseMs, () => run?.abort());
@@ -113,6 +119,10 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
   } finally {
     keeper.stop();
   }
+}
+
+function isFinishedState(state: unknown): state is DurableChatResult & { format: 'agentchart.chat.finished' } {
+  return typeof state === 'object' && state !== null && (state as { format?: unknown }).format === 'agentchart.chat.finished';
 }
 
 async function takeChatLease(env: ChatWorkflowEnvironment, chatId: string, name: string): Promise<RunLease> {
