@@ -103,7 +103,7 @@ describe('toolChoice', () => {
     );
     expect(() => agent.run('go', { toolChoice: 'sometimes' as never })).toThrow(ConfigurationError);
     expect(() => createAgent({ name: 'b', model: scriptedModel([]), toolChoice: { mode: 'maybe' } as never })).toThrow(
-      /^toolChoice is invalid/,
+      'createAgent({ name: "b" }): toolChoice.mode must be \'auto\', \'none\' or \'required\'; got "maybe".',
     );
   });
 });
