@@ -68,7 +68,7 @@ export class UnknownSpeakerError extends AgentchartError {
     const named = speakers.map(({ name, index }) => `${JSON.stringify(name)} (message ${index})`).join(', ');
     super(
       'GROUP_CHAT_SPEAKER_UNKNOWN',
-      `${caller}: ${named} ${speakers.length === 1 ? 'is' : 'are'} not a participant of this chat (participants: ${participants.join(', ')}). ` +
+      `${caller}: ${named} ${speakers.length === 1 ? 'is not a participant' : 'are not participants'} of this chat (participants: ${participants.join(', ')}). ` +
         "Give such messages a participant's name, remove their `name` to make them context, " +
         "or pass { unknownSpeakers: 'context' } to keep them as context that starts no turn.",
       { speakers: speakers.map((speaker) => ({ ...speaker })), participants: [...participants] },
