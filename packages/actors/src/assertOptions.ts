@@ -37,7 +37,10 @@ export function assertOptions(schema: z.ZodType, value: unknown, caller: string 
   const option = optionPath(path);
   const subject = option === '' ? (caller ?? 'The options') : caller === undefined ? option : `${caller}: ${option}`;
   const message = `${subject} ${issue.message}`;
-  throw new ConfigurationError(message.endsWith('.') ? message : `${message}.`, { option: option || undefined, issues: parsed.error.issues.map(formatIssue) });
+  throw new ConfigurationError(message.endsWith('.') ? message : `${message}.`, {
+    option: option || undefined,
+    issues: parsed.error.issues.map(formatIssue),
+  });
 }
 
 /** `agents[1].handoffs`: a path the way a caller writes it. */
@@ -89,26 +92,7 @@ function isPlain(value: object): boolean {
 export function chosenBy(choose: (value: unknown) => z.ZodType): z.ZodType {
   return z.unknown().superRefine((value, context) => {
     const parsed = choose(value).safeParse(value);
-    if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue, input: undefined } as never);
+    // The issues keep their messages; the path is prefixed with where this schema sits.
+    if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue } as z.core.$ZodRawIssue);
   });
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
-/** A function option (a predicate, a selection function, …). */
-export function functionSchema<T extends (...args: never[]) => unknown>(error: ReturnType<typeof expects>) {
-  return z.custom<T>((value) => typeof value === 'function', { ...error, abort: true });
-}
-
-/** A `ChatModel` option (anything with a `stream` method). */
-export function chatModelSchema() {
-  return z.custom(
-    (value) => isObject(value) && typeof value.stream === 'function',
-    expects('must be a ChatModel, e.g. scriptedModel(...), ollama(...) or openai(...)'),
-  );
-}
-
-/** The `inspect` option: an XState inspection observer or a function. */
-export function inspectSchema() {
-  return z.custom((value) => typeof value === 'function' || isObject(value), expects('must be an XState inspection observer or a function'));
 }

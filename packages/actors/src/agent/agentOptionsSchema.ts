@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { chatModelSchema, expects, inspectSchema } from '../assertOptions.js';
+import { expects } from '../assertOptions.js';
+import { chatModelSchema, inspectSchema } from '../optionSchemas.js';
 import { ToolChoiceSchema } from './toolChoiceSchema.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;

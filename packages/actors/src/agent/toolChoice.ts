@@ -52,7 +52,7 @@ export function normalizeToolMode(
 function toSetting(mode: ToolMode | ToolChoice | undefined): ToolModeSetting {
   if (mode === undefined) return { mode: 'auto' };
   assertOptions(ToolChoiceSchema, mode, undefined, 'toolChoice');
-  if (typeof mode === 'string') return { mode } as ToolModeSetting;
+  if (typeof mode === 'string') return { mode };
   if ('type' in mode && mode.type === 'tool') return { mode: 'required', requiredFunctionName: mode.name };
   // Only the setting's own keys: it is kept (and persisted) as plain data.
   return ToolModeSettingSchema.parse(mode);

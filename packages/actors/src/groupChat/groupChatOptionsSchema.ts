@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { chatModelSchema, chosenBy, describeValue, expects, functionSchema, inspectSchema } from '../assertOptions.js';
+import { chosenBy, describeValue, expects } from '../assertOptions.js';
+import { chatModelSchema, functionSchema, inspectSchema } from '../optionSchemas.js';
 import { PARTICIPANT_NAME_PATTERN } from './participantName.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
