@@ -31,6 +31,7 @@ export function chaosAgent(ledger: string): Agent {
         const line = `${ctx.idempotencyKey} ${name}`;
         // An idempotent service: a request it has seen is not applied again.
         if (!(options.idempotent && readLedger(ledger).includes(line))) appendFileSync(ledger, `${line}\n`);
+        if (process.env.CHAOS_TRACE) process.stdout.write(`exec ${name}\n`);
         await pause();
         return `${name} ${to} done`;
       },

@@ -31,19 +31,29 @@ for (;;) {
     continue;
   }
   say('resumed');
-  const pending = new Set(durable.run.pendingApprovals.map((request) => request.id));
-  for (const entry of durable.inDoubt) {
-    say(`indoubt ${entry.toolName} ${pending.has(entry.callId) || entry.toolName === 'refresh' ? 'surfaced' : 'unsurfaced'}`);
-  }
-  for (const request of durable.run.pendingApprovals) {
-    const doubt = durable.inDoubt.find((entry) => entry.callId === request.id);
-    if (doubt && readLedger(ledger).includes(`${doubt.idempotencyKey} ${doubt.toolName}`)) {
-      await durable.recordResult(doubt.callId, `${doubt.toolName} Bob done (found in the ledger)`);
+  if (process.env.CHAOS_TRACE) say(`pid ${process.pid} pending ${durable.run.pendingApprovals.map((r) => r.id)} indoubt ${durable.inDoubt.map((e) => e.callId)} journal ${JSON.stringify((await store.listCalls(runId)).map((c) => [c.callId, c.status]))}`);
+  try {
+    const pending = new Set(durable.run.pendingApprovals.map((request) => request.id));
+    for (const entry of durable.inDoubt) {
+      say(`indoubt ${entry.toolName} ${pending.has(entry.callId) || entry.toolName === 'refresh' ? 'surfaced' : 'unsurfaced'}`);
     }
-    durable.run.approve(request.id);
+    for (const request of durable.run.pendingApprovals) {
+      const doubt = durable.inDoubt.find((entry) => entry.callId === request.id);
+      if (doubt && readLedger(ledger).includes(`${doubt.idempotencyKey} ${doubt.toolName}`)) {
+        await durable.recordResult(doubt.callId, `${doubt.toolName} Bob done (found in the ledger)`);
+      }
+      durable.run.approve(request.id);
+    }
+    const { stopReason } = await durable.run.result;
+    await durable.settled;
+    if (stopReason === 'aborted') say('leaselost'); // only a lost lease aborts here
+  } catch (error) {
+    // A loaded machine can delay a renewal past the lease: the run was fenced (and aborted). Take it again.
+    const code = (error as { code?: string }).code;
+    if (code !== 'RUN_LEASE_LOST' && code !== 'APPROVAL_NOT_PENDING') throw error;
+    durable.run.abort();
+    say('leaselost');
   }
-  await durable.run.result;
-  await durable.settled;
 }
 await store.close();
 say('done');

@@ -22,6 +22,8 @@ export interface ChaosSummary {
   lostRuns: number;
   /** Effects in the ledger more than once (any tool). */
   executedTwice: number;
+  /** Workers whose lease lapsed under load (fenced, then took the run again). */
+  leaseLapses: number;
   /** Effects that never happened in a finished run. */
   missingEffects: number;
   inDoubt: number;
@@ -59,11 +61,19 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
   const db = join(dir, 'runs.db');
   const ledger = join(dir, 'ledger.txt');
   const store = await createSqliteRunStore({ path: db, busyTimeoutMs: 10_000 });
-  const summary: ChaosSummary = { trials, lostRuns: 0, executedTwice: 0, missingEffects: 0, inDoubt: 0, unsurfaced: 0, kills: 0 };
+  const summary: ChaosSummary = { trials, lostRuns: 0, executedTwice: 0, missingEffects: 0, inDoubt: 0, unsurfaced: 0, kills: 0, leaseLapses: 0 };
   try {
     let next = 1;
+    let failed = false;
     const lane = async () => {
-      for (let trial = next++; trial <= trials; trial = next++) await runTrial(trial);
+      for (let trial = next++; trial <= trials && !failed; trial = next++) {
+        try {
+          await runTrial(trial);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
     };
     const runTrial = async (trial: number) => {
       const run = chaosAgent(ledger).run('Pay Bob');
@@ -71,6 +81,7 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
       await persistRunToStore(run, { store, owner: 'driver' });
       run.abort();
       let kills = 0;
+      const trace: string[] = [];
       for (;;) {
         const child = spawn(process.execPath, [worker], {
           env: { ...process.env, CHAOS_DB: db, CHAOS_LEDGER: ledger, CHAOS_RUN_ID: run.runId, CHAOS_LEASE_MS: String(LEASE_MS) },
@@ -87,8 +98,10 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
           kills += 1;
         }
         const code = await lines.exited;
+        trace.push(`-- worker (${kill ? 'killed' : 'ran'}, exit ${code})`, ...lines.all);
         summary.inDoubt += lines.all.filter((line) => line.startsWith('indoubt')).length;
         summary.unsurfaced += lines.all.filter((line) => line.endsWith('unsurfaced')).length;
+        summary.leaseLapses += lines.all.filter((line) => line === 'leaselost').length;
         if (!kill && code !== 0) throw new Error(`chaos worker exited with ${code} in trial ${trial}`);
         if (lines.all.includes('done')) break;
       }
@@ -99,10 +112,14 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
       const counts = new Map<string, number>();
       for (const line of effects) counts.set(line, (counts.get(line) ?? 0) + 1);
       summary.executedTwice += [...counts.values()].filter((count) => count > 1).length;
+      if (process.env.CHAOS_TRACE && [...counts.values()].some((count) => count > 1)) log(trace.join('\n'));
       summary.missingEffects += 3 - counts.size;
       log(`trial ${trial}: ${kills} kill(s), ${stored?.status ?? 'missing'}, effects ${[...counts.entries()].map(([line, count]) => `${line.split(' ')[1]}×${count}`).join(' ')}`);
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, trials) }, lane));
+    // Every lane ends before the files go: a failing lane must not pull the database from under the others.
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, trials) }, lane));
+    const failure = lanes.find((outcome) => outcome.status === 'rejected');
+    if (failure) throw (failure as PromiseRejectedResult).reason;
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -114,7 +131,7 @@ export function formatSummary(summary: ChaosSummary): string {
   return (
     `trials ${summary.trials} · lost runs ${summary.lostRuns} · tools executed twice ${summary.executedTwice} · ` +
     `in-doubt calls ${summary.inDoubt} (${summary.unsurfaced === 0 ? 'all surfaced' : `${summary.unsurfaced} not surfaced`}) · ` +
-    `missing effects ${summary.missingEffects} · workers killed ${summary.kills}`
+    `missing effects ${summary.missingEffects} · workers killed ${summary.kills} · leases lapsed ${summary.leaseLapses}`
   );
 }
 
