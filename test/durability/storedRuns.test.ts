@@ -182,6 +182,24 @@ describe('runs resumed from a store', () => {
     dying.run.abort();
   });
 
+  it('a tampered stored snapshot is refused, executes nothing, and leaves the run free', async () => {
+    const clock = testClock();
+    const [first, second] = await twoProcesses(clock);
+    const runId = await storedWaitingRun(first);
+    const lease = await first.acquireLease(runId, 'editor', LEASE);
+    const stored = (await first.loadRun(runId))?.state as { machine: { context: { approvals: { decisions: object } } } };
+    stored.machine.context.approvals.decisions = { pay: { approved: true } };
+    await first.saveState(lease, { status: 'waiting', state: stored });
+    await first.releaseLease(lease);
+    const ledger: string[] = [];
+    await expect(resumeRunFromStore(payer(ledger), runId, { store: second, owner: 'w2', leaseMs: LEASE })).rejects.toMatchObject({
+      code: 'RUN_SNAPSHOT_INVALID',
+      details: { path: 'machine.context.approvals.decisions' },
+    });
+    expect(ledger).toEqual([]);
+    expect((await first.acquireLease(runId, 'w3', LEASE)).owner).toBe('w3');
+  });
+
   it('resumePending resumes every unfinished run it may, and says why it skips the others', async () => {
     const clock = testClock();
     const [first, second] = await twoProcesses(clock);

@@ -110,19 +110,23 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
     const { snapshot, inDoubt } = withInDoubtRequests(stored.state, journal, known, agentConfigOf(agent).snapshotKey);
 
     let run: AgentRun | undefined;
-    const keeper = keepLease(store, lease, leaseMs, () => run?.abort());
+    let current = lease; // until the keeper renews it
+    let keeper = { current: () => current, stop: () => {} };
     const executing = new Set<Promise<unknown>>();
     const track = (execution: Promise<unknown>) => {
       executing.add(execution);
       const done = () => executing.delete(execution);
       execution.then(done, done);
     };
-    const journaled = journalMiddleware({ store, lease: keeper.current, onLeaseLost: () => run?.abort(), track });
+    const journaled = journalMiddleware({ store, lease: () => keeper.current(), onLeaseLost: () => run?.abort(), track });
     /** Until no tool of this process executes any more: an aborted run may still have effects landing. */
     const quiet = async () => {
       while (executing.size > 0) await Promise.allSettled([...executing]);
     };
     run = agent.resume(snapshot, { ...resumeOptions, middleware: [...(resumeOptions.middleware ?? []), journaled] });
+    // Renewed from here on: a snapshot resume refused above leaves no timer behind.
+    keeper = keepLease(store, current, leaseMs, () => run?.abort());
+    current = keeper.current();
     started = true;
     const resumed = run;
     let checkpointedStep = (snapshot.machine.context as { step: number }).step;
