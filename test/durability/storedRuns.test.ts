@@ -140,6 +140,31 @@ describe('runs resumed from a store', () => {
     expect((await second.listCalls(runId)).find((call) => call.callId === 'pay')?.result).toBe('pay Bob done (checked with the bank)');
   });
 
+  it('a run stopped by a lost lease settles only once its executing tools are done', async () => {
+    const clock = testClock();
+    const [first, second] = await twoProcesses(clock);
+    const runId = await storedWaitingRun(first);
+    const ledger: string[] = [];
+    let release: () => void = () => {};
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const losing = await resumeRunFromStore(payer(ledger, hold), runId, { store: first, owner: 'w1', leaseMs: LEASE });
+    let settled = false;
+    void losing.settled.then(() => (settled = true));
+    losing.run.approve('pay');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // pay and notify are executing
+    clock.advance(LEASE + 1);
+    const taker = await resumeRunFromStore(payer([]), runId, { store: second, owner: 'w2', leaseMs: LEASE });
+    losing.run.abort(); // what its lease keeper does when a renewal is refused
+    expect((await losing.run.result).stopReason).toBe('aborted');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false); // the tools it started still execute
+    release(); // the effects land; their results are fenced off (RUN_LEASE_LOST)
+    await losing.settled;
+    expect(ledger).toHaveLength(2);
+    expect((await second.listCalls(runId)).map((call) => call.status)).toEqual(['started', 'started']);
+    taker.run.abort();
+  });
+
   it('an approved in-doubt call runs again with the same idempotency key', async () => {
     const clock = testClock();
     const [first, second] = await twoProcesses(clock);
@@ -155,6 +180,24 @@ describe('runs resumed from a store', () => {
     await recovered.run.result;
     expect(ledger).toEqual([`pay Bob key=${runId}:pay`, `notify Bob key=${runId}:note`]);
     dying.run.abort();
+  });
+
+  it('a tampered stored snapshot is refused, executes nothing, and leaves the run free', async () => {
+    const clock = testClock();
+    const [first, second] = await twoProcesses(clock);
+    const runId = await storedWaitingRun(first);
+    const lease = await first.acquireLease(runId, 'editor', LEASE);
+    const stored = (await first.loadRun(runId))?.state as { machine: { context: { approvals: { decisions: object } } } };
+    stored.machine.context.approvals.decisions = { pay: { approved: true } };
+    await first.saveState(lease, { status: 'waiting', state: stored });
+    await first.releaseLease(lease);
+    const ledger: string[] = [];
+    await expect(resumeRunFromStore(payer(ledger), runId, { store: second, owner: 'w2', leaseMs: LEASE })).rejects.toMatchObject({
+      code: 'RUN_SNAPSHOT_INVALID',
+      details: { path: 'machine.context.approvals.decisions' },
+    });
+    expect(ledger).toEqual([]);
+    expect((await first.acquireLease(runId, 'w3', LEASE)).owner).toBe('w3');
   });
 
   it('resumePending resumes every unfinished run it may, and says why it skips the others', async () => {

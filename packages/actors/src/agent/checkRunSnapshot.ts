@@ -34,7 +34,7 @@ export interface SnapshotCheckEnv {
  */
 export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv): void {
   const path = (...parts: (string | number)[]) => ['machine', 'context', ...parts].join('.');
-  const { messages, batch, approvals } = context;
+  const { messages, batch } = context;
 
   if (context.step > env.maxSteps) fail(path('step'), `the run is at step ${context.step} but the agent allows ${env.maxSteps}`);
   const replies = ownReplies(messages, context.step);
@@ -59,7 +59,6 @@ export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv)
   if (context.toolCallCount > context.toolCalls.filter((record) => record.refusedBy === undefined).length) {
     fail(path('toolCallCount'), 'counts more executed calls than the run has records of');
   }
-  void approvals;
 }
 
 /** The run's own replies: the last `step` assistant messages (each model call appends one). */

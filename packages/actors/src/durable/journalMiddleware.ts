@@ -9,6 +9,13 @@ export interface JournalTarget {
   lease: () => RunLease;
   /** Called once when a write is refused because the lease was lost: stop the run. */
   onLeaseLost: (error: RunLeaseLostError) => void;
+  /**
+   * Receives each execution as it starts. A run stopped for a lost lease
+   * ends at once, but a tool already executing goes on; whoever releases the
+   * run waits for these first, so the run is not taken again (and its
+   * in-doubt calls offered to a person) while an effect may still land.
+   */
+  track?: (execution: Promise<unknown>) => void;
 }
 
 /**
@@ -49,7 +56,9 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
       ctx.result = entry.result; // executed before the crash: never again
       return;
     }
-    await next();
+    const execution = next();
+    target.track?.(execution);
+    await execution;
     try {
       await target.store.recordCallResult(target.lease(), callId, ctx.result ?? null);
     } catch (error) {

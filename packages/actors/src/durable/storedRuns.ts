@@ -39,7 +39,11 @@ export interface DurableRun {
   readonly inDoubt: readonly ToolCallJournalEntry[];
   /** Records the result of an in-doubt call by hand: approving it then answers the model with it; the tool does not run. */
   recordResult(callId: string, result: unknown): Promise<void>;
-  /** Resolves once the run ended and its end was written (or the lease was lost). */
+  /**
+   * Resolves once the run ended, no tool it started is still executing, and
+   * its end was written (or the lease was lost). Wait for it before this
+   * process takes the run again.
+   */
   readonly settled: Promise<void>;
 }
 
@@ -106,9 +110,23 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
     const { snapshot, inDoubt } = withInDoubtRequests(stored.state, journal, known, agentConfigOf(agent).snapshotKey);
 
     let run: AgentRun | undefined;
-    const keeper = keepLease(store, lease, leaseMs, () => run?.abort());
-    const journaled = journalMiddleware({ store, lease: keeper.current, onLeaseLost: () => run?.abort() });
+    let current = lease; // until the keeper renews it
+    let keeper = { current: () => current, stop: () => {} };
+    const executing = new Set<Promise<unknown>>();
+    const track = (execution: Promise<unknown>) => {
+      executing.add(execution);
+      const done = () => executing.delete(execution);
+      execution.then(done, done);
+    };
+    const journaled = journalMiddleware({ store, lease: () => keeper.current(), onLeaseLost: () => run?.abort(), track });
+    /** Until no tool of this process executes any more: an aborted run may still have effects landing. */
+    const quiet = async () => {
+      while (executing.size > 0) await Promise.allSettled([...executing]);
+    };
     run = agent.resume(snapshot, { ...resumeOptions, middleware: [...(resumeOptions.middleware ?? []), journaled] });
+    // Renewed from here on: a snapshot resume refused above leaves no timer behind.
+    keeper = keepLease(store, current, leaseMs, () => run?.abort());
+    current = keeper.current();
     started = true;
     const resumed = run;
     let checkpointedStep = (snapshot.machine.context as { step: number }).step;
@@ -125,6 +143,7 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
     const settled = resumed.result.then(
       async (result) => {
         subscription.unsubscribe();
+        await quiet();
         try {
           await write('finished', { format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text });
           await store.releaseLease(keeper.current());
@@ -134,7 +153,10 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
           keeper.stop();
         }
       },
-      () => keeper.stop(),
+      async () => {
+        await quiet();
+        keeper.stop();
+      },
     );
     return {
       run: resumed,

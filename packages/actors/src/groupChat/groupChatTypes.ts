@@ -227,6 +227,13 @@ export interface GroupChatRunOptions {
   chatId?: string;
   /** The random speaker selection's starting state (default: the chat's `seed`, else random). */
   randomSeed?: number;
+  /**
+   * Input messages attributed (`name`) to someone who is not a participant:
+   * `'refuse'` (default) throws `UnknownSpeakerError` naming them; `'context'`
+   * keeps them as context that starts no turn (what a nested chat does with the
+   * outer chat's speakers).
+   */
+  unknownSpeakers?: 'refuse' | 'context';
 }
 
 /** A wait that can be persisted: a person's turn or a manual speaker choice. */
