@@ -5,6 +5,7 @@ import {
   ToolError,
   defineTool,
   literalsAsEnums,
+  setOwn,
 } from '@agentchart/core';
 import { z } from 'zod';
 import { DEFAULT_OPENAPI_TIMEOUT_MS, OPENAPI_MAX_RESPONSE_CHARS } from '../constants.js';
@@ -110,10 +111,10 @@ function argumentsSchema(parameters: readonly OperationParameter[], operation: O
     ...(operation.body ? [{ argument: operation.body.argument, schema: operation.body.schema, required: operation.body.required }] : []),
   ];
   for (const field of fields) {
-    properties[field.argument] = field.schema;
+    setOwn(properties, field.argument, field.schema);
     if (field.required) required.push(field.argument);
     const validator = validatorFor(field.schema);
-    shape[field.argument] = field.required ? validator : validator.optional();
+    setOwn(shape, field.argument, field.required ? validator : validator.optional());
   }
   const jsonSchema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) jsonSchema.required = required;

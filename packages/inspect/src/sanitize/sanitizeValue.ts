@@ -6,6 +6,7 @@ import {
   REDACTED,
 } from '../constants.js';
 import { isSecretKey, isSecretValue } from './secretKeys.js';
+import { setOwn } from '@agentchart/core';
 
 /** How values are trimmed before they leave the process. */
 export interface SanitizeOptions {
@@ -148,7 +149,7 @@ function walkEntries(entries: [string, unknown][], settings: Settings, depth: nu
   const result: { [key: string]: JsonValue } = {};
   for (const [key, entry] of entries) {
     if (settings.dropKeys.has(key) || typeof entry === 'function' || entry === undefined) continue;
-    result[key] = isSecretKey(key) || settings.secretKeys.has(key.toLowerCase()) ? REDACTED : walk(entry, settings, depth + 1, seen);
+    setOwn(result, key, isSecretKey(key) || settings.secretKeys.has(key.toLowerCase()) ? REDACTED : walk(entry, settings, depth + 1, seen));
   }
   return result;
 }
