@@ -16,3 +16,16 @@ export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
 export { getOwn, ownRecord, setOwn } from './ownKeys.js';
+export {
+  MIN_REGISTERED_SECRET_LENGTH,
+  REDACTED,
+  type RedactionOptions,
+  containsSecretShape,
+  isSecretKey,
+  isSecretKeyName,
+  redactSecretShapes,
+  redactText,
+  redactValue,
+  registerSecrets,
+  registeredSecrets,
+} from './redaction/index.js';
