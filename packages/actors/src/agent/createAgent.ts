@@ -11,6 +11,7 @@ import {
   type ToolMode,
   type CompiledToolRules,
   type ToolRuleInput,
+  type UnnamedToolPolicy,
   compileToolRules,
 } from '@agentchart/core';
 import type { z } from 'zod';
@@ -66,6 +67,12 @@ export interface AgentOptions {
    * can deadlock throws `ToolRulesError` before any model is called.
    */
   toolRules?: readonly ToolRuleInput[];
+  /**
+   * Tools the rules do not name (added during a run and not in `addableTools`):
+   * allowed only where the rules leave the choice free (`'where-free'`, the
+   * default) or never (`'refuse'`). Only with `toolRules`.
+   */
+  unnamedTools?: UnnamedToolPolicy;
   /**
    * A zod schema for the shared state: initial values and every write are
    * checked against it (make keys optional that may be absent).
@@ -214,7 +221,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     toolRules:
       options.toolRules === undefined
         ? undefined
-        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
+        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
     addableTools,
   };
 }
@@ -247,3 +254,7 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
   return value;
 }
 
+
+function unnamedToolsOption(policy: UnnamedToolPolicy | undefined): { unnamedTools?: UnnamedToolPolicy } {
+  return policy === undefined ? {} : { unnamedTools: policy };
+}

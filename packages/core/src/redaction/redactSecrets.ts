@@ -1,6 +1,7 @@
 import { setOwn } from '../ownKeys.js';
 import { isSecretKeyName } from './secretKeyNames.js';
 import { registeredSecrets } from './secretRegistry.js';
+import { redactSecretAssignments } from './secretAssignments.js';
 import { redactSecretShapes } from './secretShapes.js';
 
 /** What replaces a secret. */
@@ -17,7 +18,8 @@ export interface RedactionOptions {
 /**
  * Redacts a string: registered credential values (and `options.secrets`)
  * wherever they appear, then well-known token shapes (`sk-…`, `ghp_…`, JWTs,
- * `Bearer …`, PEM private keys, …). No I/O; shared by traces, the inspector
+ * `Bearer …`, PEM private keys, …), then the values of secret-named
+ * assignments inside the text (`"apiKey":"…"`, `password=…`, `pin: …`). No I/O; shared by traces, the inspector
  * bridge, the live view and error messages.
  *
  * @example
@@ -27,7 +29,7 @@ export function redactText(text: string, options: RedactionOptions = {}): string
   let out = text;
   for (const secret of options.secrets ?? []) if (secret !== '' && out.includes(secret)) out = out.split(secret).join(REDACTED);
   for (const secret of registeredSecrets()) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return redactSecretShapes(out, REDACTED);
+  return redactSecretAssignments(redactSecretShapes(out, REDACTED), REDACTED);
 }
 
 /**
