@@ -23,6 +23,7 @@ export {
   containsSecretShape,
   isSecretKey,
   isSecretKeyName,
+  redactKnownSecrets,
   redactSecretShapes,
   redactText,
   redactValue,

@@ -26,10 +26,23 @@ export interface RedactionOptions {
  * redactText('401: Incorrect API key provided: sk-proj-abcdefghijklmnop'); // '401: Incorrect API key provided: [redacted]'
  */
 export function redactText(text: string, options: RedactionOptions = {}): string {
+  return redactSecretAssignments(redactSecretShapes(redactKnownSecrets(text, options.secrets), REDACTED), REDACTED);
+}
+
+/**
+ * Replaces only exact credential values: the registered ones and `extra`
+ * (longest first, so a value containing another goes whole). For data a
+ * program still reads, such as an API's response, where token shapes and
+ * secret-named fields may be the very data asked for.
+ *
+ * @example
+ * redactKnownSecrets('echo: my-api-key-123', ['my-api-key-123']); // 'echo: [redacted]'
+ */
+export function redactKnownSecrets(text: string, extra: readonly string[] = []): string {
   let out = text;
-  for (const secret of options.secrets ?? []) if (secret !== '' && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  for (const secret of registeredSecrets()) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return redactSecretAssignments(redactSecretShapes(out, REDACTED), REDACTED);
+  const values = extra.length === 0 ? registeredSecrets() : [...extra, ...registeredSecrets()].sort((a, b) => b.length - a.length);
+  for (const secret of values) if (secret !== '' && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
 }
 
 /**
