@@ -5,6 +5,8 @@ import {
   defineTool,
   getOwn,
   ownRecord,
+  parseToolRules,
+  rules,
   restoreOptionalNulls,
   setOwn,
   toParametersJsonSchema,
@@ -169,6 +171,28 @@ describe('every place that copies keys from outside keeps them own keys', () => 
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(out.polluted).toBeUndefined();
     expect(getOwn(out, '__proto__')).toEqual({ polluted: true });
+  });
+
+  it('tool rules: Letta child_arg_nodes and prefilled arguments keep hostile names as keys', async () => {
+    const [child] = parseToolRules([
+      hostile('{"type":"constrain_child_tools","tool_name":"a","children":["b"],"child_arg_nodes":[{"name":"__proto__","args":{"polluted":true}}]}'),
+    ]) as [{ childArgs?: Record<string, unknown> }];
+    expect(Object.keys(child.childArgs ?? {})).toEqual(['__proto__']);
+    expect((child.childArgs as Record<string, unknown>).polluted).toBeUndefined();
+    let received: unknown;
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      parameters: z.object({ city: z.string(), unit: z.string().optional() }),
+      execute: (args) => {
+        received = args;
+        return 'ok';
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: hostile('{"__proto__":{"unit":"F"}}') }] }, { text: 'done' }]);
+    await createAgent({ name: 'p', model, tools: [lookup], toolRules: [rules.init('lookup', { args: hostile('{"city":"Oslo","__proto__":{"unit":"K"}}') })] })
+      .run('Go.').result;
+    expect(received).toEqual({ city: 'Oslo' });
   });
 
   it('a persisted run whose state holds "__proto__" resumes with it as a key', async () => {
