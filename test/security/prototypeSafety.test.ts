@@ -176,7 +176,7 @@ describe('every place that copies keys from outside keeps them own keys', () => 
   it('tool rules: Letta child_arg_nodes and prefilled arguments keep hostile names as keys', async () => {
     const [child] = parseToolRules([
       hostile('{"type":"constrain_child_tools","tool_name":"a","children":["b"],"child_arg_nodes":[{"name":"__proto__","args":{"polluted":true}}]}'),
-    ]) as [{ childArgs?: Record<string, unknown> }];
+    ]) as unknown as [{ childArgs?: Record<string, unknown> }];
     expect(Object.keys(child.childArgs ?? {})).toEqual(['__proto__']);
     expect((child.childArgs as Record<string, unknown>).polluted).toBeUndefined();
     let received: unknown;
