@@ -28,6 +28,12 @@ const SHAPES: readonly RegExp[] = [
 ];
 
 const GLOBAL_SHAPES = SHAPES.map((shape) => new RegExp(shape.source, `g${shape.flags}`));
+/**
+ * One cheap pass first: a text without any of these markers holds no shape,
+ * and the shapes are not tried. Written case by case: a case-insensitive
+ * alternation is several times slower in V8.
+ */
+const MARKERS = /sk-|[rsp]k_|github_pat_|gh[pousr]_|glpat-|hf_|AIza|xox|A[KS]IA|eyJ|-----BEGIN|[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|TOKEN/;
 
 /**
  * Replaces every credential-shaped part of `text` with `replacement`.
@@ -37,7 +43,7 @@ const GLOBAL_SHAPES = SHAPES.map((shape) => new RegExp(shape.source, `g${shape.f
  * // 'Incorrect API key provided: [redacted].'
  */
 export function redactSecretShapes(text: string, replacement: string): string {
-  if (text.length < 8) return text;
+  if (text.length < 8 || !MARKERS.test(text)) return text;
   let out = text;
   for (const shape of GLOBAL_SHAPES) out = out.replace(shape, replacement);
   return out;
