@@ -120,5 +120,9 @@ describe('tools the rules do not name (added during a run)', () => {
     expect(unnamedToolBlock(free.program, initialToolRuleState(), 'where-free', 'x')).toBeNull();
     expect(free.unnamedTools).toBe('where-free');
     expect(() => compileToolRules([], ['a'], { unnamedTools: 'sometimes' as never })).toThrow(ToolRulesError);
+    const model = scriptedModel([]);
+    expect(() => createAgent({ name: 'r', model, toolRules: [], unnamedTools: 'sometimes' as never })).toThrow(
+      `createAgent({ name: "r" }): unnamedTools must be 'where-free' or 'refuse'; got "sometimes".`,
+    );
   });
 });
