@@ -209,7 +209,8 @@ export const agentMachine = setup({
       input: context.messages,
     })),
     enqueueActions(({ context, enqueue }) => {
-      if (context.runtime.toolRules) enqueue.spawnChild('toolRules', { id: 'toolRules' });
+      // The rules' machine, for the inspector only: the gate decides with the same program (docs/tool-rules.md).
+      if (context.runtime.toolRules && context.runtime.mirrorToolRules) enqueue.spawnChild('toolRules', { id: 'toolRules' });
     }),
   ],
   on: { abort: '.aborted' },

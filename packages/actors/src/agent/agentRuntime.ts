@@ -22,8 +22,18 @@ export interface AgentRuntime {
   readonly maxToolCalls: number;
   readonly maxConsecutiveErrors: number;
   readonly detailedErrors: boolean;
-  /** The compiled tool rules; the agent runs their machine as its `toolRules` child. */
+  /**
+   * The compiled tool rules. The agent decides with their program (the
+   * engine functions); see `mirrorToolRules` for their machine.
+   */
   readonly toolRules: CompiledToolRules | undefined;
+  /**
+   * Whether the run keeps the rules' generated machine as its `toolRules`
+   * child, moved by every event the agent's gate applies: only for runs
+   * someone inspects (and runs resumed from a snapshot that has the child),
+   * since the agent never reads it.
+   */
+  readonly mirrorToolRules?: boolean;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
 }

@@ -79,6 +79,12 @@ const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOut
   ...(outcome.error ? { error: outcome.error } : {}),
 });
 
+/** Moves the run's `toolRules` mirror (kept only for inspected runs) by the events the gate applied. */
+function mirrorRuleEvents(context: AgentContext, enqueue: StepOutput, events: readonly AnyEventObject[]): void {
+  if (context.runtime.mirrorToolRules !== true) return;
+  for (const event of events) enqueue.sendTo('toolRules', event);
+}
+
 /** What the model sees for a call the run was aborted before it returned. */
 const ABORTED_CALL: ToolOutcome = { content: 'The run was aborted before this call returned a result.', isError: true };
 
@@ -153,7 +159,7 @@ export const agentSteps = {
         approvals: noApprovals(),
         rules: gated.state,
       });
-      for (const event of gated.events) enqueue.sendTo('toolRules', event);
+      mirrorRuleEvents(context, enqueue, gated.events);
       gated.calls.forEach((call, index) => {
         const refusal = gated.refusals[index];
         if (refusal === undefined) enqueue.emit({ type: 'tool.call', ...base, call });
@@ -169,7 +175,7 @@ export const agentSteps = {
       if (context.runtime.toolRules === undefined || context.rules === undefined) return;
       const settled = settleRuleApproval(context.runtime.toolRules, context.rules, context.batch, context.approvals);
       enqueue.assign({ rules: settled.state });
-      for (const event of settled.events) enqueue.sendTo('toolRules', event);
+      mirrorRuleEvents(context, enqueue, settled.events);
     },
 
     /** After a batch: the output of the conditional tool it ran picks the next tool. */
@@ -179,7 +185,7 @@ export const agentSteps = {
       if (toolRules === undefined || context.rules === undefined || batch.admitted === undefined) return;
       const progress = applyBatchOutputs(toolRules, context.rules, { ...batch, admitted: batch.admitted });
       enqueue.assign({ rules: progress.state, ...(progress.error ? { error: progress.error } : {}) });
-      for (const event of progress.events) enqueue.sendTo('toolRules', event);
+      mirrorRuleEvents(context, enqueue, progress.events);
     },
 
     /** A final answer the rules do not accept yet: tell the model what is missing. */
@@ -194,7 +200,7 @@ export const agentSteps = {
     endRules: (context, _event, enqueue) => {
       if (context.rules === undefined) return;
       enqueue.assign({ rules: applyEnd(context.rules) });
-      enqueue.sendTo('toolRules', { type: 'end' });
+      mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
     },
 
     recordDecision: (context, event, enqueue) => {

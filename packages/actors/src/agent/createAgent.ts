@@ -187,7 +187,7 @@ class ConfiguredAgent implements Agent {
     const state = validateInitialState(runOptions.state, config.stateSchema);
     const inspect = combineInspectors(this.#inspect, runOptions.inspect, ...globalInspectors());
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
-    const runtime = runtimeFor(config, config.tools.values(), middleware);
+    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined);
     return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
   }
 
@@ -203,9 +203,19 @@ class ConfiguredAgent implements Agent {
 }
 
 /** A run's runtime: the agent's configuration, its own live tool list, and the run's middleware inside the agent's. */
-function runtimeFor(config: AgentConfig, liveTools: Iterable<AnyTool>, middleware: readonly FunctionMiddleware[]): AgentRuntime {
+function runtimeFor(
+  config: AgentConfig,
+  liveTools: Iterable<AnyTool>,
+  middleware: readonly FunctionMiddleware[],
+  mirrorToolRules = false,
+): AgentRuntime {
   const { toolChoice: _toolChoice, addableTools: _addable, ...shared } = config;
-  return { ...shared, liveTools: new LiveToolSet(liveTools), middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware] };
+  return {
+    ...shared,
+    liveTools: new LiveToolSet(liveTools),
+    middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
+    mirrorToolRules,
+  };
 }
 
 function buildConfig(options: AgentOptions): AgentConfig {

@@ -40,8 +40,8 @@ export type ChatMember = {
 /** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
 export interface AgentTurnSetup {
   readonly machine: typeof agentMachine;
-  /** A runtime for one turn (each turn gets its own live tool list). */
-  runtime(): AgentRuntime;
+  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` for an inspected chat. */
+  runtime(mirrorToolRules?: boolean): AgentRuntime;
   readonly toolMode: ToolModeSetting;
   /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */
   readonly knownTools: ReadonlyMap<string, AnyTool>;
@@ -237,7 +237,12 @@ function agentTurnSetup(
         );
   const { toolChoice, addableTools: _addable, ...agentRuntime } = config;
   const base = { ...agentRuntime, tools, toolRules };
-  const runtime = (): AgentRuntime => ({ ...base, liveTools: new LiveToolSet(tools.values()), middleware: [...config.middleware] });
+  const runtime = (mirrorToolRules = false): AgentRuntime => ({
+    ...base,
+    liveTools: new LiveToolSet(tools.values()),
+    middleware: [...config.middleware],
+    mirrorToolRules,
+  });
   return {
     machine: machineFor(runtime()),
     runtime,
