@@ -1,5 +1,5 @@
 import { createAgent, createGroupChat } from '@agentchart/actors';
-import { ConfigurationError, defineTool } from '@agentchart/core';
+import { ConfigurationError, ToolRulesError, defineTool, rules } from '@agentchart/core';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -51,5 +51,22 @@ describe('what chats and agents of the same shape share', () => {
     expect(agent.tools).toBe(agent.tools);
     expect(agent.tools).toEqual([]);
     expect(agent.toolRules).toBeUndefined();
+  });
+});
+
+describe('compiled tool rules', () => {
+  const tool = (name: string) => defineTool({ name, description: name, parameters: z.object({}), execute: () => name });
+  it('agents with the same rules for the same tools share one compiled rule set; other tools get their own', () => {
+    const tools = [tool('search'), tool('read')];
+    const make = (list = tools) => createAgent({ name: 'r', model: model(), tools: list, toolRules: [rules.init('search'), rules.child('search', ['read'])] });
+    expect(make().toolRules).toBe(make().toolRules);
+    expect(make([...tools, tool('write')]).toolRules).not.toBe(make().toolRules);
+    expect(make([...tools, tool('write')]).toolRules?.toolNames).toEqual(['search', 'read', 'write']);
+  });
+
+  it('a rule set that does not compile throws every time', () => {
+    const make = () => createAgent({ name: 'r', model: model(), tools: [tool('a')], toolRules: [rules.init('missing')] });
+    expect(make).toThrow(ToolRulesError);
+    expect(make).toThrow(ToolRulesError);
   });
 });

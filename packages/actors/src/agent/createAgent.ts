@@ -11,7 +11,6 @@ import {
   type ToolMode,
   type CompiledToolRules,
   type ToolRuleInput,
-  compileToolRules,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { runInputMessages } from '../runInputMessages.js';
@@ -20,6 +19,7 @@ import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_ST
 import type { AgentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
 import { LiveToolSet, assertIsTool } from './liveTools.js';
+import { sharedToolRules } from './sharedToolRules.js';
 import { middlewareList } from './middleware.js';
 import { restoreRun } from './runSnapshot.js';
 import { normalizeToolMode } from './toolChoice.js';
@@ -251,7 +251,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     toolRules:
       options.toolRules === undefined
         ? undefined
-        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
+        : sharedToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
     addableTools,
   };
 }

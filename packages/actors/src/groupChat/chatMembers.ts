@@ -1,4 +1,4 @@
-import { type AnyTool, ConfigurationError, DuplicateToolError, type ToolModeSetting, compileToolRules, defineTool, rules } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, DuplicateToolError, type ToolModeSetting, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { agentConfigOf } from '../agent/agentRegistry.js';
@@ -6,6 +6,7 @@ import { machineFor } from '../agent/agentRun.js';
 import type { AgentRuntime } from '../agent/agentRuntime.js';
 import type { AgentConfig } from '../agent/createAgent.js';
 import { LiveToolSet } from '../agent/liveTools.js';
+import { sharedToolRules } from '../agent/sharedToolRules.js';
 import { normalizeToolMode } from '../agent/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
 import type {
@@ -231,7 +232,7 @@ function agentTurnSetup(
   const toolRules =
     handoffs.length === 0
       ? config.toolRules
-      : compileToolRules(
+      : sharedToolRules(
           [...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))],
           [...toolNames, ...addableNames],
         );
