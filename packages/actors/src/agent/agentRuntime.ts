@@ -37,3 +37,33 @@ export interface AgentRuntime {
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
 }
+
+/**
+ * A run's runtime from the agent's configuration (`base`), as one object
+ * literal with every field in the same order: every runtime then shares one
+ * hidden class, and each run reads `context.runtime.*` on the fast path
+ * (spreading a rest-destructured configuration made a slow dictionary object).
+ *
+ * @example
+ * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
+ */
+export function agentRuntime(
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules'>,
+  run: { liveTools: LiveToolSet; middleware: readonly FunctionMiddleware[]; mirrorToolRules?: boolean },
+): AgentRuntime {
+  return {
+    agentName: base.agentName,
+    model: base.model,
+    tools: base.tools,
+    liveTools: run.liveTools,
+    middleware: run.middleware,
+    instructions: base.instructions,
+    maxSteps: base.maxSteps,
+    maxToolCalls: base.maxToolCalls,
+    maxConsecutiveErrors: base.maxConsecutiveErrors,
+    detailedErrors: base.detailedErrors,
+    toolRules: base.toolRules,
+    mirrorToolRules: run.mirrorToolRules ?? false,
+    stateSchema: base.stateSchema,
+  };
+}

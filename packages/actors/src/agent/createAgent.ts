@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { runInputMessages } from '../runInputMessages.js';
 import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
-import type { AgentRuntime } from './agentRuntime.js';
+import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
 import { LiveToolSet, assertIsTool } from './liveTools.js';
 import { sharedToolRules } from './sharedToolRules.js';
@@ -209,13 +209,11 @@ function runtimeFor(
   middleware: readonly FunctionMiddleware[],
   mirrorToolRules = false,
 ): AgentRuntime {
-  const { toolChoice: _toolChoice, addableTools: _addable, ...shared } = config;
-  return {
-    ...shared,
+  return agentRuntime(config, {
     liveTools: new LiveToolSet(liveTools),
     middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
     mirrorToolRules,
-  };
+  });
 }
 
 function buildConfig(options: AgentOptions): AgentConfig {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { agentConfigOf } from '../agent/agentRegistry.js';
 import { machineFor } from '../agent/agentRun.js';
-import type { AgentRuntime } from '../agent/agentRuntime.js';
+import { type AgentRuntime, agentRuntime } from '../agent/agentRuntime.js';
 import type { AgentConfig } from '../agent/createAgent.js';
 import { LiveToolSet } from '../agent/liveTools.js';
 import { sharedToolRules } from '../agent/sharedToolRules.js';
@@ -236,18 +236,13 @@ function agentTurnSetup(
           [...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))],
           [...toolNames, ...addableNames],
         );
-  const { toolChoice, addableTools: _addable, ...agentRuntime } = config;
-  const base = { ...agentRuntime, tools, toolRules };
-  const runtime = (mirrorToolRules = false): AgentRuntime => ({
-    ...base,
-    liveTools: new LiveToolSet(tools.values()),
-    middleware: [...config.middleware],
-    mirrorToolRules,
-  });
+  const base = { ...config, tools, toolRules };
+  const runtime = (mirrorToolRules = false): AgentRuntime =>
+    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules });
   return {
     machine: machineFor(runtime()),
     runtime,
-    toolMode: normalizeToolMode(toolChoice, toolNames, addableNames),
+    toolMode: normalizeToolMode(config.toolChoice, toolNames, addableNames),
     knownTools: new Map([...config.addableTools, ...tools]),
   };
 }
