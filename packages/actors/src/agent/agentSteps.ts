@@ -12,7 +12,7 @@ import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } 
 import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
-import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
+import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { toolStateHandle } from './runSharedState.js';
@@ -119,7 +119,7 @@ export const agentSteps = {
       if (batch.pending === 0) return;
       enqueue.sendTo('toolRunner', {
         type: 'tools.run',
-        tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
+        tools: offeredToolsByName(context),
         calls: batch.calls,
         answered: batch.outcomes,
         step: context.step,
@@ -150,7 +150,7 @@ export const agentSteps = {
         for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
         return;
       }
-      const tools = new Map(offeredToolsNow(context).map((tool) => [tool.name, tool]));
+      const tools = offeredToolsByName(context);
       const gated = gateToolCalls(runtime.toolRules, tools, context.rules, context.draft.toolCalls);
       const outcomes = gated.refusals.map(refusalOutcome);
       const pending = outcomes.filter((outcome) => outcome === undefined).length;
