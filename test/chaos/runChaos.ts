@@ -165,7 +165,13 @@ function collectLines(child: ChildProcess) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const trials = Number(process.argv[2] ?? 200);
-  const summary = await runChaos(trials, process.env.CHAOS_VERBOSE ? console.log : undefined);
+  let finished = 0;
+  const progress = (line: string) => {
+    finished += 1;
+    if (process.env.CHAOS_VERBOSE) console.log(line);
+    else if (finished % 25 === 0) console.log(`${finished}/${trials} trials…`);
+  };
+  const summary = await runChaos(trials, progress);
   console.log(formatSummary(summary));
   process.exitCode = summary.lostRuns === 0 && summary.executedTwice === 0 && summary.unsurfaced === 0 && summary.missingEffects === 0 ? 0 : 1;
 }

@@ -108,11 +108,12 @@ describe('tampered run snapshots end in a clear error and execute nothing', () =
     expect(error.message).toContain('call "evil" of "delete_file" needs approval but is not among the requests');
   });
 
-  it('a reset rules.counts is not the rule state the transcript leads to (in the child machine too)', async () => {
+  it('a reset rules.counts is not the rule state the transcript leads to', async () => {
     const snapshot = await persistedWaitingRun();
     expect(snapshot.machine.context.rules.counts).toEqual({ search: 1 });
     snapshot.machine.context.rules.counts = {};
-    snapshot.machine.children.toolRules.snapshot.context.counts = {};
+    // The rules' machine is a child only in runs someone inspects; edit it too where it is there.
+    if (snapshot.machine.children.toolRules) snapshot.machine.children.toolRules.snapshot.context.counts = {};
     const error = refusal(snapshot);
     expect(error.details.path).toBe('machine.context.rules');
     expect(error.message).toContain('is not the rule state the run\'s calls lead to ({"last":"pay","called":[],"counts":{"search":1}');

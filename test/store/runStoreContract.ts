@@ -99,7 +99,7 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
 
       await expect(first.saveState(stale, { status: 'running', state: { step: 99 } })).rejects.toMatchObject({
         code: 'RUN_LEASE_LOST',
-        details: { runId, owner: 'w1', token: 1, currentOwner: 'w2', currentToken: 2 },
+        details: { runId, owner: 'w1', fence: 1, currentOwner: 'w2', currentFence: 2 },
       });
       await expect(first.recordCallStarted(stale, start('call_b'))).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });
       await expect(first.recordCallResult(stale, 'call_a', { content: 'late' })).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });

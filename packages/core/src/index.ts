@@ -28,3 +28,18 @@ export {
   type ToolCallStart,
 } from './runStore.js';
 export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
+export { getOwn, ownRecord, setOwn } from './ownKeys.js';
+export {
+  MIN_REGISTERED_SECRET_LENGTH,
+  REDACTED,
+  type RedactionOptions,
+  containsSecretShape,
+  isSecretKey,
+  isSecretKeyName,
+  redactKnownSecrets,
+  redactSecretShapes,
+  redactText,
+  redactValue,
+  registerSecrets,
+  registeredSecrets,
+} from './redaction/index.js';

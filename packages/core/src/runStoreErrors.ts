@@ -49,7 +49,8 @@ export class RunLeaseLostError extends AgentchartError {
       'RUN_LEASE_LOST',
       `The lease of "${owner}" on run "${runId}" (fencing token ${token}) is no longer current: another owner took the run or the lease expired. ` +
         'Nothing was written. Stop working on this run; to continue it, acquire its lease again and resume it from the store.',
-      { runId, owner, token, ...details },
+      // `fence`, not `token`: error details are redacted, and a key named token reads as a credential.
+      { runId, owner, fence: token, ...details },
     );
   }
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import type { AgentContext } from './agentContext.js';
 import type { agentMachine } from './agentMachine.js';
-import type { AgentRuntime } from './agentRuntime.js';
+import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
 import { checkRunSnapshot } from './checkRunSnapshot.js';
 import { PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
 import { rebuildChildren } from './rebuildChildren.js';
@@ -155,13 +155,16 @@ export function restoreRun(
   const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
   // The run's own shared state is its child (rebuilt below); a chat's is attached by the chat.
   const sharedState = sharedValues === undefined ? data.sharedState : { xstate$$type: 1, id: SHARED_STATE_SYSTEM_ID };
-  const context = { ...data, batch, sharedState, runtime } as unknown as AgentContext;
+  // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
+  const mirrorToolRules = (persisted.machine.children as Record<string, unknown>).toolRules !== undefined && data.rules !== undefined;
+  const restoredRuntime = agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules });
+  const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
   const machine = {
     status: 'active',
     value: 'awaitingApproval',
     historyValue: {},
     context,
-    children: rebuildChildren(sharedValues, data.rules),
+    children: rebuildChildren(sharedValues, mirrorToolRules ? data.rules : undefined),
   };
   return { runId: persisted.runId, snapshot: machine as unknown as SnapshotFrom<typeof agentMachine> };
 }

@@ -140,7 +140,7 @@ export class SqlRunStore implements RunStore {
     if (current === undefined) return notFound(lease.runId);
     return new RunLeaseLostError(lease.runId, lease.owner, lease.token, {
       currentOwner: current.leaseOwner ?? null,
-      currentToken: current.leaseToken,
+      currentFence: current.leaseToken,
       currentExpiresAt: current.leaseExpiresAt ?? null,
     });
   }
