@@ -16,6 +16,19 @@ export interface OpenAIWireOptions {
 export function openaiProtocol(options: OpenAIWireOptions = {}): WireProtocol {
   return {
     contentType: 'text/event-stream',
+    answerOther(request, response) {
+      if (request.method === 'GET' && request.path === '/v1/models') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ object: 'list', data: [{ id: 'qwen3', object: 'model', created: 1767225600, owned_by: 'system' }] }));
+        return true;
+      }
+      if (request.method === 'GET') {
+        response.writeHead(404, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: `no route ${request.path}`, type: 'invalid_request_error' } }));
+        return true;
+      }
+      return false;
+    },
     frames(turn, request) {
       const body = request.body as { model: string; stream_options?: { include_usage?: boolean } };
       const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>

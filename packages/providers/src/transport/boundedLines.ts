@@ -1,0 +1,96 @@
+import { type TransportErrors, idleTimeoutError, tooLargeError } from './transportErrors.js';
+
+/** The caps and the idle timeout a line reader applies. */
+export interface LineLimits {
+  maxLineBytes: number;
+  maxReplyBytes: number;
+  idleTimeoutMs: number;
+}
+
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder();
+
+/**
+ * The lines of a streamed body, in time linear in its size: bytes are kept
+ * as the chunks that arrived and decoded once per line (a line split over
+ * a thousand chunks costs one concatenation, not a thousand). A line ends
+ * at `\n`; a trailing `\r` is dropped; the last line needs no `\n`.
+ * Past `maxLineBytes` in one line or `maxReplyBytes` in all, or after
+ * `idleTimeoutMs` without a chunk, reading stops (the body is cancelled,
+ * which closes the connection) with a ModelError.
+ *
+ * @example
+ * for await (const line of boundedLines(response.body, limits, errors)) handle(JSON.parse(line));
+ */
+export async function* boundedLines(
+  body: ReadableStream<Uint8Array>,
+  limits: LineLimits,
+  errors: TransportErrors,
+): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let total = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await readWithin(reader, limits.idleTimeoutMs, errors);
+      if (done) break;
+      total += value.byteLength;
+      if (total > limits.maxReplyBytes) throw tooLargeError(errors, 'reply', limits.maxReplyBytes, 'maxReplyBytes');
+      let start = 0;
+      for (let end = value.indexOf(NEWLINE); end !== -1; end = value.indexOf(NEWLINE, start)) {
+        pending.push(value.subarray(start, end));
+        pendingBytes += end - start;
+        if (pendingBytes > limits.maxLineBytes) throw tooLargeError(errors, 'line', limits.maxLineBytes, 'maxLineBytes');
+        yield takeLine(pending);
+        pendingBytes = 0;
+        start = end + 1;
+      }
+      if (start < value.byteLength) {
+        pending.push(value.subarray(start));
+        pendingBytes += value.byteLength - start;
+        if (pendingBytes > limits.maxLineBytes) throw tooLargeError(errors, 'line', limits.maxLineBytes, 'maxLineBytes');
+      }
+    }
+    finished = true;
+    if (pendingBytes > 0) yield takeLine(pending);
+  } finally {
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+function takeLine(pending: Uint8Array[]): string {
+  const bytes = pending.length === 1 ? (pending[0] as Uint8Array) : concat(pending);
+  pending.length = 0;
+  const line = decoder.decode(bytes);
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  idleTimeoutMs: number,
+  errors: TransportErrors,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: NodeJS.Timeout | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(idleTimeoutError(errors, idleTimeoutMs)), idleTimeoutMs);
+  });
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
