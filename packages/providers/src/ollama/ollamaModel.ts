@@ -10,6 +10,7 @@ import { type TransportOptions, type TransportSettings, resolveTransport } from 
 import { ToolCallParseFailure, ollamaChunks } from './ollamaChunks.js';
 import { type OllamaTarget, ollamaStreamError, ollamaTransportErrors } from './ollamaErrors.js';
 import { resolveOllamaHost } from './ollamaHost.js';
+import { ollamaServerVersion, sendsThinkFalse } from './ollamaVersion.js';
 import { ollamaReplyEvents } from './ollamaReplyEvents.js';
 import { toOllamaMessages, toOllamaTools } from './toOllamaMessages.js';
 import { ForcedCallMissed, forcedCallReminder, missedForcedCall, toolCallFormat, toolCallInstruction } from './toolCallFormat.js';
@@ -56,13 +57,15 @@ export function ollama(options: OllamaModelOptions): ChatModel {
   requireModelName('ollama', options.model);
   const target: OllamaTarget = { host: resolveOllamaHost(options.host), model: options.model };
   const transport = resolveTransport('ollama', options);
+  let version: Promise<string | undefined> | undefined;
+  const versionOnce = () => (version ??= ollamaServerVersion(target.host, options.headers ?? {}));
   return {
     provider: 'ollama',
     modelName: options.model,
     stream(request) {
       return modelEventStream(
         request.signal,
-        (signal) => streamReply(options, transport, target, request, signal),
+        (signal) => streamReply(options, transport, target, versionOnce, request, signal),
         (error) => ollamaStreamError(target, error),
       );
     },
@@ -73,15 +76,18 @@ async function* streamReply(
   options: OllamaModelOptions,
   transport: TransportSettings,
   target: OllamaTarget,
+  versionOnce: () => Promise<string | undefined>,
   request: ChatRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ModelEvent> {
   const offer = resolveToolOffer(request);
+  // Asked once per provider, on its first forced step: whether `think: false` keeps `format` applied.
+  const thinkFalse = offer.mustCall && sendsThinkFalse(await versionOnce());
   let followUp: Message[] = [];
   // One more request within the step after a call the server could not read, or a forced reply without a call.
   for (let attempt = 0; ; attempt++) {
     try {
-      yield* streamOnce(options, transport, target, request, offer, followUp, signal);
+      yield* streamOnce(options, transport, target, request, offer, followUp, thinkFalse, signal);
       return;
     } catch (error) {
       if (error instanceof ToolCallParseFailure) {
@@ -106,10 +112,11 @@ async function* streamOnce(
   request: ChatRequest,
   offer: ToolOffer,
   followUp: readonly Message[],
+  thinkFalse: boolean,
   signal: AbortSignal,
 ): AsyncGenerator<ModelEvent> {
   const errors = ollamaTransportErrors(target);
-  const body = serializeRequest(() => ({ ...buildChatRequest(options, request, offer, followUp), stream: true }), errors.where);
+  const body = serializeRequest(() => ({ ...buildChatRequest(options, request, offer, followUp, thinkFalse), stream: true }), errors.where);
   const response = await postStream(
     { url: `${target.host}/api/chat`, headers: options.headers ?? {}, body, signal },
     transport,
@@ -144,19 +151,25 @@ function unreadableCallError(target: OllamaTarget, serverMessage: string): Model
   );
 }
 
-/** The `/api/chat` body for one request (without `stream`); `followUp` goes last (a second try within the step). */
+/**
+ * The `/api/chat` body for one request (without `stream`); `followUp` goes
+ * last (a second try within the step); `thinkFalse` turns thinking off for a
+ * forced step on a server where that keeps `format` applied.
+ */
 export function buildChatRequest(
   options: OllamaModelOptions,
   request: ChatRequest,
   offer: ToolOffer,
   followUp: readonly Message[] = [],
+  thinkFalse = false,
 ): OllamaChatRequest {
   const messages = [...request.messages, ...(offer.mustCall ? [toolCallInstruction(offer.tools)] : []), ...followUp];
   const body: OllamaChatRequest = { model: options.model, messages: toOllamaMessages(messages) };
   if (offer.tools.length > 0) body.tools = toOllamaTools(offer.tools);
   const format: JsonSchema | undefined = offer.mustCall ? toolCallFormat(offer.tools) : request.responseFormat?.schema;
   if (format !== undefined) body.format = format;
-  if (options.think !== undefined) body.think = options.think;
+  if (thinkFalse) body.think = false;
+  else if (options.think !== undefined) body.think = options.think;
   if (options.options !== undefined) body.options = options.options;
   if (options.keepAlive !== undefined) body.keep_alive = options.keepAlive;
   return body;
