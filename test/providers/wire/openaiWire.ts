@@ -52,7 +52,7 @@ export function openaiProtocol(options: OpenAIWireOptions = {}): WireProtocol {
       const profile = options.profile ?? 'openai';
       const stringChoicesOnly = profile === 'llama.cpp' || profile === 'lmstudio';
       const namedChoice = typeof body.tool_choice === 'object' && body.tool_choice !== null;
-      if (stringChoicesOnly && namedChoice && turn.unconstrained) turn = { ...turn, ...turn.unconstrained };
+      if (stringChoicesOnly && namedChoice && turn.unconstrained) turn = { ...turn, text: turn.unconstrained.text, toolCalls: turn.unconstrained.toolCalls };
       const reasoningField = profile === 'ollama' ? 'reasoning' : 'reasoning_content';
       const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1767225600, model: body.model, choices, ...extra })}\n\n`;
