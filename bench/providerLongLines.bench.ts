@@ -17,8 +17,15 @@ import type { WireServer } from '../test/providers/wire/wireServer.js';
 
 // The clients are the providers' dependencies, not the workspace root's: load them from there (run from the repository root).
 const requireFromProviders = createRequire(join(process.cwd(), 'packages/providers/package.json'));
-const { Ollama } = requireFromProviders('ollama') as typeof import('ollama');
-const OpenAI = (requireFromProviders('openai') as { default: typeof import('openai').default }).default;
+type Drainable = AsyncIterable<unknown>;
+const { Ollama } = requireFromProviders('ollama') as {
+  Ollama: new (config: { host: string }) => { chat(request: Record<string, unknown>): Promise<Drainable> };
+};
+const OpenAI = (
+  requireFromProviders('openai') as {
+    default: new (config: Record<string, unknown>) => { chat: { completions: { create(body: Record<string, unknown>): Promise<Drainable> } } };
+  }
+).default;
 
 const PIECE = 64 * 1024;
 const request = { messages: [msg.user('go')], tools: [], toolChoice: 'none' as const };
