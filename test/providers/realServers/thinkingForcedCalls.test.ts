@@ -57,6 +57,24 @@ describe('forced calls on thinking models (qwen3, gemma4, gpt-oss)', () => {
     expect((server.requests[0]?.body as { think?: unknown }).think).toBeUndefined();
   });
 
+  it('Ollama < 0.31.2 with think: false configured: a forced step leaves it out (it would switch format off), other steps keep it', async () => {
+    server = await startOllamaServer({ version: '0.30.0', thinkingModel: true });
+    server.script(forcedTurn('prose', ['4 times 5.']), { text: ['Hi'] });
+    const provider = ollama({ model: 'qwen3:8b', host: server.url, maxRetries: 0, think: false });
+    expect((await collectEvents(provider.stream(ask()))).events[1]).toEqual(called);
+    await collectEvents(provider.stream(ask({ toolChoice: 'auto' })));
+    expect((server.requests[0]?.body as { think?: unknown }).think).toBeUndefined();
+    expect((server.requests[1]?.body as { think?: unknown }).think).toBe(false);
+  });
+
+  it('an unknown version (a proxy that hides /api/version) sends think as configured, and the lenient read still finds the call', async () => {
+    server = await startOllamaServer({ version: null, thinkingModel: true });
+    server.script(forcedTurn(`Here: ${CALL}`));
+    const provider = ollama({ model: 'qwen3:8b', host: server.url, maxRetries: 0, think: false });
+    expect((await collectEvents(provider.stream(ask()))).events[0]).toEqual(called);
+    expect((server.requests[0]?.body as { think?: unknown }).think).toBe(false);
+  });
+
   it('empty thinking on an old server (format never applied): the first JSON object of the prose is the call, also fenced', async () => {
     server = await startOllamaServer({ version: '0.30.0', thinkingModel: true });
     server.script(forcedTurn(`Sure! Here is the call:\n\`\`\`json\n${CALL}\n\`\`\`\nDone.`), forcedTurn(`Calling now: ${CALL} as asked`));

@@ -93,6 +93,14 @@ describe.each(Object.entries(servers))('transport a bad server cannot break: %s'
     expect(await server.connectionEnd(0)).toEqual({ finished: false });
   });
 
+  it('waits for the first piece after the headers up to timeoutMs, not idleTimeoutMs (a long prompt being read)', async () => {
+    server = await fake.start();
+    server.script({ text: ['ok'], firstChunkDelayMs: 300 });
+    const { events, error } = await collectEvents(fake.model(server.url, { idleTimeoutMs: 100, timeoutMs: 2_000 }).stream(ask()));
+    expect(error).toBeUndefined();
+    expect(events[0]).toEqual({ type: 'text-delta', text: 'ok' });
+  });
+
   it('keeps one deadline across retries: a stalled server costs timeoutMs once, not once per retry', async () => {
     server = await fake.start();
     server.script({ stall: true }, { stall: true }, { stall: true });

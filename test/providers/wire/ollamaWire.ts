@@ -4,8 +4,12 @@ const CREATED_AT = '2026-01-01T00:00:00.000Z';
 
 /** How the fake Ollama behaves: which version it is, and what kind of model it serves. */
 export interface OllamaWireOptions {
-  /** What `/api/version` says, and which version-dependent behaviours apply (default '0.12.0'). */
-  version?: string;
+  /**
+   * What `/api/version` says, and which version-dependent behaviours apply
+   * (default '0.12.0'); `null`: `/api/version` answers 404, as behind a proxy
+   * that forwards only `/api/chat` (behaviours then as 0.12.0).
+   */
+  version?: string | null;
   /**
    * The model is a parser-based thinking model (qwen3, gemma4, gpt-oss): `format`
    * applies only as server/routes.go allows (see `formatApplies`).
@@ -37,12 +41,13 @@ const THINK_FALSE_FORMAT_SINCE = '0.31.2';
  */
 export function ollamaProtocol(options: OllamaWireOptions = {}): WireProtocol {
   const version = options.version ?? '0.12.0';
+  const hidden = options.version === null;
   return {
     contentType: 'application/x-ndjson',
     answerOther(request, response) {
       if (request.method === 'GET' && request.path === '/api/version') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ version }));
+        response.writeHead(hidden ? 404 : 200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(hidden ? { error: 'not found' } : { version }));
         return true;
       }
       return false;

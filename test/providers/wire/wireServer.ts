@@ -31,6 +31,8 @@ export interface WireTurn {
   midStreamError?: string;
   /** OpenAI-compatible: the model refuses (`delta.refusal`). */
   refusal?: string;
+  /** Send the headers at once, then wait this long before the first frame (a server reading a long prompt). */
+  firstChunkDelayMs?: number;
   /** Extra response headers on an `httpError` (e.g. `retry-after`). */
   headers?: Record<string, string>;
   /** Send an HTTP error body of this many bytes (the body is `x` repeated). */
@@ -129,6 +131,10 @@ export async function startWireServer(protocol: WireProtocol): Promise<WireServe
       return;
     }
     res.writeHead(200, { 'content-type': protocol.contentType, 'cache-control': 'no-cache' });
+    if (turn.firstChunkDelayMs !== undefined) {
+      res.flushHeaders();
+      await new Promise((resolve) => setTimeout(resolve, turn.firstChunkDelayMs));
+    }
     const frames = turn.frames ?? protocol.frames(turn, recorded);
     for (let sent = 0; sent < frames.length; sent++) {
       if (turn.dropAfter === sent) return void res.socket?.destroy();

@@ -10,11 +10,13 @@ import { type TransportOptions, type TransportSettings, resolveTransport } from 
 import { ToolCallParseFailure, ollamaChunks } from './ollamaChunks.js';
 import { type OllamaTarget, ollamaStreamError, ollamaTransportErrors } from './ollamaErrors.js';
 import { resolveOllamaHost } from './ollamaHost.js';
-import { ollamaServerVersion, sendsThinkFalse } from './ollamaVersion.js';
+import { forcedThink, ollamaServerVersion } from './ollamaVersion.js';
 import { ollamaReplyEvents } from './ollamaReplyEvents.js';
 import { toOllamaMessages, toOllamaTools } from './toOllamaMessages.js';
 import { ForcedCallMissed, forcedCallReminder, missedForcedCall, toolCallFormat, toolCallInstruction } from './toolCallFormat.js';
 import { synthesizeCallId } from '../shared/callIds.js';
+
+type ForcedThink = ReturnType<typeof forcedThink>;
 
 /** What `ollama()` takes. */
 export interface OllamaModelOptions extends TransportOptions {
@@ -82,12 +84,12 @@ async function* streamReply(
 ): AsyncGenerator<ModelEvent> {
   const offer = resolveToolOffer(request);
   // Asked once per provider, on its first forced step: whether `think: false` keeps `format` applied.
-  const thinkFalse = offer.mustCall && sendsThinkFalse(await versionOnce());
+  const think = offer.mustCall ? forcedThink(await versionOnce()) : 'as-configured';
   let followUp: Message[] = [];
   // One more request within the step after a call the server could not read, or a forced reply without a call.
   for (let attempt = 0; ; attempt++) {
     try {
-      yield* streamOnce(options, transport, target, request, offer, followUp, thinkFalse, signal);
+      yield* streamOnce(options, transport, target, request, offer, followUp, think, signal);
       return;
     } catch (error) {
       if (error instanceof ToolCallParseFailure) {
@@ -112,17 +114,17 @@ async function* streamOnce(
   request: ChatRequest,
   offer: ToolOffer,
   followUp: readonly Message[],
-  thinkFalse: boolean,
+  think: ForcedThink,
   signal: AbortSignal,
 ): AsyncGenerator<ModelEvent> {
   const errors = ollamaTransportErrors(target);
-  const body = serializeRequest(() => ({ ...buildChatRequest(options, request, offer, followUp, thinkFalse), stream: true }), errors.where);
+  const body = serializeRequest(() => ({ ...buildChatRequest(options, request, offer, followUp, think), stream: true }), errors.where);
   const response = await postStream(
     { url: `${target.host}/api/chat`, headers: options.headers ?? {}, body, signal },
     transport,
     errors,
   );
-  const chunks = ollamaChunks(boundedLines(response.body as ReadableStream<Uint8Array>, transport, errors), errors);
+  const chunks = ollamaChunks(boundedLines(response.body as ReadableStream<Uint8Array>, { ...transport, firstChunkTimeoutMs: transport.timeoutMs }, errors), errors);
   yield* ollamaReplyEvents(chunks, request.messages, offer, {
     textualToolCalls: options.textualToolCalls ?? true,
     ended: () => ollamaStreamError(target, new Error('the stream ended without its `done` line')),
@@ -153,23 +155,23 @@ function unreadableCallError(target: OllamaTarget, serverMessage: string): Model
 
 /**
  * The `/api/chat` body for one request (without `stream`); `followUp` goes
- * last (a second try within the step); `thinkFalse` turns thinking off for a
- * forced step on a server where that keeps `format` applied.
+ * last (a second try within the step); `think` says what a forced step does
+ * with thinking so that `format` applies (see `forcedThink`).
  */
 export function buildChatRequest(
   options: OllamaModelOptions,
   request: ChatRequest,
   offer: ToolOffer,
   followUp: readonly Message[] = [],
-  thinkFalse = false,
+  think: ForcedThink = 'as-configured',
 ): OllamaChatRequest {
   const messages = [...request.messages, ...(offer.mustCall ? [toolCallInstruction(offer.tools)] : []), ...followUp];
   const body: OllamaChatRequest = { model: options.model, messages: toOllamaMessages(messages) };
   if (offer.tools.length > 0) body.tools = toOllamaTools(offer.tools);
   const format: JsonSchema | undefined = offer.mustCall ? toolCallFormat(offer.tools) : request.responseFormat?.schema;
   if (format !== undefined) body.format = format;
-  if (thinkFalse) body.think = false;
-  else if (options.think !== undefined) body.think = options.think;
+  if (think === 'false') body.think = false;
+  else if (options.think !== undefined && !(think === 'no-false' && options.think === false)) body.think = options.think;
   if (options.options !== undefined) body.options = options.options;
   if (options.keepAlive !== undefined) body.keep_alive = options.keepAlive;
   return body;

@@ -43,6 +43,17 @@ export async function ollamaServerVersion(host: string, headers: Record<string, 
   }
 }
 
-/** Whether a forced step on this server should send `think: false` so that `format` applies. */
-export const sendsThinkFalse = (version: string | undefined): boolean =>
-  version !== undefined && compareVersions(version, THINK_FALSE_KEEPS_FORMAT) >= 0;
+/**
+ * What a forced step does with `think` on a server of this version, so that
+ * `format` applies: `'false'` sends `think: false` (0.31.2 and later);
+ * `'no-false'` leaves out a configured `think: false`, which older servers
+ * answer by ignoring `format` (the model thinks, and the grammar applies
+ * after the thinking); `'as-configured'` when the version is unknown.
+ *
+ * @example
+ * forcedThink('0.33.0'); // 'false'
+ */
+export function forcedThink(version: string | undefined): 'false' | 'no-false' | 'as-configured' {
+  if (version === undefined) return 'as-configured';
+  return compareVersions(version, THINK_FALSE_KEEPS_FORMAT) >= 0 ? 'false' : 'no-false';
+}

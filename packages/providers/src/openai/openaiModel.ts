@@ -119,7 +119,7 @@ async function* streamReply(
   const profile = await profileOnce();
   const body = serializeRequest(() => buildCompletionRequest(options, request, profile, offer), errors.where);
   const response = await postStream({ url: `${target.baseURL}/chat/completions`, headers, body, signal }, transport, errors);
-  const lines = boundedLines(response.body as ReadableStream<Uint8Array>, transport, errors);
+  const lines = boundedLines(response.body as ReadableStream<Uint8Array>, { ...transport, firstChunkTimeoutMs: transport.timeoutMs }, errors);
   const chunks = openaiChunks(sseEvents(lines, transport.maxLineBytes, errors, strayErrorLine(errors)), errors);
   yield* openaiReplyEvents(chunks, request.messages, target, signal, { offer, textualToolCalls: options.textualToolCalls ?? true });
 }

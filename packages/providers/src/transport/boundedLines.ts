@@ -5,6 +5,12 @@ export interface LineLimits {
   maxLineBytes: number;
   maxReplyBytes: number;
   idleTimeoutMs: number;
+  /**
+   * The wait for the body's first piece, in ms (default `idleTimeoutMs`):
+   * servers that send headers at once still have to read the prompt first,
+   * which on a long context can take longer than a pause mid-reply.
+   */
+  firstChunkTimeoutMs?: number;
 }
 
 const NEWLINE = 0x0a;
@@ -32,9 +38,11 @@ export async function* boundedLines(
   let pendingBytes = 0;
   let total = 0;
   let finished = false;
+  let wait = Math.max(limits.firstChunkTimeoutMs ?? limits.idleTimeoutMs, limits.idleTimeoutMs);
   try {
     for (;;) {
-      const { done, value } = await readWithin(reader, limits.idleTimeoutMs, errors);
+      const { done, value } = await readWithin(reader, wait, errors);
+      wait = limits.idleTimeoutMs;
       if (done) break;
       total += value.byteLength;
       if (total > limits.maxReplyBytes) throw tooLargeError(errors, 'reply', limits.maxReplyBytes, 'maxReplyBytes');
@@ -81,12 +89,12 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  idleTimeoutMs: number,
+  timeoutMs: number,
   errors: TransportErrors,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   let timer: NodeJS.Timeout | undefined;
   const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(idleTimeoutError(errors, idleTimeoutMs)), idleTimeoutMs);
+    timer = setTimeout(() => reject(idleTimeoutError(errors, timeoutMs)), timeoutMs);
   });
   try {
     return await Promise.race([reader.read(), idle]);
