@@ -37,6 +37,16 @@ describe('forced calls on thinking models (qwen3, gemma4, gpt-oss)', () => {
     expect(server.requests[1]?.body).toMatchObject({ think: false });
   });
 
+  it('a model that refuses think:false (400) gets the forced step again with think as configured', async () => {
+    // Not a reproduced server behaviour (the message is made up): a safety net should a server refuse think:false for a model.
+    server = await startOllamaServer({ version: '0.33.0', thinkingModel: true });
+    server.script({ httpError: { status: 400, body: { error: '"gpt-oss:20b" does not support disabling thinking (think: false)' } } }, forcedTurn('x', ['4 × 5.']));
+    const { events, error } = await collectEvents(ollama({ model: 'gpt-oss:20b', host: server.url, maxRetries: 0, think: 'low' }).stream(ask()));
+    expect(error).toBeUndefined();
+    expect(events[1]).toEqual(called);
+    expect(server.requests.map((request) => (request.body as { think?: unknown }).think)).toEqual([false, 'low']);
+  });
+
   it('asks the server its version once per provider, and not at all without a forced step', async () => {
     server = await startOllamaServer({ version: '0.33.0', thinkingModel: true });
     server.script({ text: ['Hi'] }, forcedTurn('x'), forcedTurn('x'));

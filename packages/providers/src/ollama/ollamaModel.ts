@@ -84,7 +84,7 @@ async function* streamReply(
 ): AsyncGenerator<ModelEvent> {
   const offer = resolveToolOffer(request);
   // Asked once per provider, on its first forced step: whether `think: false` keeps `format` applied.
-  const think = offer.mustCall ? forcedThink(await versionOnce()) : 'as-configured';
+  let think = offer.mustCall ? forcedThink(await versionOnce()) : 'as-configured';
   let followUp: Message[] = [];
   // One more request within the step after a call the server could not read, or a forced reply without a call.
   for (let attempt = 0; ; attempt++) {
@@ -92,7 +92,11 @@ async function* streamReply(
       yield* streamOnce(options, transport, target, request, offer, followUp, think, signal);
       return;
     } catch (error) {
-      if (error instanceof ToolCallParseFailure) {
+      if (think === 'false' && refusedThinkFalse(error)) {
+        // A model that cannot stop thinking (gpt-oss takes levels only) may refuse `think: false`: send it as configured.
+        think = 'as-configured';
+        attempt--;
+      } else if (error instanceof ToolCallParseFailure) {
         if (attempt > 0) throw unreadableCallError(target, error.serverMessage);
         followUp = [unreadableCallNotice(error.serverMessage)];
       } else if (error instanceof ForcedCallMissed) {
@@ -129,6 +133,11 @@ async function* streamOnce(
     textualToolCalls: options.textualToolCalls ?? true,
     ended: () => ollamaStreamError(target, new Error('the stream ended without its `done` line')),
   });
+}
+
+/** A 400 answer about `think`: the model does not take `think: false`. */
+function refusedThinkFalse(error: unknown): boolean {
+  return error instanceof ModelError && error.code === 'MODEL_HTTP_ERROR' && error.details.status === 400 && /think/i.test(error.message);
 }
 
 /**
