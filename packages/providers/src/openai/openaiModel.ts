@@ -84,9 +84,16 @@ export function openai(options: OpenAIModelOptions): ChatModel {
   const url = (baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, '');
   const headers = { authorization: `Bearer ${apiKey}`, ...options.headers };
   const target: OpenAITarget = { baseURL: url, model: options.model };
+  // Detected once per provider; a server that did not answer at all is asked again on the next request.
   let profile: Promise<ServerProfile> | undefined;
-  const profileOnce = () =>
-    (profile ??= Promise.resolve(options.compat ?? (baseURL === undefined ? 'openai' : detectCompat(url, headers))).then(serverProfile));
+  const profileOnce = (): Promise<ServerProfile> => {
+    if (options.compat !== undefined || baseURL === undefined) return Promise.resolve(serverProfile(options.compat ?? 'openai'));
+    profile ??= detectCompat(url, headers).then((compat) => {
+      if (compat === undefined) profile = undefined;
+      return serverProfile(compat ?? 'openai');
+    });
+    return profile;
+  };
   return {
     provider: 'openai',
     modelName: options.model,

@@ -44,15 +44,25 @@ export const isCompat = (value: unknown): value is OpenAICompat => typeof value 
  * Which server answers at `baseURL`, from what it says of itself: the
  * `owned_by` of its `/models` list (`vllm`; `llamacpp`; Ollama's `library`,
  * or an `/api/version` beside `/v1`; LM Studio's
- * `organization_owner`). Anything else, or no answer within the wait, is
- * `openai`. Never throws.
+ * `organization_owner`). Anything else is `openai`; no answer at all
+ * (nothing listens yet, or no answer within the wait) is undefined, so the
+ * caller can ask again later. Never throws.
  *
  * @example
  * await detectCompat('http://127.0.0.1:8000/v1', {}); // 'vllm'
  */
-export async function detectCompat(baseURL: string, headers: Record<string, string>, timeoutMs = DEFAULT_PROBE_TIMEOUT_MS * 10): Promise<OpenAICompat> {
+export async function detectCompat(
+  baseURL: string,
+  headers: Record<string, string>,
+  timeoutMs = DEFAULT_PROBE_TIMEOUT_MS * 10,
+): Promise<OpenAICompat | undefined> {
+  let response: Response;
   try {
-    const response = await fetch(`${baseURL}/models`, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(`${baseURL}/models`, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  } catch {
+    return undefined;
+  }
+  try {
     if (!response.ok) return 'openai';
     const text = await response.text();
     if (text.length > 1_000_000) return 'openai';
