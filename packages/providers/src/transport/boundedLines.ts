@@ -38,12 +38,25 @@ export async function* boundedLines(
   let pendingBytes = 0;
   let total = 0;
   let finished = false;
-  let wait = Math.max(limits.firstChunkTimeoutMs ?? limits.idleTimeoutMs, limits.idleTimeoutMs);
+  // One timer for the whole stream, re-armed per chunk (no timer or race per read): when it fires it
+  // cancels the body, which ends the pending read, and the silence is reported as what it was.
+  let silentFor: number | undefined;
+  const arm = (ms: number) => setTimeout(() => {
+    silentFor = ms;
+    void reader.cancel().catch(() => undefined);
+  }, ms);
+  let timer = arm(Math.max(limits.firstChunkTimeoutMs ?? limits.idleTimeoutMs, limits.idleTimeoutMs));
+  let first = true;
   try {
     for (;;) {
-      const { done, value } = await readWithin(reader, wait, errors);
-      wait = limits.idleTimeoutMs;
+      const { done, value } = await reader.read();
+      if (silentFor !== undefined) throw idleTimeoutError(errors, silentFor);
       if (done) break;
+      if (first) {
+        first = false;
+        clearTimeout(timer);
+        timer = arm(limits.idleTimeoutMs);
+      } else timer.refresh();
       total += value.byteLength;
       if (total > limits.maxReplyBytes) throw tooLargeError(errors, 'reply', limits.maxReplyBytes, 'maxReplyBytes');
       let start = 0;
@@ -64,6 +77,7 @@ export async function* boundedLines(
     finished = true;
     if (pendingBytes > 0) yield takeLine(pending);
   } finally {
+    clearTimeout(timer);
     if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
@@ -85,20 +99,4 @@ function concat(parts: Uint8Array[]): Uint8Array {
     offset += part.byteLength;
   }
   return out;
-}
-
-async function readWithin(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  timeoutMs: number,
-  errors: TransportErrors,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let timer: NodeJS.Timeout | undefined;
-  const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(idleTimeoutError(errors, timeoutMs)), timeoutMs);
-  });
-  try {
-    return await Promise.race([reader.read(), idle]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
