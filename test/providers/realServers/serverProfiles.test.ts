@@ -38,11 +38,29 @@ describe('OpenAI-compatible server profiles', () => {
 
   it('llama.cpp told it is OpenAI: the named object is silently treated as auto (why the profile exists)', async () => {
     await start('llama.cpp');
-    server.script(multiplyTurn);
+    server.script(multiplyTurn, multiplyTurn);
     const { events } = await collectEvents(model('openai').stream(ask({ toolChoice: named })));
     expect((server.requests[0]?.body as Body).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
+    // Asked once more within the step, the model answers in prose again: the text is shown.
+    expect(server.requests).toHaveLength(2);
     expect(events[0]).toEqual({ type: 'text-delta', text: '4 × 5 is 20.' });
     expect(server.others).toHaveLength(0);
+  });
+
+  it('Ollama /v1 (no grammar): a forced reply in prose is answered with what was expected, and the second reply is the call', async () => {
+    await start('ollama');
+    server.script({ text: ['Twenty.'] }, { text: ['{"name":"multiply","arguments":{"a":4,"b":5}}'] });
+    const { events } = await collectEvents(model().stream(ask({ toolChoice: named })));
+    expect(events[0]).toEqual({ type: 'tool-call', call: { id: 'call_0_0', name: 'multiply', arguments: { a: 4, b: 5 } } });
+    expect((server.requests[1]?.body as { messages: unknown[] }).messages.slice(-2)).toEqual([
+      { role: 'assistant', content: 'Twenty.' },
+      {
+        role: 'system',
+        content:
+          'Your reply was not a tool call (you wrote "Twenty."). You must call the tool "multiply" now. ' +
+          'Answer with nothing but a JSON object {"name": <tool name>, "arguments": {...}} whose arguments match the tool\'s parameters.',
+      },
+    ]);
   });
 
   it('vLLM: a named choice keeps the object, and its finish_reason "stop" still ends in tool-calls', async () => {

@@ -1,4 +1,5 @@
-import { type ChatModel, type ChatRequest, ConfigurationError, type ModelEvent } from '@agentchart/core';
+import { type ChatModel, type ChatRequest, ConfigurationError, type Message, type ModelEvent } from '@agentchart/core';
+import { ForcedCallMissed, forcedCallReminder } from '../ollama/toolCallFormat.js';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { PLACEHOLDER_API_KEY } from '../constants.js';
 import { modelEventStream } from '../shared/modelEventStream.js';
@@ -124,11 +125,26 @@ async function* streamReply(
   const errors = openaiTransportErrors(target);
   const offer = resolveToolOffer(request);
   const profile = await profileOnce();
-  const body = serializeRequest(() => buildCompletionRequest(options, request, profile, offer), errors.where);
-  const response = await postStream({ url: `${target.baseURL}/chat/completions`, headers, body, signal }, transport, errors);
-  const lines = boundedLines(response.body as ReadableStream<Uint8Array>, { ...transport, firstChunkTimeoutMs: transport.timeoutMs }, errors);
-  const chunks = openaiChunks(sseEvents(lines, transport.maxLineBytes, errors, strayErrorLine(errors)), errors);
-  yield* openaiReplyEvents(chunks, request.messages, target, signal, { offer, textualToolCalls: options.textualToolCalls ?? true });
+  let followUp: Message[] = [];
+  // A forced reply without a call (a server that does not constrain decoding): told what was expected, asked once more.
+  for (let attempt = 0; ; attempt++) {
+    const messages = [...request.messages, ...followUp];
+    const body = serializeRequest(() => buildCompletionRequest(options, { ...request, messages }, profile, offer), errors.where);
+    const response = await postStream({ url: `${target.baseURL}/chat/completions`, headers, body, signal }, transport, errors);
+    const lines = boundedLines(response.body as ReadableStream<Uint8Array>, { ...transport, firstChunkTimeoutMs: transport.timeoutMs }, errors);
+    const chunks = openaiChunks(sseEvents(lines, transport.maxLineBytes, errors, strayErrorLine(errors)), errors);
+    try {
+      yield* openaiReplyEvents(chunks, request.messages, target, signal, {
+        offer,
+        textualToolCalls: options.textualToolCalls ?? true,
+        reaskForcedCall: attempt === 0,
+      });
+      return;
+    } catch (error) {
+      if (!(error instanceof ForcedCallMissed)) throw error;
+      followUp = [...(error.text.trim() === '' ? [] : [{ role: 'assistant' as const, content: error.text }]), forcedCallReminder(offer.tools, error.text)];
+    }
+  }
 }
 
 /** The chat-completions body for one request, as `profile`'s server wants it. */

@@ -19,6 +19,8 @@ export interface OpenAIReplyReading {
   offer: ToolOffer;
   /** Take a text that is nothing but a written-out tool call as that call (tools offered, not forced). */
   textualToolCalls: boolean;
+  /** On a forced step without a call, throw `ForcedCallMissed` (the provider asks again) instead of showing the text. */
+  reaskForcedCall?: boolean;
 }
 
 /**
@@ -70,15 +72,15 @@ export async function* openaiReplyEvents(
   const calls = toolCalls.finish(transcript);
   for (const call of calls) yield { type: 'tool-call', call };
   let textualCalls = 0;
-  if (calls.length === 0 && offer.mustCall && held.pending !== '') {
+  if (calls.length === 0 && offer.mustCall && !refused) {
     const text = held.pending;
     held.finish([]);
     try {
       yield { type: 'tool-call', call: readForcedCall(text, offer.tools, synthesizeCallId('call', transcript, 0)) };
       textualCalls = 1;
     } catch (error) {
-      if (!(error instanceof ForcedCallMissed)) throw error;
-      yield { type: 'text-delta', text };
+      if (!(error instanceof ForcedCallMissed) || reading.reaskForcedCall) throw error;
+      if (text !== '') yield { type: 'text-delta', text };
     }
   } else {
     const rest = held.finish(calls.length === 0 ? offer.tools : []);
