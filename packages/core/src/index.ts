@@ -15,3 +15,18 @@ export * from './validateToolArguments.js';
 export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
+export { getOwn, ownRecord, setOwn } from './ownKeys.js';
+export {
+  MIN_REGISTERED_SECRET_LENGTH,
+  REDACTED,
+  type RedactionOptions,
+  containsSecretShape,
+  isSecretKey,
+  isSecretKeyName,
+  redactKnownSecrets,
+  redactSecretShapes,
+  redactText,
+  redactValue,
+  registerSecrets,
+  registeredSecrets,
+} from './redaction/index.js';

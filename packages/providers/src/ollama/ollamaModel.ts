@@ -1,6 +1,7 @@
 import { type ChatModel, type ChatRequest, type JsonSchema, type Message, ModelError, type ModelEvent } from '@agentchart/core';
 import type { ChatRequest as OllamaChatRequest, Options as OllamaOptions } from 'ollama';
 import { modelEventStream } from '../shared/modelEventStream.js';
+import { registerProviderSecrets } from '../shared/registerProviderSecrets.js';
 import { requireModelName } from '../shared/requireModelName.js';
 import { type ToolOffer, resolveToolOffer } from '../shared/toolOffer.js';
 import { boundedLines } from '../transport/boundedLines.js';
@@ -58,6 +59,7 @@ export interface OllamaModelOptions extends TransportOptions {
 export function ollama(options: OllamaModelOptions): ChatModel {
   requireModelName('ollama', options.model);
   const target: OllamaTarget = { host: resolveOllamaHost(options.host), model: options.model };
+  registerProviderSecrets(undefined, options.headers);
   const transport = resolveTransport('ollama', options);
   let version: Promise<string | undefined> | undefined;
   const versionOnce = () => (version ??= ollamaServerVersion(target.host, options.headers ?? {}));

@@ -2,6 +2,7 @@ import { type ChatModel, type ChatRequest, ConfigurationError, type Message, typ
 import { ForcedCallMissed, forcedCallReminder } from '../ollama/toolCallFormat.js';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { PLACEHOLDER_API_KEY } from '../constants.js';
+import { registerProviderSecrets } from '../shared/registerProviderSecrets.js';
 import { modelEventStream } from '../shared/modelEventStream.js';
 import { requireModelName } from '../shared/requireModelName.js';
 import { type ToolOffer, resolveToolOffer } from '../shared/toolOffer.js';
@@ -81,6 +82,7 @@ export function openai(options: OpenAIModelOptions): ChatModel {
       'openai() needs an API key for OpenAI: pass `apiKey` or set OPENAI_API_KEY. For a local server, pass its `baseURL` (no key needed).',
     );
   }
+  registerProviderSecrets(apiKey, options.headers);
   const transport = resolveTransport('openai', options);
   const url = (baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, '');
   const headers = { authorization: `Bearer ${apiKey}`, ...options.headers };
