@@ -111,8 +111,8 @@ it('runs 300 four-agent chats on 3 worker processes through two SIGKILLs: each c
   // Halfway: kill a worker that holds a waiting payment, and start it again at once (it recovers its own chats).
   const restarted = paymentExecutors.get('pay-0') as string;
   await until(async () => (await finishedChats()) >= CHATS / 2, 240_000, 'half of the chats');
-  const pendingAtFirstKill = await pendingOn(restarted);
   await kill(restarted);
+  const pendingAtFirstKill = await pendingOn(restarted);
   await startWorkerProcess(restarted);
 
   // Later: kill another worker for good; the survivors take its chats over.
@@ -123,7 +123,7 @@ it('runs 300 four-agent chats on 3 worker processes through two SIGKILLs: each c
   const busiest = inFlight[0]!.length >= inFlight[1]!.length ? 0 : 1;
   const abandoned = others[busiest] as string;
   await kill(abandoned);
-  const pendingAtSecondKill = inFlight[busiest] as string[];
+  const pendingAtSecondKill = await pendingOn(abandoned); // read once it is dead (a chat may have finished just before), well before a take-over
 
   // Approvals from another process, once per chat.
   for (const chatId of payments) await runCli(['approve', chatId, 'call_1']);
