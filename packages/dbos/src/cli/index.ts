@@ -9,7 +9,7 @@
  *   agentchart reject <chatId> <callId> [--reason TEXT]
  *   agentchart say <chatId> <text> [--as NAME]
  *   agentchart select <chatId> <speaker>
- *   agentchart record <chatId> <callId> <json>
+ *   agentchart record-result <chatId> <callId> <json>
  *   agentchart recover --executor ID
  *
  * Every command takes `--database URL` (default `DBOS_DATABASE_URL`) and `--queue NAME`.
@@ -19,7 +19,7 @@ import { type ChatClient, createChatClient } from '../chatClient.js';
 import { startWorker } from '../worker.js';
 import { loadWorkerModule } from './loadWorkerModule.js';
 
-export const DBOS_COMMANDS = ['worker', 'enqueue', 'status', 'events', 'approve', 'reject', 'say', 'select', 'record', 'recover'] as const;
+export const DBOS_COMMANDS = ['worker', 'enqueue', 'status', 'events', 'approve', 'reject', 'say', 'select', 'record-result', 'recover'] as const;
 
 export const DBOS_USAGE = `Durable chats (DBOS on Postgres; --database URL or DBOS_DATABASE_URL):
   agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS]
@@ -30,7 +30,7 @@ export const DBOS_USAGE = `Durable chats (DBOS on Postgres; --database URL or DB
   agentchart reject <chatId> <callId> [--reason TEXT]
   agentchart say <chatId> <text> [--as NAME]
   agentchart select <chatId> <speaker>
-  agentchart record <chatId> <callId> <json>
+  agentchart record-result <chatId> <callId> <json>
   agentchart recover --executor ID`;
 
 /** True when `command` is one of these subcommands. */
@@ -136,7 +136,7 @@ async function clientCommand(
   } else if (command === 'select') {
     const [chatId, speaker] = need(2, '<chatId> <speaker>');
     await client.select(chatId as string, speaker as string);
-  } else if (command === 'record') {
+  } else if (command === 'record-result') {
     const [chatId, id, json] = need(3, '<chatId> <callId> <json>');
     let result: unknown;
     try {

@@ -1,5 +1,5 @@
 /** The durable-chat subcommands of `agentchart`, from `@agentchart/dbos/cli` (loaded only when one is asked for). */
-const COMMANDS = new Set(['worker', 'enqueue', 'status', 'events', 'approve', 'reject', 'say', 'select', 'record', 'recover']);
+const COMMANDS = new Set(['worker', 'enqueue', 'status', 'events', 'approve', 'reject', 'say', 'select', 'record-result', 'recover']);
 
 /**
  * Runs `argv` when it is a durable-chat subcommand; returns false otherwise.
