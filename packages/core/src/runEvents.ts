@@ -51,6 +51,18 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     step: z.number().int(),
     tools: z.array(z.string()),
     toolChoice: z.unknown(),
+    /** The model's name as its provider knows it (`ChatModel.modelName`). */
+    model: z.string().optional(),
+    /** The model's provider (`ChatModel.provider`). */
+    provider: z.string().optional(),
+  }),
+  /** A model call's reply is complete: why the model stopped, and the usage it reported (absent when none). */
+  z.object({
+    type: z.literal('model.response'),
+    ...base,
+    step: z.number().int(),
+    finishReason: z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'other']),
+    usage: UsageSchema.optional(),
   }),
   z.object({ type: z.literal('text.delta'), ...base, step: z.number().int(), text: z.string() }),
   z.object({ type: z.literal('reasoning.delta'), ...base, step: z.number().int(), text: z.string() }),
