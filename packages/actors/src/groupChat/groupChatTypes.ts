@@ -178,7 +178,14 @@ export interface GroupChatResult {
 
 /** Everything a chat reports on `events$`, in order. */
 export type ChatEvent =
-  | { type: 'chat.started'; chatId: string; messages: Message[]; resumed: boolean }
+  | {
+      type: 'chat.started';
+      chatId: string;
+      /** The chat's name (`GroupChatOptions.name`, default `group_chat`). */
+      name?: string;
+      messages: Message[];
+      resumed: boolean;
+    }
   | { type: 'speaker.selected'; chatId: string; round: number; speaker: string; by: SelectionSource; eligible: string[] }
   | { type: 'speaker.choice.requested'; chatId: string; eligible: string[] }
   | { type: 'speaker.chosen'; chatId: string; speaker: string }

@@ -81,6 +81,7 @@ export const managerMachine = setup({
     announceStart: emit(({ context }) => ({
       type: 'chat.started' as const,
       chatId: context.run.chatId,
+      name: context.runtime.name,
       messages: context.messages,
       resumed: context.turns.length > 0 || context.resumeWaiting !== undefined,
     })),
