@@ -15,3 +15,12 @@ export * from './validateToolArguments.js';
 export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
+export {
+  budgetSpent,
+  remainingBudget,
+  tighterBudget,
+  tokenBudget,
+  type TokenBudget,
+  type TokenBudgetOption,
+} from './tokenBudget.js';
+export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';

@@ -12,6 +12,8 @@ import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
  * - `max-consecutive-errors`: `maxConsecutiveErrors` iterations in a row had failing tool calls; the last
  *   model call was made with tool choice `none`.
  * - `ended-by-middleware`: a function middleware called `endRun()`.
+ * - `token-budget`: the usage reported so far reached the run's `maxTokens`; the run ended after the step
+ *   (model call and its tool calls) that reached it.
  */
 export const StopReasonSchema = z.enum([
   'completed',
@@ -22,6 +24,7 @@ export const StopReasonSchema = z.enum([
   'max-consecutive-errors',
   'ended-by-middleware',
   'terminal-tool',
+  'token-budget',
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 

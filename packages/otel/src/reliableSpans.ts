@@ -4,7 +4,8 @@ import { type Attributes, type Context, type Span, SpanKind, trace } from '@open
 import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
 import { contentAttribute } from './spanContent.js';
 import { recordError } from './spanErrors.js';
-import { type TracingSettings, costOf, toolCallKey } from './tracingSettings.js';
+import { costOf } from '@agentchart/core';
+import { type TracingSettings, toolCallKey } from './tracingSettings.js';
 
 /**
  * The spans of one reliable-tool run: `invoke_agent {tool}` (INTERNAL) under

@@ -3,7 +3,8 @@ import { type Attributes, type Context, type Span, SpanKind, trace } from '@open
 import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
 import { contentAttribute, conventionMessage } from './spanContent.js';
 import { recordError } from './spanErrors.js';
-import { type TracingSettings, costOf, toolCallKey } from './tracingSettings.js';
+import { costOf } from '@agentchart/core';
+import { type TracingSettings, toolCallKey } from './tracingSettings.js';
 
 /** Where a run's spans go: under `parent`, in a chat's conversation when it has one. */
 export interface RunScope {

@@ -1,4 +1,4 @@
-import type { Usage } from '@agentchart/core';
+import type { PriceTable } from '@agentchart/core';
 import type { SanitizeOptions } from '@agentchart/inspect';
 import type { Context, Tracer } from '@opentelemetry/api';
 
@@ -15,18 +15,9 @@ export interface GenAiTracingOptions {
   captureContent?: boolean;
   /** How content is sanitised when it is captured (secret keys, lengths). */
   sanitize?: SanitizeOptions;
-  /** Turns usage into cost (`agentchart.usage.cost`): see `PriceTable`. */
+  /** Turns usage into cost (`agentchart.usage.cost`): prices per million tokens by model name. */
   prices?: PriceTable;
 }
-
-/**
- * Prices per million tokens, by model name (as `ChatModel.modelName` says it).
- * A model absent from the table gets no cost attribute.
- *
- * @example
- * const prices: PriceTable = { 'gpt-4o-mini': { input: 0.15, output: 0.6 } };
- */
-export type PriceTable = Readonly<Record<string, { input: number; output: number }>>;
 
 /** The settings every recorder of one `genAiTracing` shares. */
 export interface TracingSettings {
@@ -40,10 +31,3 @@ export interface TracingSettings {
 
 /** The key of a tool call in `TracingSettings.toolCalls`. */
 export const toolCallKey = (runId: string, callId: string): string => `${runId}\u0000${callId}`;
-
-/** What `usage` cost by `prices`, or `undefined` when the model has no price. */
-export function costOf(prices: PriceTable | undefined, model: string | undefined, usage: Usage): number | undefined {
-  const price = model === undefined ? undefined : prices?.[model];
-  if (price === undefined) return undefined;
-  return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
-}

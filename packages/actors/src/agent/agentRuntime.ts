@@ -1,13 +1,14 @@
 import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord } from '@agentchart/core';
 import type { z } from 'zod';
 import type { LiveToolSet } from './liveTools.js';
+import type { RunBudgetSettings } from './runTokenBudget.js';
 
 /**
  * The parts of a run that are code, not data: the model, the tools, the
  * middleware. Built for every run from its agent (and run options); never
  * persisted: a resumed run gets them again from the agent that resumes it.
  */
-export interface AgentRuntime {
+export interface AgentRuntime extends RunBudgetSettings {
   readonly agentName: string;
   readonly model: ChatModel;
   /** The agent's own tools (never mutated). */

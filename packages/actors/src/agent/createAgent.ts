@@ -11,7 +11,11 @@ import {
   type ToolMode,
   type CompiledToolRules,
   type ToolRuleInput,
+  type PriceTable,
+  type TokenBudgetOption,
+  checkPriceTable,
   compileToolRules,
+  tokenBudget,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { runInputMessages } from '../runInputMessages.js';
@@ -71,6 +75,14 @@ export interface AgentOptions {
    * checked against it (make keys optional that may be absent).
    */
   stateSchema?: z.ZodType<StateRecord>;
+  /**
+   * Tokens a run may use (input + output, or each), counted from the usage
+   * the model reports: once reached, the run ends with stop reason
+   * `token-budget` after the current step. A run can override it.
+   */
+  maxTokens?: TokenBudgetOption;
+  /** Prices per million tokens by model name: runs of a priced model report `cost` in their result. */
+  prices?: PriceTable;
 }
 
 /** What `agent.run` takes beside the input. */
@@ -85,6 +97,8 @@ export interface RunOptions {
   inspect?: InspectOption;
   /** Initial values of the run's shared state (checked against `stateSchema`). */
   state?: StateRecord;
+  /** Overrides the agent's `maxTokens` for this run. */
+  maxTokens?: TokenBudgetOption;
 }
 
 /** What `agent.resume` takes beside the persisted run. */
@@ -151,10 +165,11 @@ export function createAgent(options: AgentOptions): Agent {
   const addableNames = [...config.addableTools.keys()];
   // Checked now, so a bad agent-level toolChoice fails at creation, not at the first run.
   normalizeToolMode(config.toolChoice, toolNames, addableNames);
-  const runtimeFor = (liveTools: readonly AnyTool[], middleware: readonly FunctionMiddleware[] = []): AgentRuntime => ({
+  const runtimeFor = (liveTools: readonly AnyTool[], middleware: readonly FunctionMiddleware[] = [], budget = config.tokenBudget): AgentRuntime => ({
     ...config,
     liveTools: new LiveToolSet(liveTools),
     middleware: [...config.middleware, ...middleware],
+    tokenBudget: budget,
   });
   const agent: Agent = {
     name: config.agentName,
@@ -165,7 +180,8 @@ export function createAgent(options: AgentOptions): Agent {
       const state = validateInitialState(runOptions.state, config.stateSchema);
       const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
       const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
-      return startAgentRun(runtimeFor(tools, middleware), runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
+      const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
+      return startAgentRun(runtimeFor(tools, middleware, budget), runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
     },
     resume: (snapshot, resumeOptions = {}) => {
       const known = new Map([...config.addableTools, ...config.tools]);
@@ -216,6 +232,8 @@ function buildConfig(options: AgentOptions): AgentConfig {
         ? undefined
         : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
     addableTools,
+    tokenBudget: tokenBudget(options.maxTokens, `createAgent({ name: "${options.name}", maxTokens })`),
+    prices: checkPriceTable(options.prices, `createAgent({ name: "${options.name}", prices })`),
   };
 }
 
