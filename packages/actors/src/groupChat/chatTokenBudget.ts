@@ -1,6 +1,6 @@
-import { type TokenBudget, type TokenBudgetOption, type Usage, addUsage, budgetSpent, remainingBudget, tighterBudget } from '@agentchart/core';
+import { type TokenBudget, type TokenBudgetOption, addUsage, budgetSpent, remainingBudget, tighterBudget } from '@agentchart/core';
 import type { AgentRuntime } from '../agent/agentRuntime.js';
-import type { ManagerContext } from './managerContext.js';
+import type { ChatSpend, ManagerContext } from './managerContext.js';
 import type { TurnOutcome } from './reviewTurn.js';
 
 /**
@@ -12,26 +12,26 @@ import type { TurnOutcome } from './reviewTurn.js';
  */
 
 /** Whether the chat's usage so far has reached its budget. */
-export function chatBudgetSpent(context: Pick<ManagerContext, 'run' | 'usage'>): boolean {
+export function chatBudgetSpent(context: Pick<ManagerContext, 'run' | 'spend'>): boolean {
   const budget = context.run.tokenBudget;
-  return budget !== undefined && budgetSpent(budget, context.usage);
+  return budget !== undefined && budgetSpent(budget, context.spend.usage);
 }
 
 /** The chat's usage and cost after a turn. */
-export function countTurn(context: Pick<ManagerContext, 'usage' | 'cost'>, outcome: TurnOutcome): Pick<ManagerContext, 'usage' | 'cost'> {
-  const usage = outcome.usage === undefined ? context.usage : addUsage(context.usage, outcome.usage);
-  const cost = outcome.cost === undefined ? context.cost : (context.cost ?? 0) + outcome.cost;
+export function countTurn(spend: ChatSpend, outcome: TurnOutcome): ChatSpend {
+  const usage = outcome.usage === undefined ? spend.usage : addUsage(spend.usage, outcome.usage);
+  const cost = outcome.cost === undefined ? spend.cost : (spend.cost ?? 0) + outcome.cost;
   return { usage, cost };
 }
 
 /** What is left of the chat's budget, as a budget for the next turn (`undefined` without one). */
-export function turnBudget(context: Pick<ManagerContext, 'run' | 'usage'>): TokenBudget | undefined {
+export function turnBudget(context: Pick<ManagerContext, 'run' | 'spend'>): TokenBudget | undefined {
   const budget = context.run.tokenBudget;
-  return budget === undefined ? undefined : remainingBudget(budget, context.usage);
+  return budget === undefined ? undefined : remainingBudget(budget, context.spend.usage);
 }
 
 /** An agent's runtime for its turn: the tighter of its own budget and the chat's rest, the chat's prices if it has some. */
-export function turnRuntime(runtime: AgentRuntime, context: Pick<ManagerContext, 'run' | 'usage' | 'runtime'>): AgentRuntime {
+export function turnRuntime(runtime: AgentRuntime, context: Pick<ManagerContext, 'run' | 'spend' | 'runtime'>): AgentRuntime {
   const { prices } = context.runtime;
   const rest = turnBudget(context);
   if (rest === undefined && prices === undefined) return runtime;
@@ -39,7 +39,7 @@ export function turnRuntime(runtime: AgentRuntime, context: Pick<ManagerContext,
 }
 
 /** The chat's rest as a nested chat's `maxTokens` option (its caps without the unlimited ones). */
-export function nestedMaxTokens(context: Pick<ManagerContext, 'run' | 'usage'>): TokenBudgetOption | undefined {
+export function nestedMaxTokens(context: Pick<ManagerContext, 'run' | 'spend'>): TokenBudgetOption | undefined {
   const rest = turnBudget(context);
   if (rest === undefined) return undefined;
   const option: { total?: number; input?: number; output?: number } = {};
@@ -47,5 +47,5 @@ export function nestedMaxTokens(context: Pick<ManagerContext, 'run' | 'usage'>):
   return option;
 }
 
-/** The usage a chat starts from. */
-export const noUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0 });
+/** What a chat run starts from. */
+export const noSpend = (): ChatSpend => ({ usage: { inputTokens: 0, outputTokens: 0 }, cost: undefined });

@@ -71,9 +71,13 @@ export interface ManagerContext {
   error: ErrorInfo | undefined;
   /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
   resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
-  /** Tokens the turns of this run used so far (a resumed chat counts from the resume). */
+  /** What the turns of this run used so far (a resumed chat counts from the resume). */
+  spend: ChatSpend;
+}
+
+/** A chat's tokens so far, and what they cost (for turns whose model has a price). */
+export interface ChatSpend {
   usage: Usage;
-  /** What they cost, for turns whose model has a price. */
   cost: number | undefined;
 }
 

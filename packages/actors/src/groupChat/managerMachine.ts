@@ -16,7 +16,7 @@ import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor, nestedReply } from './nestedChatActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
-import { chatBudgetSpent, countTurn, nestedMaxTokens, noUsage, turnRuntime } from './chatTokenBudget.js';
+import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
 
@@ -202,7 +202,7 @@ export const managerMachine = setup({
     recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
       const speaker = context.speaker as string;
       const review = reviewTurn(context, speaker, outcome);
-      enqueue.assign({ ...review.update, ...countTurn(context, outcome) });
+      enqueue.assign({ ...review.update, spend: countTurn(context.spend, outcome) });
       enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
       if (outcome.handoff !== undefined) {
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
@@ -254,8 +254,7 @@ export const managerMachine = setup({
     reason: undefined,
     error: undefined,
     resumeWaiting: input.resumeWaiting,
-    usage: noUsage(),
-    cost: undefined,
+    spend: noSpend(),
   }),
   invoke: { src: 'inbound', input: ({ context }) => ({ controls$: context.run.controls$ }) },
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
@@ -397,10 +396,10 @@ export const managerMachine = setup({
       lastSpeaker: context.lastSpeaker,
       reason: context.reason ?? 'aborted',
       rounds: context.rounds,
-      usage: context.usage,
+      usage: context.spend.usage,
     };
     if (context.error !== undefined) result.error = context.error;
-    if (context.cost !== undefined) result.cost = context.cost;
+    if (context.spend.cost !== undefined) result.cost = context.spend.cost;
     return result;
   },
 });
