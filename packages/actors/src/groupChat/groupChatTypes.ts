@@ -241,6 +241,13 @@ export interface GroupChatRunOptions {
   inspect?: InspectOption;
   /** Overrides the chat's `maxTokens` for this run. */
   maxTokens?: TokenBudgetOption;
+  /**
+   * Input messages attributed (`name`) to someone who is not a participant:
+   * `'refuse'` (default) throws `UnknownSpeakerError` naming them; `'context'`
+   * keeps them as context that starts no turn (what a nested chat does with the
+   * outer chat's speakers).
+   */
+  unknownSpeakers?: 'refuse' | 'context';
 }
 
 /** A wait that can be persisted: a person's turn or a manual speaker choice. */
