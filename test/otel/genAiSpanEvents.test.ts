@@ -124,3 +124,32 @@ describe('genAiTracing span events and nesting', () => {
     );
   });
 });
+
+describe('genAiTracing of a resumed run', () => {
+  it('starts the resumed run’s invoke_agent span with its first event, and the approved call’s execute_tool span with the decision', async () => {
+    const { tracer, spans } = memoryTracing();
+    const model = scriptedModel((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { text: 'Deleted.' } : { toolCalls: [{ id: 'd1', name: 'delete_file' }] },
+    );
+    const agent = createAgent({ name: 'cleaner', model, tools: [tool('delete_file', 'always')] });
+    const first = agent.run('Delete it.');
+    const waiting = new Promise<void>((resolve) => first.events$.subscribe((event) => event.type === 'approval.requested' && resolve()));
+    await waiting;
+    const snapshot = JSON.parse(JSON.stringify(first.persist()));
+    first.abort();
+    await first.result;
+
+    const resumed = agent.resume(snapshot);
+    genAiTracing({ tracer }).traceRun(resumed);
+    resumed.approve('d1');
+    const result = await resumed.result;
+    expect(result.stopReason).toBe('completed');
+    expect(spanTree(spans(), ['agentchart.resumed', 'gen_ai.tool.call.id', 'agentchart.stop_reason'])).toBe(
+      [
+        'invoke_agent cleaner [INTERNAL] agentchart.resumed=true agentchart.stop_reason="completed"',
+        '  execute_tool delete_file [INTERNAL] tool.call.id="d1" events=agentchart.approval.decided',
+        '  chat scripted [CLIENT]',
+      ].join('\n'),
+    );
+  });
+});

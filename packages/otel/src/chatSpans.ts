@@ -99,7 +99,7 @@ export class ChatSpans {
   private onAgentEvent({ event }: Extract<ChatEvent, { type: 'agent.event' }>): void {
     let run = this.runs.get(event.runId);
     if (run === undefined) {
-      if (event.type !== 'run.started') return; // a turn resumed mid-run: nothing to hang it on
+      // A turn resumed mid-run (its agent waited for approval) has no `run.started`: its span starts with its first event.
       run = new RunSpans(this.settings, { parent: this.context ?? this.parent, conversationId: this.chatId });
       this.runs.set(event.runId, run);
     }

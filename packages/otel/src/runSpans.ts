@@ -33,6 +33,8 @@ export class RunSpans {
   private usageSoFar: Usage = zeroUsage();
   private modelName: string | undefined;
   private runId = '';
+  /** Set once `run.finished` has ended the run's span. */
+  private finished = false;
 
   constructor(
     private readonly settings: TracingSettings,
@@ -50,6 +52,10 @@ export class RunSpans {
   }
 
   onEvent(event: RunEvent): void {
+    // A resumed run reports from the resume on, without `run.started`: its span starts with its first event.
+    if (this.agentSpan === undefined && !this.finished && event.type !== 'run.started') {
+      this.start({ type: 'run.started', runId: event.runId, agent: event.agent, input: [] }, true);
+    }
     switch (event.type) {
       case 'run.started':
         return this.start(event);
@@ -83,6 +89,8 @@ export class RunSpans {
       case 'approval.decided': {
         const attributes: Attributes = { [ATTR.toolName]: event.toolName, [ATTR.toolCallId]: event.id, 'agentchart.approved': event.approved };
         if (event.reason !== undefined) attributes['agentchart.reason'] = event.reason;
+        // A run resumed while it waited for approval reported the call before it was persisted: its span starts now.
+        if (event.approved && !this.tools.has(event.id)) this.startToolSpan(event.runId, event.step, { id: event.id, name: event.toolName });
         (this.tools.get(event.id) ?? this.agentSpan)?.addEvent(SPAN_EVENT.approvalDecided, attributes);
         return;
       }
@@ -107,13 +115,14 @@ export class RunSpans {
     this.agentSpan = undefined;
   }
 
-  private start(event: Extract<RunEvent, { type: 'run.started' }>): void {
+  private start(event: Extract<RunEvent, { type: 'run.started' }>, resumed = false): void {
     this.runId = event.runId;
     const attributes: Attributes = {
       [ATTR.operationName]: OPERATION.invokeAgent,
       [ATTR.agentName]: event.agent,
       [ATTR.agentId]: event.runId,
     };
+    if (resumed) attributes['agentchart.resumed'] = true;
     if (this.scope.conversationId !== undefined) attributes[ATTR.conversationId] = this.scope.conversationId;
     const input = contentAttribute(this.settings, event.input.map((message) => conventionMessage(message)));
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
@@ -176,23 +185,25 @@ export class RunSpans {
   }
 
   private startToolCall(event: Extract<RunEvent, { type: 'tool.call' }>): void {
+    this.startToolSpan(event.runId, event.step, event.call);
+  }
+
+  private startToolSpan(runId: string, step: number, call: { id: string; name: string; arguments?: unknown; malformedArguments?: string }): void {
     const attributes: Attributes = {
       [ATTR.operationName]: OPERATION.executeTool,
-      [ATTR.toolName]: event.call.name,
-      [ATTR.toolCallId]: event.call.id,
+      [ATTR.toolName]: call.name,
+      [ATTR.toolCallId]: call.id,
       [ATTR.toolType]: 'function',
-      [ATTR.step]: event.step,
+      [ATTR.step]: step,
     };
     if (this.scope.conversationId !== undefined) attributes[ATTR.conversationId] = this.scope.conversationId;
-    const args = contentAttribute(this.settings, event.call.arguments ?? event.call.malformedArguments ?? null);
-    if (args !== undefined) attributes[ATTR.toolCallArguments] = args;
-    const span = this.settings.tracer.startSpan(
-      `${OPERATION.executeTool} ${event.call.name}`,
-      { kind: SpanKind.INTERNAL, attributes },
-      this.agentContext,
-    );
-    this.tools.set(event.call.id, span);
-    this.settings.toolCalls.set(toolCallKey(event.runId, event.call.id), trace.setSpan(this.agentContext ?? this.scope.parent, span));
+    if ('arguments' in call || 'malformedArguments' in call) {
+      const args = contentAttribute(this.settings, call.arguments ?? call.malformedArguments ?? null);
+      if (args !== undefined) attributes[ATTR.toolCallArguments] = args;
+    }
+    const span = this.settings.tracer.startSpan(`${OPERATION.executeTool} ${call.name}`, { kind: SpanKind.INTERNAL, attributes }, this.agentContext);
+    this.tools.set(call.id, span);
+    this.settings.toolCalls.set(toolCallKey(runId, call.id), trace.setSpan(this.agentContext ?? this.scope.parent, span));
   }
 
   private finishToolCall(event: Extract<RunEvent, { type: 'tool.result' }>): void {
@@ -215,6 +226,7 @@ export class RunSpans {
   }
 
   private finish(event: Extract<RunEvent, { type: 'run.finished' }>): void {
+    this.finished = true;
     const span = this.agentSpan;
     if (event.reason === 'error' && event.error !== undefined) {
       if (this.model !== undefined) recordError(this.model.span, event.error);
