@@ -1,10 +1,9 @@
-import { type Usage, addUsage, zeroUsage } from '@agentchart/core';
+import { type Usage, addUsage, costOf, zeroUsage } from '@agentchart/core';
 import type { ReliableToolEvent, ReliableToolEventOf } from '@agentchart/actors';
 import { type Attributes, type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
 import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
 import { contentAttribute } from './spanContent.js';
 import { recordError } from './spanErrors.js';
-import { costOf } from '@agentchart/core';
 import { type TracingSettings, toolCallKey } from './tracingSettings.js';
 
 /**

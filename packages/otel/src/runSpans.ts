@@ -1,9 +1,8 @@
-import { type Message, type RunEvent, type Usage, addUsage, zeroUsage } from '@agentchart/core';
+import { type Message, type RunEvent, type Usage, addUsage, costOf, zeroUsage } from '@agentchart/core';
 import { type Attributes, type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
 import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
 import { contentAttribute, conventionMessage } from './spanContent.js';
 import { recordError } from './spanErrors.js';
-import { costOf } from '@agentchart/core';
 import { type TracingSettings, toolCallKey } from './tracingSettings.js';
 
 /** Where a run's spans go: under `parent`, in a chat's conversation when it has one. */

@@ -49,10 +49,10 @@ async function* streamReply(
   signal: AbortSignal,
 ): AsyncGenerator<ModelEvent> {
   const call = buildAiSdkCall(settings, request, signal);
-  let result;
+  let result: Awaited<ReturnType<AiSdkLanguageModel['doStream']>>;
   try {
-    // The two specifications share every call option agentchart sends.
-    result = model.specificationVersion === 'v3' ? await model.doStream(call) : await model.doStream(call as LanguageModelV2CallOptions & LanguageModelV3CallOptions);
+    // The two specifications share every call option agentchart sends (the prompt, tools, tool choice, response format).
+    result = await model.doStream(call as LanguageModelV2CallOptions & LanguageModelV3CallOptions);
   } catch (error) {
     throw error instanceof AgentchartError ? error : toAiSdkModelError(target, error);
   }
