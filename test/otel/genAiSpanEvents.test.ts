@@ -153,3 +153,41 @@ describe('genAiTracing of a resumed run', () => {
     );
   });
 });
+
+describe('genAiTracing: budgets and reliable tools called from code', () => {
+  it("a chat ended by its token budget says so on its span, and so does the turn that spent it", async () => {
+    const { tracer, spans } = memoryTracing();
+    const spender = (name: string) =>
+      createAgent({ name, model: scriptedModel(() => ({ toolCalls: [{ name: 'search' }], usage: { inputTokens: 100, outputTokens: 0 } })), tools: [tool('search')] });
+    const chat = createGroupChat({ agents: [spender('a'), spender('b')], speakerSelection: 'round_robin', maxRounds: 4, maxTokens: 250 });
+    const run = chat.run('Go.');
+    genAiTracing({ tracer }).traceChat(run);
+    await run.result;
+    expect(spanTree(spans(), ['agentchart.stop_reason', 'gen_ai.usage.input_tokens']).split('\n').filter((line) => !line.includes('[CLIENT]') && !line.includes('execute_tool'))).toEqual([
+      'invoke_workflow group_chat [INTERNAL] agentchart.stop_reason="token-budget" usage.input_tokens=300 events=agentchart.speaker.selected',
+      '  invoke_agent a [INTERNAL] agentchart.stop_reason="token-budget" usage.input_tokens=300',
+    ]);
+  });
+
+  it('a reliable tool run from code is a root invoke_agent span', async () => {
+    const { tracer, spans } = memoryTracing();
+    const { tool: lookup } = priceTool();
+    const prices = reliableTool({
+      name: 'reliable_price',
+      tool: lookup,
+      runnerModel: scriptedModel([callWith('ACME')]),
+      validatorModel: scriptedModel([verdict(true, 'ok')]),
+    });
+    const stop = genAiTracing({ tracer }).traceReliableTool(prices);
+    await prices.run({ task: 'Price of ACME' });
+    stop();
+    expect(spanTree(spans(), ['agentchart.reliable_tool.role'])).toBe(
+      [
+        'invoke_agent reliable_price [INTERNAL] events=agentchart.reliable_tool.attempt,agentchart.reliable_tool.verdict',
+        '  chat scripted [CLIENT] agentchart.reliable_tool.role="runner"',
+        '  execute_tool lookup_price [INTERNAL]',
+        '  chat scripted [CLIENT] agentchart.reliable_tool.role="validator"',
+      ].join('\n'),
+    );
+  });
+});

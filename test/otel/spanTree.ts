@@ -62,9 +62,8 @@ export function spanTree(spans: readonly ReadableSpan[], shown: readonly string[
         .map((key) => `${key.replace(/^gen_ai\./, '')}=${JSON.stringify(span.attributes[key])}`);
       const status = span.status.code === SpanStatusCode.ERROR ? ' ERROR' : '';
       const events = span.events.filter((event) => event.name !== 'exception').map((event) => event.name);
-      lines.push(
-        `${'  '.repeat(depth)}${span.name} [${SpanKind[span.kind]}]${status} ${attributes.join(' ')}${events.length > 0 ? ` events=${events.join(',')}` : ''}`.trimEnd(),
-      );
+      const parts = [`${span.name} [${SpanKind[span.kind]}]${status}`, ...attributes, ...(events.length > 0 ? [`events=${events.join(',')}`] : [])];
+      lines.push(`${'  '.repeat(depth)}${parts.join(' ')}`);
       walk(span.spanContext().spanId, depth + 1);
     }
   };
