@@ -24,3 +24,18 @@ export {
   type TokenBudgetOption,
 } from './tokenBudget.js';
 export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';
+export { getOwn, ownRecord, setOwn } from './ownKeys.js';
+export {
+  MIN_REGISTERED_SECRET_LENGTH,
+  REDACTED,
+  type RedactionOptions,
+  containsSecretShape,
+  isSecretKey,
+  isSecretKeyName,
+  redactKnownSecrets,
+  redactSecretShapes,
+  redactText,
+  redactValue,
+  registerSecrets,
+  registeredSecrets,
+} from './redaction/index.js';

@@ -13,6 +13,7 @@ import {
   type PriceTable,
   type TokenBudgetOption,
   checkPriceTable,
+  type UnnamedToolPolicy,
   compileToolRules,
   tokenBudget,
 } from '@agentchart/core';
@@ -71,6 +72,12 @@ export interface AgentOptions {
    * can deadlock throws `ToolRulesError` before any model is called.
    */
   toolRules?: readonly ToolRuleInput[];
+  /**
+   * Tools the rules do not name (added during a run and not in `addableTools`):
+   * allowed only where the rules leave the choice free (`'where-free'`, the
+   * default) or never (`'refuse'`). Only with `toolRules`.
+   */
+  unnamedTools?: UnnamedToolPolicy;
   /**
    * A zod schema for the shared state: initial values and every write are
    * checked against it (make keys optional that may be absent).
@@ -218,7 +225,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     toolRules:
       options.toolRules === undefined
         ? undefined
-        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
+        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
     addableTools,
     tokenBudget: tokenBudget(options.maxTokens, `createAgent({ name: "${options.name}", maxTokens })`),
     prices: checkPriceTable(options.prices, `createAgent({ name: "${options.name}", prices })`),
@@ -243,4 +250,8 @@ function toolMap(list: readonly AnyTool[], taken: ReadonlyMap<string, AnyTool> =
     tools.set(tool.name, tool);
   }
   return tools;
+}
+
+function unnamedToolsOption(policy: UnnamedToolPolicy | undefined): { unnamedTools?: UnnamedToolPolicy } {
+  return policy === undefined ? {} : { unnamedTools: policy };
 }
