@@ -15,6 +15,15 @@ export * from './validateToolArguments.js';
 export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
+export {
+  budgetSpent,
+  remainingBudget,
+  tighterBudget,
+  tokenBudget,
+  type TokenBudget,
+  type TokenBudgetOption,
+} from './tokenBudget.js';
+export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';
 export { getOwn, ownRecord, setOwn } from './ownKeys.js';
 export {
   MIN_REGISTERED_SECRET_LENGTH,
