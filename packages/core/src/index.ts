@@ -28,6 +28,15 @@ export {
   type ToolCallStart,
 } from './runStore.js';
 export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
+export {
+  budgetSpent,
+  remainingBudget,
+  tighterBudget,
+  tokenBudget,
+  type TokenBudget,
+  type TokenBudgetOption,
+} from './tokenBudget.js';
+export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';
 export { getOwn, ownRecord, setOwn } from './ownKeys.js';
 export {
   MIN_REGISTERED_SECRET_LENGTH,

@@ -1,4 +1,4 @@
-import { type AnyTool, RunSnapshotError } from '@agentchart/core';
+import { type AnyTool, RunSnapshotError, setOwn } from '@agentchart/core';
 import { type Actor, type SnapshotFrom } from 'xstate';
 import type { z } from 'zod';
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
@@ -137,7 +137,7 @@ export function restoreRun(
   const runtime = makeRuntime(liveTools);
   const data = persisted.machine.context;
   checkRunSnapshot(data, { liveTools: new Map(liveTools.map((tool) => [tool.name, tool])), toolRules: runtime.toolRules, maxSteps: runtime.maxSteps });
-  const sharedValues = persisted.machine.children.sharedState?.snapshot.context;
+  const sharedValues = ownSharedValues(value, persisted.machine.children.sharedState?.snapshot.context);
   if (sharedValues === undefined && !sharedStateFromChat) {
     throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'The persisted run is not valid at machine.children.sharedState: the run\'s shared state is missing.', {
       path: 'machine.children.sharedState',
@@ -167,4 +167,20 @@ export function restoreRun(
     children: rebuildChildren(sharedValues, mirrorToolRules ? data.rules : undefined),
   };
   return { runId: persisted.runId, snapshot: machine as unknown as SnapshotFrom<typeof agentMachine> };
+}
+
+/**
+ * The shared state's values as the snapshot holds them, own keys only: zod's
+ * record parse would turn a `__proto__` key into a prototype, so the checked
+ * shape is read back from the raw snapshot key by key.
+ */
+function ownSharedValues(
+  raw: unknown,
+  checked: { values: Record<string, unknown>; version: number } | undefined,
+): { values: Record<string, unknown>; version: number } | undefined {
+  if (checked === undefined) return undefined;
+  const values = (raw as { machine: { children: { sharedState: { snapshot: { context: { values: Record<string, unknown> } } } } } }).machine.children.sharedState.snapshot.context.values;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(values)) setOwn(copy, key, values[key]);
+  return { values: copy, version: checked.version };
 }

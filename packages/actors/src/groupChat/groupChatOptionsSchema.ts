@@ -97,6 +97,9 @@ export const GroupChatOptionsSchema = z.object(
       .optional(),
     description: z.string(expects('must be a string')).optional(),
     inspect: inspectSchema().optional(),
+    // Checked where they are read, with messages of their own (`tokenBudget`, `checkPriceTable`).
+    maxTokens: z.unknown().optional(),
+    prices: z.unknown().optional(),
   },
   expects('must be an options object: { agents, speakerSelection, maxRounds, ... }'),
 );
@@ -112,6 +115,7 @@ export const GroupChatRunOptionsSchema = z.object(
     unknownSpeakers: z.enum(['refuse', 'context'], expects("must be 'refuse' or 'context'")).optional(),
     chatId: z.string(expects('must be a text (the chat id)')).min(1, 'must not be empty').optional(),
     randomSeed: z.number(expects('must be a number')).int('must be a whole number').optional(),
+    maxTokens: z.unknown().optional(),
   },
   expects('must be an options object: { signal?, sharedState?, inspect?, unknownSpeakers?, chatId?, randomSeed? }'),
 );
