@@ -14,3 +14,14 @@ export * from './sharedState/index.js';
 export * from './reliableTool/index.js';
 export * from './openapi/index.js';
 export * from './groupChat/index.js';
+export {
+  DEFAULT_LEASE_MS,
+  type DurableRun,
+  type PendingResumes,
+  type StoreOptions,
+  persistRunToStore,
+  resumePending,
+  resumeRunFromStore,
+} from './durable/storedRuns.js';
+export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
+export { argumentsHash } from './durable/argumentsHash.js';

@@ -16,6 +16,19 @@ export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
 export {
+  type NewStoredRun,
+  type RunLease,
+  type RunStore,
+  type StateWrite,
+  type StoredRun,
+  type StoredRunKind,
+  type StoredRunStatus,
+  type StoredRunSummary,
+  type ToolCallJournalEntry,
+  type ToolCallStart,
+} from './runStore.js';
+export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
+export {
   budgetSpent,
   remainingBudget,
   tighterBudget,
