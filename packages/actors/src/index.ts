@@ -25,3 +25,4 @@ export {
 } from './durable/storedRuns.js';
 export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
 export { argumentsHash } from './durable/argumentsHash.js';
+export { keepLease, type LeaseKeeper } from './durable/leaseKeeper.js';

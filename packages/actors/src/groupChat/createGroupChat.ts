@@ -110,13 +110,15 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
       assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
       const messages = runInputMessages(input, 'chat.run(input)');
       checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
+      const chatId = runOptions.chatId ?? newChatId();
       return start(
         {
-          chatId: newChatId(),
+          chatId,
           messages,
           turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
           sharedState: structuredClone(runOptions.sharedState ?? initialState),
-          randomState: initialRandomState(runtime.selection),
+          randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
+          ...(runOptions.chatId === undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
         },
         runOptions,
       );
@@ -178,7 +180,14 @@ function normalizeTerminate(terminate: TerminateCondition | undefined): ChatRunt
   return keywordPredicate(typeof terminate === 'string' ? [terminate] : terminate);
 }
 
-function initialRandomState(selection: SelectionMethod): number {
+/** Run ids `<chatId>/run-1`, `<chatId>/run-2`, … in the order the chat's turns start. */
+function sequentialRunIds(chatId: string): () => string {
+  let next = 0;
+  return () => `${chatId}/run-${++next}`;
+}
+
+function initialRandomState(selection: SelectionMethod, runSeed: number | undefined): number {
+  if (runSeed !== undefined) return runSeed | 0;
   if (selection.method === 'random' && selection.seed !== undefined) return selection.seed | 0;
   return (Math.random() * 2 ** 32) | 0;
 }

@@ -113,7 +113,9 @@ export const GroupChatRunOptionsSchema = z.object(
     sharedState: z.record(z.string(), z.unknown(), expects('must be an object of initial values, e.g. { sources: [] }')).optional(),
     inspect: inspectSchema().optional(),
     unknownSpeakers: z.enum(['refuse', 'context'], expects("must be 'refuse' or 'context'")).optional(),
+    chatId: z.string(expects('must be a text (the chat id)')).min(1, 'must not be empty').optional(),
+    randomSeed: z.number(expects('must be a number')).int('must be a whole number').optional(),
     maxTokens: z.unknown().optional(),
   },
-  expects('must be an options object: { signal?, sharedState?, inspect?, unknownSpeakers? }'),
+  expects('must be an options object: { signal?, sharedState?, inspect?, unknownSpeakers?, chatId?, randomSeed? }'),
 );

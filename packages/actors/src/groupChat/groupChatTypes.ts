@@ -242,6 +242,16 @@ export interface GroupChatRunOptions {
   /** Overrides the chat's `maxTokens` for this run. */
   maxTokens?: TokenBudgetOption;
   /**
+   * The chat's id (default: a new random one). When given, the chat is
+   * deterministic for a replay: its agents' runs get the ids
+   * `<chatId>/run-1`, `<chatId>/run-2`, … in the order they start (so their
+   * tool calls' `ctx.idempotencyKey` is the same when the chat is run again),
+   * e.g. by a durable workflow engine that replays it.
+   */
+  chatId?: string;
+  /** The random speaker selection's starting state (default: the chat's `seed`, else random). */
+  randomSeed?: number;
+  /**
    * Input messages attributed (`name`) to someone who is not a participant:
    * `'refuse'` (default) throws `UnknownSpeakerError` naming them; `'context'`
    * keeps them as context that starts no turn (what a nested chat does with the

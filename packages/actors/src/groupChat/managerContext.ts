@@ -24,6 +24,8 @@ export type SelectionDecision =
 /** The parts of a run fixed when it starts: its id, its bus, its shared-state actor. */
 export interface ManagerRun {
   chatId: string;
+  /** Gives each agent turn's run its id. */
+  newRunId: () => string;
   /** Puts an event on the chat's bus (used to bridge the speakers' own events out). */
   publish: (event: ChatEvent) => void;
   /** The control events on the bus (a person's `say` and `select`), bridged into the manager. */

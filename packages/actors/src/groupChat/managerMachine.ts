@@ -36,6 +36,8 @@ export interface ManagerInput {
   /** The initial values of the chat's shared state. */
   sharedState: Record<string, unknown>;
   randomState: number;
+  /** Gives each agent turn's run its id (default: a new random id each). */
+  newRunId?: () => string;
   publish: (event: ChatEvent) => void;
   /** The bus's control events, bridged into the manager. */
   controls$: Observable<ChatControlEvent>;
@@ -178,7 +180,7 @@ export const managerMachine = setup({
         logic: typeof agentMachine,
         options: { id: string; input?: AgentMachineInput },
       ) => ActorRefFrom<typeof agentMachine>;
-      const { chatId, publish, sharedState } = context.run;
+      const { chatId, publish, sharedState, newRunId } = context.run;
       const child =
         resumed === undefined
           ? spawnAgent(turn.machine, {
@@ -236,6 +238,7 @@ export const managerMachine = setup({
     runtime: input.runtime,
     run: {
       chatId: input.chatId,
+      newRunId: input.newRunId ?? newRunId,
       publish: input.publish,
       controls$: input.controls$,
       inspect: input.inspect,

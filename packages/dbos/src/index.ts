@@ -1,0 +1,11 @@
+export { durableModel, MODEL_STEP_NAME } from './durableModel.js';
+export { durableToolJournal, journalCallId } from './durableToolJournal.js';
+export { startWorker, type Worker, type WorkerOptions } from './worker.js';
+export { createChatClient, type ChatClient, type ChatStatus } from './chatClient.js';
+export { seedOf } from './chatWorkflow.js';
+export type { ChatWorkflowInput, DurableChatResult, DurableChatEvent, DurableWaiting, EventBatch } from './chatWorkflow.js';
+export { controlMessageSchema, parseControlMessage, type ControlMessage } from './controlMessage.js';
+export { checkDatabase, databaseUrlFrom } from './database.js';
+export { DbosChatError } from './errors.js';
+export { CHAT_WORKFLOW_NAME, CONTROL_TOPIC, DEFAULT_CHAT_QUEUE, EVENTS_STREAM, WAITING_EVENT } from './names.js';
+export type { InDoubtDecision } from './workflowScope.js';
