@@ -15,3 +15,4 @@ export * from './validateToolArguments.js';
 export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
+export type { ToolAnnotations } from './toolAnnotations.js';
