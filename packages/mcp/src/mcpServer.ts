@@ -32,13 +32,15 @@ export function mcpServer(options: McpServerOptions): McpServer {
   const frozen = { ...options } as McpServerOptions;
   const connection = new McpConnection(frozen);
   const prefix = options.prefix === true ? options.name : options.prefix;
-  const listeners = new Set<() => void>();
+  const listeners = new Set<() => void | Promise<void>>();
+  /** The agents' handling of the last list change (a call that changed the list waits for it). */
+  let applying: Promise<unknown> = Promise.resolve();
   let cached: Promise<readonly AnyTool[]> | undefined;
   let byDefinition = new Map<string, { json: string; tool: AnyTool }>();
 
   connection.onToolsListChanged(() => {
     cached = undefined;
-    for (const listener of listeners) listener();
+    applying = Promise.allSettled([...listeners].map((listener) => listener()));
   });
 
   /** Keeps the tool object of a definition that did not change, so lists compare by identity. */
@@ -66,7 +68,7 @@ export function mcpServer(options: McpServerOptions): McpServer {
       names.set(modelName, definition.name);
       const json = JSON.stringify(definition);
       const previous = byDefinition.get(modelName);
-      const tool = previous?.json === json ? previous.tool : mcpTool(definition, modelName, connection, frozen);
+      const tool = previous?.json === json ? previous.tool : mcpTool(definition, modelName, connection, frozen, () => applying);
       next.set(modelName, { json, tool });
       tools.push(tool);
     }

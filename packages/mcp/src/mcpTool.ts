@@ -35,9 +35,18 @@ export function mcpToolOrigin(tool: AnyTool): McpToolOrigin | undefined {
  * structured content and images reach the model as text and the program as
  * the whole result (`_meta` kept); a result with `isError`, a timeout, a
  * crashed server and any other failure of the call become error results the
- * model reads. Aborting the run cancels the call on the server.
+ * model reads. Aborting the run cancels the call on the server. A list change
+ * the server announced before the result is applied to the run before the
+ * result is handed over (`listChangesApplied`), so the next model request sees
+ * it, as with `ctx.addTools`.
  */
-export function mcpTool(definition: McpToolDefinition, modelName: string, connection: McpConnection, options: McpServerOptions): AnyTool {
+export function mcpTool(
+  definition: McpToolDefinition,
+  modelName: string,
+  connection: McpConnection,
+  options: McpServerOptions,
+  listChangesApplied: () => Promise<unknown> = () => Promise.resolve(),
+): AnyTool {
   const server = options.name;
   const compiled = compileArgumentsSchema(definition.inputSchema);
   if (!compiled.ok) {
@@ -63,7 +72,11 @@ export function mcpTool(definition: McpToolDefinition, modelName: string, connec
         : approval === 'destructive'
           ? () => annotations.readOnlyHint !== true && annotations.destructiveHint !== false
           : approval,
-    execute: (args, ctx) => callMcpTool(connection, definition.name, modelName, args, ctx, timeoutOf(options)),
+    execute: async (args, ctx) => {
+      const result = await callMcpTool(connection, definition.name, modelName, args, ctx, timeoutOf(options));
+      await listChangesApplied();
+      return result;
+    },
   });
   const spec = { ...tool.spec, parameters: compiled.jsonSchema };
   const made: AnyTool = { ...tool, jsonSchema: compiled.jsonSchema, spec, annotations };

@@ -51,6 +51,7 @@ export function followToolSources(run: AgentRun, sources: ToolSourceSet, loaded:
   };
   const stop = sources.onToolsChanged((source) => {
     queue = queue.then(() => apply(source));
+    return queue;
   });
   void run.result.then(stop, stop);
   return stop;
@@ -60,17 +61,27 @@ export function followToolSources(run: AgentRun, sources: ToolSourceSet, loaded:
 export function checkRulesWithout(compiled: CompiledToolRules, removed: readonly string[], source: string): void {
   const named = removed.filter((name) => compiled.program.toolSet.has(name));
   if (named.length === 0) return;
+  const list = named.map((name) => `"${name}"`).join(', ');
+  let recompiled: CompiledToolRules;
   try {
-    compileToolRules([...compiled.rules, ...named.map((name) => rules.maxCount(name, 0))], compiled.toolNames);
+    recompiled = compileToolRules([...compiled.rules, ...named.map((name) => rules.maxCount(name, 0))], compiled.toolNames);
   } catch (error) {
     if (!(error instanceof ToolRulesError)) throw error;
-    const list = named.map((name) => `"${name}"`).join(', ');
     throw new ToolSourceError(
       'TOOL_SOURCE_RULES_BROKEN',
       `Tool source "${source}" removed ${list}, which the tool rules name; without it the rules can deadlock, so the run stopped here. ` +
         `${error.message} Restore the tool on the server, or change the rules so they do not depend on it.`,
       { source, removed: named, rulesError: error.code },
       { cause: error },
+    );
+  }
+  const couldEnd = !compiled.warnings.some((warning) => warning.code === 'RUN_CAN_NEVER_END');
+  if (couldEnd && recompiled.warnings.some((warning) => warning.code === 'RUN_CAN_NEVER_END')) {
+    throw new ToolSourceError(
+      'TOOL_SOURCE_RULES_BROKEN',
+      `Tool source "${source}" removed ${list}, which the tool rules name; without it no run can end (a required tool can no longer be called), ` +
+        'so the run stopped here. Restore the tool on the server, or change the rules so they do not depend on it.',
+      { source, removed: named, rulesError: 'RUN_CAN_NEVER_END' },
     );
   }
 }

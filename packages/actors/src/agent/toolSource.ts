@@ -16,8 +16,13 @@ export interface ToolSource {
   readonly name: string;
   /** Connects when needed and returns the tools as they are now (cached between changes). */
   loadTools(signal?: AbortSignal): Promise<readonly AnyTool[]>;
-  /** Calls `listener` whenever the source's list changed (load it again to see the change); returns the unsubscribe. */
-  onToolsChanged(listener: () => void): () => void;
+  /**
+   * Calls `listener` whenever the source's list changed (load it again to see
+   * the change); returns the unsubscribe. A listener may return a promise: a
+   * source can wait for it (until the change is applied) before it hands the
+   * result of the call that changed the list to the run.
+   */
+  onToolsChanged(listener: () => void | Promise<void>): () => void;
   /** Releases what the source holds (a connection, a child process). Loading again reconnects. */
   close(): Promise<void>;
 }

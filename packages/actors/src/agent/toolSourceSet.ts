@@ -48,7 +48,7 @@ export class ToolSourceSet {
   }
 
   /** Calls `listener` with the source's name whenever a source's list changed; returns the unsubscribe. */
-  onToolsChanged(listener: (source: ToolSource) => void): () => void {
+  onToolsChanged(listener: (source: ToolSource) => void | Promise<void>): () => void {
     const stops = this.sources.map((source) => source.onToolsChanged(() => listener(source)));
     return () => {
       for (const stop of stops) stop();
