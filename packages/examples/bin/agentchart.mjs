@@ -3,4 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli/main.ts');
+// `agentchart mcp ...` parses its own arguments (src/cli/mcpMain.ts).
+await import(process.argv[2] === 'mcp' ? '../src/cli/mcpMain.ts' : '../src/cli/main.ts');
