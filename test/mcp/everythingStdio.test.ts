@@ -146,6 +146,35 @@ describe('names, rules and approvals', () => {
     expect(agent.toolRules?.toolNames).toEqual(['ev__echo', 'ev__get-sum']);
   });
 
+  it('middleware and oneCallAtATime address the prefixed names', async () => {
+    const server = everything({ prefix: 'ev', filter: ['get-sum', 'echo'], oneCallAtATime: ['ev__echo'] });
+    const seenByMiddleware: string[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'ev__get-sum', arguments: { a: 1, b: 1 } }, { name: 'ev__echo', arguments: { message: 'x' } }] },
+      { toolCalls: [{ name: 'ev__echo', arguments: { message: 'alone' } }] },
+      { text: 'Done.' },
+    ]);
+    const agent = createAgent({
+      name: 'wrapped',
+      model,
+      toolSources: [server],
+      middleware: [
+        async (ctx, next) => {
+          seenByMiddleware.push(ctx.tool.name);
+          await next();
+        },
+      ],
+    });
+    const result = await agent.run('Go.').result;
+    expect(result.toolCalls.map((record) => [record.call.name, record.isError])).toEqual([
+      ['ev__get-sum', false],
+      ['ev__echo', true],
+      ['ev__echo', false],
+    ]);
+    expect(result.toolCalls[1]?.content).toMatch(/^Tool "ev__echo" must be called on its own/);
+    expect(seenByMiddleware).toEqual(['ev__get-sum', 'ev__echo']);
+  });
+
   it('rules naming a tool by its unprefixed name fail the run with the rules error', async () => {
     const server = everything({ prefix: 'ev', filter: ['get-sum'] });
     const model = scriptedModel([{ text: 'never' }]);
