@@ -124,14 +124,17 @@ describe('tool sources (the hook MCP servers use)', () => {
     await expect(events(run)).rejects.toThrow('server unreachable');
   });
 
-  it('a group chat takes an agent with sources once they are loaded', async () => {
-    const agent = createAgent({ name: 'member', model: scriptedModel(() => ({ text: 'hi' })), toolSources: [memorySource('mem', [tool('alpha')])] });
+  it('a group chat takes an agent with sources once they are loaded, and closes them', async () => {
+    const source = memorySource('mem', [tool('alpha')]);
+    const agent = createAgent({ name: 'member', model: scriptedModel(() => ({ text: 'hi' })), toolSources: [source] });
     expect(() => createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 })).toThrow(
       'Agent "member" has tool sources that are not loaded yet: `await agent.loadTools()` before putting it in a group chat.',
     );
     expect((await agent.loadTools()).map((t) => t.name)).toEqual(['alpha']);
     const chat = createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 });
     expect((await chat.run('Hello.').result).reason).toBe('max-rounds');
+    await chat.close(); // closes its agents' tool sources
+    expect(source.closed).toBe(1);
   });
 
   it('rejects what is not a tool source, and two sources with one name', () => {
