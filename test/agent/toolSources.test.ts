@@ -1,5 +1,5 @@
 import { type ToolSource, createAgent, createGroupChat } from '@agentchart/actors';
-import { type AnyTool, type RunEvent, defineTool, rules } from '@agentchart/core';
+import { type AnyTool, ApprovalError, type RunEvent, defineTool, rules } from '@agentchart/core';
 import { scriptedModel } from '@agentchart/providers';
 import { firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +103,26 @@ describe('tool sources (the hook MCP servers use)', () => {
       'Tool source "mem" removed "beta", which the tool rules name; without it no run can end (a required tool can no longer be called), so the run stopped here. Restore the tool on the server, or change the rules so they do not depend on it.',
     );
     expect(model.requests).toHaveLength(1);
+  });
+
+  it('a run waiting for approval persists and resumes through the sources', async () => {
+    const pay = defineTool({ name: 'pay', description: 'Pays.', parameters: z.object({ amount: z.number() }), approval: 'always', execute: ({ amount }) => `paid ${amount}` });
+    const source = memorySource('bank', [pay]);
+    const script = [{ toolCalls: [{ name: 'pay', arguments: { amount: 5 }, id: 'p1' }] }, { text: 'Paid.' }];
+    const agent = createAgent({ name: 'payer', model: scriptedModel(script), toolSources: [source] });
+    const run = agent.run('Pay 5.');
+    await new Promise<void>((resolve) => run.events$.subscribe((event) => event.type === 'approval.requested' && resolve()));
+    const snapshot = JSON.parse(JSON.stringify(run.persist()));
+    run.abort();
+    await run.result;
+    const resumed = createAgent({ name: 'payer', model: scriptedModel(script.slice(1)), toolSources: [source] }).resume(snapshot);
+    expect(resumed.runId).toBe(run.runId);
+    expect(resumed.pendingApprovals.map((request) => request.id)).toEqual(['p1']);
+    resumed.approve('p1'); // before the sources are loaded: handed to the run once it exists
+    expect(() => resumed.approve('p1')).toThrow(ApprovalError);
+    const result = await resumed.result;
+    expect(result.toolCalls.map((record) => record.content)).toEqual(['paid 5']);
+    expect(result.text).toBe('Paid.');
   });
 
   it('aborting while the sources load ends the run aborted without a model call', async () => {

@@ -63,22 +63,22 @@ describe('mcpServer over stdio (server-everything)', () => {
   });
 
   it('progress notifications restart the timeout; a call without progress times out and the run goes on', async () => {
-    const server = everything({ timeoutMs: 700 });
+    const server = everything({ timeoutMs: 1_500 });
     const model = scriptedModel([
-      // 4 steps of 0.4 s: 1.6 s in all, but never 0.7 s without progress.
-      { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 1.6, steps: 4 } }] },
-      // 1 step of 1.5 s: no progress for longer than the timeout.
-      { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 1.5, steps: 1 } }] },
+      // 5 steps of 0.4 s: 2 s in all, longer than the timeout, but never 1.5 s without progress.
+      { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 2, steps: 5 } }] },
+      // 1 step of 2.5 s: no progress for longer than the timeout.
+      { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 2.5, steps: 1 } }] },
       { toolCalls: [{ name: 'get-sum', arguments: { a: 1, b: 1 } }] },
       { text: 'Done.' },
     ]);
     const agent = createAgent({ name: 'waiter', model, toolSources: [server] });
     const result = await agent.run('Wait.').result;
     expect(result.stopReason).toBe('completed');
-    expect(result.toolCalls[0]).toMatchObject({ isError: false, content: 'Long running operation completed. Duration: 1.6 seconds, Steps: 4.' });
+    expect(result.toolCalls[0]).toMatchObject({ isError: false, content: 'Long running operation completed. Duration: 2 seconds, Steps: 5.' });
     expect(result.toolCalls[1]?.isError).toBe(true);
     expect(result.toolCalls[1]?.content).toBe(
-      'The call of "trigger-long-running-operation" timed out: MCP server "everything" sent neither a result nor progress for 700 ms, so the call was cancelled. Its effect is unknown; try again, perhaps with less work per call.',
+      'The call of "trigger-long-running-operation" timed out: MCP server "everything" sent neither a result nor progress for 1500 ms, so the call was cancelled. Its effect is unknown; try again, perhaps with less work per call.',
     );
     expect(result.toolCalls[2]).toMatchObject({ isError: false, content: 'The sum of 1 and 1 is 2.' });
   });

@@ -39,13 +39,13 @@ function recordsServer(options: { withVault?: boolean } = {}): SdkMcpServer {
   }));
   server.registerTool('unlock', { description: 'Unlocks the vault tool.', inputSchema: {} }, async () => {
     registeredVault ??= vault();
-    await sleep(25);
+    await sleep(150);
     return { content: [{ type: 'text', text: 'Unlocked.' }] };
   });
   server.registerTool('lock', { description: 'Locks the vault tool away.', inputSchema: {} }, async () => {
     registeredVault?.remove();
     registeredVault = undefined;
-    await sleep(25);
+    await sleep(150);
     return { content: [{ type: 'text', text: 'Locked.' }] };
   });
   server.registerTool('wait', { description: 'Waits until cancelled.', inputSchema: {} }, async (_args, extra) => {

@@ -9,6 +9,7 @@ import {
 } from '@agentchart/core';
 import { Observable, ReplaySubject, Subject, switchMap } from 'rxjs';
 import type { AgentRun } from './agentRun.js';
+import type { ApprovalRequest } from './approvals.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 
 /**
@@ -17,7 +18,9 @@ import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
  * signal and returns what starts the real run (called at once, so no event of
  * it is missed); until then there are no events, `abort()` is
  * remembered (the real run then starts aborted), approvals do not exist yet
- * and the shared state reads `initialState`. When `start` fails, `result`
+ * and the shared state reads `initialState`. A resumed run knows its pending
+ * approvals from the snapshot (`pendingAtStart`): decisions on them are
+ * queued and handed to the real run once it exists. When `prepare` fails, `result`
  * rejects with its error and `events$` errors with it (the same when `prepare` fails).
  *
  * @example
@@ -28,7 +31,14 @@ export function deferredAgentRun(
   prepare: (signal: AbortSignal) => Promise<() => AgentRun>,
   userSignal: AbortSignal | undefined,
   initialState: StateRecord = {},
+  pendingAtStart: readonly ApprovalRequest[] = [],
 ): AgentRun {
+  const queued: { id: string; approved: boolean; reason?: string | undefined }[] = [];
+  const waiting = () => pendingAtStart.filter((request) => !queued.some((decision) => decision.id === request.id));
+  const queue = (id: string, approved: boolean, reason?: string) => {
+    if (!waiting().some((request) => request.id === id)) throw new ApprovalError(id, waiting().map((request) => request.id));
+    queued.push({ id, approved, reason });
+  };
   const controller = new AbortController();
   const abort = () => controller.abort();
   if (userSignal?.aborted) abort();
@@ -42,6 +52,10 @@ export function deferredAgentRun(
       const startRun = await prepare(controller.signal);
       inner = startRun();
       inner.events$.subscribe(events);
+      for (const { id, approved, reason } of queued) {
+        if (approved) inner.approve(id);
+        else inner.reject(id, reason);
+      }
     } catch (error) {
       events.error(error);
       started.error(error);
@@ -63,10 +77,10 @@ export function deferredAgentRun(
     abort: () => (inner ? inner.abort() : abort()),
     state,
     get pendingApprovals() {
-      return inner?.pendingApprovals ?? [];
+      return inner?.pendingApprovals ?? waiting();
     },
-    approve: (id) => (inner ? inner.approve(id) : notPending(id)),
-    reject: (id, reason) => (inner ? inner.reject(id, reason) : notPending(id)),
+    approve: (id) => (inner ? inner.approve(id) : queue(id, true)),
+    reject: (id, reason) => (inner ? inner.reject(id, reason) : queue(id, false, reason)),
     persist: () => {
       if (inner) return inner.persist();
       throw new RunSnapshotError('RUN_NOT_PERSISTABLE', 'The run is still loading its tool sources: persist it when `run.pendingApprovals` is not empty.', {
@@ -78,10 +92,6 @@ export function deferredAgentRun(
       throw new SharedStateError('STATE_NOT_RUNNING', 'The run is still loading its tool sources, so it has no actor yet: read `run.actor` after its first event.');
     },
   };
-}
-
-function notPending(id: string): never {
-  throw new ApprovalError(id, []);
 }
 
 /** The run's shared state before and after the real run exists. */

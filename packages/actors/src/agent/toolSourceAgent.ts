@@ -1,6 +1,7 @@
 import type { AnyTool } from '@agentchart/core';
 import { newRunId } from '../ids.js';
 import type { Agent } from './createAgent.js';
+import { type ApprovalRequest, type ApprovalState, pendingRequests } from './approvals.js';
 import { deferredAgentRun } from './deferredAgentRun.js';
 import { followToolSources } from './followToolSources.js';
 import { RUN_ID_OPTION } from './runIdOption.js';
@@ -74,9 +75,18 @@ export function agentWithToolSources(
           };
         },
         resumeOptions.signal,
+        {},
+        pendingInSnapshot(snapshot),
       );
     },
     loadTools: async () => (await load()).agent.tools,
     close: () => sources.close(),
   };
+}
+
+/** The approvals a persisted run waits for (empty when the snapshot is not one: `resume` then fails with the reason). */
+function pendingInSnapshot(snapshot: unknown): ApprovalRequest[] {
+  const approvals = (snapshot as { machine?: { context?: { approvals?: ApprovalState } } } | null)?.machine?.context?.approvals;
+  if (typeof approvals !== 'object' || approvals === null || !Array.isArray(approvals.requests)) return [];
+  return pendingRequests({ requests: approvals.requests, decisions: approvals.decisions ?? {} });
 }
