@@ -175,6 +175,13 @@ describe('names, rules and approvals', () => {
     expect(seenByMiddleware).toEqual(['ev__get-sum', 'ev__echo']);
   });
 
+  it('an approval named by the unprefixed name is an error, not a silent "never"', async () => {
+    const server = everything({ prefix: 'ev', approval: { echo: 'always' } });
+    await expect(server.loadTools()).rejects.toThrow(
+      'mcpServer({ name: "everything" }): `approval` names "echo", but with the prefix the model sees it as "ev__echo": use that name.',
+    );
+  });
+
   it('rules naming a tool by its unprefixed name fail the run with the rules error', async () => {
     const server = everything({ prefix: 'ev', filter: ['get-sum'] });
     const model = scriptedModel([{ text: 'never' }]);

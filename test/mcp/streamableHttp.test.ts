@@ -33,6 +33,9 @@ function recordsServer(options: { withVault?: boolean } = {}): SdkMcpServer {
       return { content: [{ type: 'text', text: `Record ${id}: active` }], structuredContent: { id, status: 'active' }, _meta: { 'records/version': 7 } };
     },
   );
+  server.registerTool('whoami', { description: 'Tells who the caller is.', inputSchema: {} }, async (_args, extra) => ({
+    content: [{ type: 'text', text: `You sent authorization: ${String(extra.requestInfo?.headers.authorization)}` }],
+  }));
   server.registerTool('find', { description: 'Finds records.', inputSchema: { query: z.string() } }, async ({ query }) => ({
     isError: true,
     content: [{ type: 'text', text: `No record matches "${query}": search by an id like REC-1.` }],
@@ -85,8 +88,14 @@ describe('mcpServer over Streamable HTTP (an SDK server in the test)', () => {
   it('calls tools with the headers; structured content and _meta are kept for the program', async () => {
     const http = await serve(() => recordsServer(), { authorization: 'Bearer tok-9f8e7d6c5b' });
     const records = client({ name: 'records', url: http.url, headers: { authorization: 'Bearer tok-9f8e7d6c5b' } });
-    const model = scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { id: 'REC-1' } }] }, { text: 'Active.' }]);
-    const result = await createAgent({ name: 'clerk', model, toolSources: [records] }).run('Status of REC-1?').result;
+    const model = scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { id: 'REC-1' } }, { name: 'whoami', arguments: {} }] }, { text: 'Active.' }]);
+    const run = createAgent({ name: 'clerk', model, toolSources: [records] }).run('Status of REC-1?');
+    const events = collectEvents(run);
+    const result = await run.result;
+    // A server that echoes the credential does not show it to the model or in events.
+    expect(result.toolCalls[1]?.content).toBe('You sent authorization: [redacted]');
+    expect(JSON.stringify(model.requests)).not.toContain('tok-9f8e7d6c5b');
+    expect(JSON.stringify(await events)).not.toContain('tok-9f8e7d6c5b');
     expect(result.toolCalls[0]).toMatchObject({
       content: 'Record REC-1: active',
       isError: false,
@@ -204,3 +213,11 @@ describe('mcpServer over Streamable HTTP (an SDK server in the test)', () => {
 });
 
 void ToolSourceError;
+
+describe('secretRedactor', () => {
+  it('blanks whole values and the credential of a scheme header', async () => {
+    const { secretRedactor } = await import('../../packages/mcp/src/secretRedactor.js');
+    const redact = secretRedactor(['Bearer abcdef123', 'abcdef123', 'short']);
+    expect(redact('got Bearer abcdef123 and abcdef123; short stays')).toBe('got [redacted] and [redacted]; short stays');
+  });
+});

@@ -41,7 +41,10 @@ export class McpConnection {
     this.#options = options;
     const secrets: string[] = [];
     if ('env' in options && options.env) secrets.push(...Object.values(options.env));
-    if ('headers' in options && options.headers) secrets.push(...Object.values(options.headers));
+    if ('headers' in options && options.headers) {
+      // The whole value, and the credential of `<scheme> <credential>` on its own (a server may echo just the token).
+      for (const value of Object.values(options.headers)) secrets.push(value, ...(/^[A-Za-z-]+\s+(\S+)$/.exec(value)?.slice(1) ?? []));
+    }
     if ('url' in options && options.url !== undefined) secrets.push(...urlSecrets(new URL(options.url)));
     this.redact = secretRedactor(secrets);
   }

@@ -1,5 +1,5 @@
 import type { ToolSource } from '@agentchart/actors';
-import type { AnyTool } from '@agentchart/core';
+import { type AnyTool, ConfigurationError } from '@agentchart/core';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from './mcpConnection.js';
 import { type McpServerOptions, type McpToolDescription, checkMcpServerOptions } from './mcpServerOptions.js';
@@ -73,6 +73,7 @@ export function mcpServer(options: McpServerOptions): McpServer {
       tools.push(tool);
     }
     byDefinition = next;
+    if (prefix !== undefined) assertPrefixedNames(options, definitions, prefix);
     return tools;
   };
 
@@ -96,6 +97,27 @@ export function mcpServer(options: McpServerOptions): McpServer {
     },
   };
   return server;
+}
+
+/**
+ * `approval` and `oneCallAtATime` name tools as the model sees them: a name
+ * that is a tool's unprefixed name would silently match nothing (and a call
+ * meant to wait for a person would not), so it is an error.
+ */
+function assertPrefixedNames(options: McpServerOptions, definitions: readonly McpToolDefinition[], prefix: string): void {
+  const approval = options.approval;
+  const named = [
+    ...(typeof approval === 'object' && approval !== null ? Object.keys(approval).map((name) => ['approval', name] as const) : []),
+    ...(Array.isArray(options.oneCallAtATime) ? options.oneCallAtATime.map((name: string) => ['oneCallAtATime', name] as const) : []),
+  ];
+  const serverNames = new Set(definitions.map((definition) => definition.name));
+  for (const [option, name] of named) {
+    if (!serverNames.has(name) || name.startsWith(`${prefix}__`)) continue;
+    throw new ConfigurationError(
+      `mcpServer({ name: "${options.name}" }): \`${option}\` names "${name}", but with the prefix the model sees it as "${modelToolName(name, prefix, options.name)}": use that name.`,
+      { server: options.name, option, name },
+    );
+  }
 }
 
 function kept(filter: McpServerOptions['filter'], tool: McpToolDescription): boolean {

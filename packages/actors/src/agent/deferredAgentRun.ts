@@ -10,6 +10,7 @@ import {
 import { Observable, ReplaySubject, Subject, switchMap } from 'rxjs';
 import type { AgentRun } from './agentRun.js';
 import type { ApprovalRequest } from './approvals.js';
+import { ToolSourceError } from './toolSourceError.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 
 /**
@@ -89,7 +90,7 @@ export function deferredAgentRun(
     },
     get actor() {
       if (inner) return inner.actor;
-      throw new SharedStateError('STATE_NOT_RUNNING', 'The run is still loading its tool sources, so it has no actor yet: read `run.actor` after its first event.');
+      throw new ToolSourceError('TOOL_SOURCE_NOT_LOADED', 'The run is still loading its tool sources, so it has no actor yet: read `run.actor` after its first event.');
     },
   };
 }

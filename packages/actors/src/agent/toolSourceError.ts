@@ -6,10 +6,11 @@ import { AgentchartError } from '@agentchart/core';
  * - `TOOL_SOURCE_NAME_COLLISION`: two sources (or a source and the agent's own tools) offer one name.
  * - `TOOL_SOURCE_RULES_BROKEN`: a source removed a tool the tool rules need; without it they can deadlock.
  * - `TOOL_SOURCE_INVALID`: `toolSources` holds something that is not a tool source.
+ * - `TOOL_SOURCE_NOT_LOADED`: `run.actor` was read while the run still loads its sources.
  */
 export class ToolSourceError extends AgentchartError {
   constructor(
-    code: 'TOOL_SOURCE_NAME_COLLISION' | 'TOOL_SOURCE_RULES_BROKEN' | 'TOOL_SOURCE_INVALID',
+    code: 'TOOL_SOURCE_NAME_COLLISION' | 'TOOL_SOURCE_RULES_BROKEN' | 'TOOL_SOURCE_INVALID' | 'TOOL_SOURCE_NOT_LOADED',
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },
