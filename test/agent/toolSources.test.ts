@@ -160,6 +160,9 @@ describe('tool sources (the hook MCP servers use)', () => {
   it('rejects what is not a tool source, and two sources with one name', () => {
     const model = scriptedModel([]);
     expect(() => createAgent({ name: 'a', model, toolSources: [{} as ToolSource] })).toThrow(/takes tool sources/);
+    expect(() => createAgent({ name: 'a', model, toolSources: memorySource('x', []) as never })).toThrow(
+      'createAgent({ name: "a", toolSources }) takes a list of tool sources.',
+    );
     expect(() => createAgent({ name: 'a', model, toolSources: [memorySource('x', []), memorySource('x', [])] })).toThrow(
       'Two tool sources are named "x": give each its own name.',
     );

@@ -166,7 +166,8 @@ export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
  * const { text } = await agent.run('What is 2 + 3?').result; // '5'
  */
 export function createAgent(options: AgentOptions): Agent {
-  if (options.toolSources !== undefined && options.toolSources.length > 0) return createAgentWithSources(options, options.toolSources);
+  const toolSources = typeof options === 'object' && options !== null ? options.toolSources : undefined;
+  if (toolSources !== undefined && !(Array.isArray(toolSources) && toolSources.length === 0)) return createAgentWithSources(options, toolSources);
   const config = buildConfig(options);
   const tools = [...config.tools.values()];
   const toolNames = [...config.tools.keys()];
