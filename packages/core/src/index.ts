@@ -16,3 +16,18 @@ export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
 export type { ToolAnnotations } from './toolAnnotations.js';
+export { getOwn, ownRecord, setOwn } from './ownKeys.js';
+export {
+  MIN_REGISTERED_SECRET_LENGTH,
+  REDACTED,
+  type RedactionOptions,
+  containsSecretShape,
+  isSecretKey,
+  isSecretKeyName,
+  redactKnownSecrets,
+  redactSecretShapes,
+  redactText,
+  redactValue,
+  registerSecrets,
+  registeredSecrets,
+} from './redaction/index.js';

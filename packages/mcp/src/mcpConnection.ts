@@ -1,3 +1,4 @@
+import { registerSecrets } from '@agentchart/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -47,6 +48,8 @@ export class McpConnection {
     }
     if ('url' in options && options.url !== undefined) secrets.push(...urlSecrets(new URL(options.url)));
     this.redact = secretRedactor(secrets);
+    // Traces, the live view and the Stately bridge redact them too (core's process-wide registry).
+    registerSecrets(secrets);
   }
 
   /** Where the server is, as errors show it (no credentials). */

@@ -1,8 +1,4 @@
-/** Shorter values are not redacted: they would blank out ordinary words and numbers. */
-const MIN_SECRET_LENGTH = 6;
-
-/** What replaces a secret. */
-export const REDACTED = '[redacted]';
+import { MIN_REGISTERED_SECRET_LENGTH, REDACTED } from '@agentchart/core';
 
 /**
  * Removes the values of a server's headers and environment variables (and
@@ -14,7 +10,7 @@ export const REDACTED = '[redacted]';
  * redact('401: bad token sk-live-123456'); // '401: bad token [redacted]'
  */
 export function secretRedactor(secrets: Iterable<string>): (text: string) => string {
-  const values = [...new Set([...secrets].filter((value) => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH))].sort(
+  const values = [...new Set([...secrets].filter((value) => typeof value === 'string' && value.length >= MIN_REGISTERED_SECRET_LENGTH))].sort(
     (a, b) => b.length - a.length,
   );
   if (values.length === 0) return (text) => text;

@@ -10,6 +10,7 @@ import {
   type ToolMode,
   type CompiledToolRules,
   type ToolRuleInput,
+  type UnnamedToolPolicy,
   compileToolRules,
 } from '@agentchart/core';
 import type { z } from 'zod';
@@ -79,6 +80,12 @@ export interface AgentOptions {
    * can deadlock throws `ToolRulesError` before any model is called.
    */
   toolRules?: readonly ToolRuleInput[];
+  /**
+   * Tools the rules do not name (added during a run and not in `addableTools`):
+   * allowed only where the rules leave the choice free (`'where-free'`, the
+   * default) or never (`'refuse'`). Only with `toolRules`.
+   */
+  unnamedTools?: UnnamedToolPolicy;
   /**
    * A zod schema for the shared state: initial values and every write are
    * checked against it (make keys optional that may be absent).
@@ -256,7 +263,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     toolRules:
       options.toolRules === undefined
         ? undefined
-        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
+        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
     addableTools,
   };
 }
@@ -279,4 +286,8 @@ function toolMap(list: readonly AnyTool[], taken: ReadonlyMap<string, AnyTool> =
     tools.set(tool.name, tool);
   }
   return tools;
+}
+
+function unnamedToolsOption(policy: UnnamedToolPolicy | undefined): { unnamedTools?: UnnamedToolPolicy } {
+  return policy === undefined ? {} : { unnamedTools: policy };
 }

@@ -9,6 +9,7 @@ import {
   type ToolsToRemove,
   formatArgumentIssues,
   isToolError,
+  redactText,
   toErrorInfo,
   toolOutputText,
   toolOutputValue,
@@ -67,7 +68,8 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
   } catch (error) {
     const info: ErrorInfo = toErrorInfo(error);
     if (isToolError(error)) return { content: error.message, isError: true, error: info };
-    if (error instanceof Error && error.stack !== undefined) info.stack = error.stack;
+    // The stack starts with the message: redacted like it.
+    if (error instanceof Error && error.stack !== undefined) info.stack = redactText(error.stack);
     const content = env.detailedErrors ? `Tool "${tool.name}" failed: ${info.message}` : `Tool "${tool.name}" failed.`;
     return { content, isError: true, error: info };
   }

@@ -6,6 +6,7 @@ import {
   allowedTools,
   explainBlockedEnd,
   renderToolRulesPrompt,
+  unnamedToolBlock,
 } from '@agentchart/core';
 
 /**
@@ -13,7 +14,8 @@ import {
  * offered (never all tools when none is allowed); where a rule demands a call
  * the choice is `required`, or the tool itself when only one is allowed; and
  * the system prompt gets the rules section for the current state. Tools the
- * rules were not compiled with are offered as they are.
+ * rules were not compiled with are offered only where the rules leave the
+ * choice free (never with `unnamedTools: 'refuse'`).
  *
  * @example
  * applyToolRulesToRequest(request, compiled, state).toolChoice; // { type: 'tool', name: 'search' } under rules.init('search')
@@ -21,7 +23,9 @@ import {
 export function applyToolRulesToRequest(request: ChatRequest, rules: CompiledToolRules, state: ToolRuleState): ChatRequest {
   const { program } = rules;
   const allowed = new Set(allowedTools(program, state));
-  const tools = request.tools.filter((tool) => allowed.has(tool.name) || !program.toolSet.has(tool.name));
+  const tools = request.tools.filter((tool) =>
+    program.toolSet.has(tool.name) ? allowed.has(tool.name) : unnamedToolBlock(program, state, rules.unnamedTools, tool.name) === null,
+  );
   const mustCall = explainBlockedEnd(program, state) !== null;
   const requested = request.toolChoice;
   const forcedStillOffered = typeof requested === 'object' && tools.some((tool) => tool.name === requested.name);

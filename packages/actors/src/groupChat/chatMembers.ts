@@ -178,6 +178,7 @@ function agentTurnSetup(
       : compileToolRules(
           [...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))],
           [...toolNames, ...addableNames],
+          config.toolRules === undefined ? {} : { unnamedTools: config.toolRules.unnamedTools },
         );
   const { toolChoice, addableTools: _addable, ...agentRuntime } = config;
   const base = { ...agentRuntime, tools, toolRules };

@@ -12,3 +12,4 @@ export * from './toolRulesMachine.js';
 export * from './compileToolRules.js';
 export * from './renderToolRulesPrompt.js';
 export * from './toMermaid.js';
+export { UNNAMED_TOOL_RULE, type UnnamedToolPolicy, unnamedToolBlock } from './unnamedTools.js';
