@@ -11,7 +11,6 @@ import {
   type CompiledToolRules,
   type ToolRuleInput,
   type UnnamedToolPolicy,
-  compileToolRules,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { assertOptions } from '../assertOptions.js';
@@ -19,9 +18,10 @@ import { runInputMessages } from '../runInputMessages.js';
 import { AgentOptionsSchema } from './agentOptionsSchema.js';
 import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
-import type { AgentRuntime } from './agentRuntime.js';
+import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
 import { LiveToolSet, assertIsTool } from './liveTools.js';
+import { sharedToolRules } from './sharedToolRules.js';
 import { middlewareList } from './middleware.js';
 import { restoreRun } from './runSnapshot.js';
 import { normalizeToolMode } from './toolChoice.js';
@@ -176,46 +176,9 @@ export function createAgent(options: AgentOptions): Agent {
   const toolSources = typeof options === 'object' && options !== null ? options.toolSources : undefined;
   if (toolSources !== undefined && !(Array.isArray(toolSources) && toolSources.length === 0)) return createAgentWithSources(options, toolSources);
   const config = buildConfig(options);
-  const tools = [...config.tools.values()];
-  const toolNames = [...config.tools.keys()];
-  const addableNames = [...config.addableTools.keys()];
   // Checked now, so a bad agent-level toolChoice fails at creation, not at the first run.
-  normalizeToolMode(config.toolChoice, toolNames, addableNames);
-  const runtimeFor = (liveTools: readonly AnyTool[], middleware: readonly FunctionMiddleware[] = []): AgentRuntime => ({
-    ...config,
-    liveTools: new LiveToolSet(liveTools),
-    middleware: [...config.middleware, ...middleware],
-  });
-  const agent: Agent = {
-    name: config.agentName,
-    tools,
-    toolRules: config.toolRules,
-    run: (input, runOptions = {}) => {
-      const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames, addableNames);
-      const state = validateInitialState(runOptions.state, config.stateSchema);
-      const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
-      const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
-      return startAgentRun(
-        runtimeFor(tools, middleware),
-        runInputMessages(input, 'agent.run(input)'),
-        toolMode,
-        runOptions.signal,
-        state,
-        inspect,
-        presetRunId(runOptions),
-      );
-    },
-    resume: (snapshot, resumeOptions = {}) => {
-      const known = new Map([...config.addableTools, ...config.tools]);
-      for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
-      const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
-      const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, middleware));
-      const inspect = combineInspectors(options.inspect, resumeOptions.inspect, ...globalInspectors());
-      return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
-    },
-    loadTools: async () => tools,
-    close: async () => {},
-  };
+  normalizeToolMode(config.toolChoice, [...config.tools.keys()], [...config.addableTools.keys()]);
+  const agent = new ConfiguredAgent(config, options.inspect);
   registerAgentConfig(agent, config);
   return agent;
 }
@@ -242,12 +205,81 @@ function createAgentWithSources(options: AgentOptions, toolSources: readonly Too
   return agent;
 }
 
+/**
+ * An agent made by `createAgent`: its configuration and the agent's own
+ * `inspect` option, methods on the prototype. An idle agent holds nothing
+ * else (no closures, no copies of its tool list until someone reads `tools`).
+ */
+class ConfiguredAgent implements Agent {
+  readonly #config: AgentConfig;
+  readonly #inspect: InspectOption | undefined;
+  #tools: readonly AnyTool[] | undefined;
+
+  constructor(config: AgentConfig, inspect: InspectOption | undefined) {
+    this.#config = config;
+    this.#inspect = inspect;
+  }
+
+  get name(): string {
+    return this.#config.agentName;
+  }
+
+  get tools(): readonly AnyTool[] {
+    this.#tools ??= [...this.#config.tools.values()];
+    return this.#tools;
+  }
+
+  get toolRules(): CompiledToolRules | undefined {
+    return this.#config.toolRules;
+  }
+
+  run(input: string | readonly Message[], runOptions: RunOptions = {}): AgentRun {
+    const config = this.#config;
+    const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, [...config.tools.keys()], [...config.addableTools.keys()]);
+    const state = validateInitialState(runOptions.state, config.stateSchema);
+    const inspect = combineInspectors(this.#inspect, runOptions.inspect, ...globalInspectors());
+    const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
+    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined);
+    return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect, presetRunId(runOptions));
+  }
+
+  resume(snapshot: unknown, resumeOptions: ResumeOptions = {}): AgentRun {
+    const config = this.#config;
+    const known = new Map([...config.addableTools, ...config.tools]);
+    for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
+    const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
+    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware));
+    const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
+    return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
+  }
+
+  async loadTools(): Promise<readonly AnyTool[]> {
+    return this.tools;
+  }
+
+  /** An agent without tool sources holds nothing to close. */
+  async close(): Promise<void> {}
+}
+
+/** A run's runtime: the agent's configuration, its own live tool list, and the run's middleware inside the agent's. */
+function runtimeFor(
+  config: AgentConfig,
+  liveTools: Iterable<AnyTool>,
+  middleware: readonly FunctionMiddleware[],
+  mirrorToolRules = false,
+): AgentRuntime {
+  return agentRuntime(config, {
+    liveTools: new LiveToolSet(liveTools),
+    middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
+    mirrorToolRules,
+  });
+}
+
 function buildConfig(options: AgentOptions): AgentConfig {
   const named = typeof options === 'object' && options !== null && typeof options.name === 'string';
   assertOptions(AgentOptionsSchema, options, named ? `createAgent({ name: ${JSON.stringify(options.name)} })` : 'createAgent(options)');
-  const tools = toolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
-  const addableTools = toolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
-  for (const name of tools.keys()) addableTools.delete(name);
+  const tools = sharedToolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
+  const addableTools = addableToolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
   return {
     agentName: options.name,
     model: options.model,
@@ -263,7 +295,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     toolRules:
       options.toolRules === undefined
         ? undefined
-        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
+        : sharedToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
     addableTools,
   };
 }
@@ -275,6 +307,34 @@ function checkedTools(where: string, value: readonly AnyTool[] | undefined): rea
   if (!Array.isArray(value)) throw new ToolDefinitionError(message, { got: typeof value });
   for (const tool of value) assertIsTool(tool, message);
   return value;
+}
+
+/** The tool map of every agent without tools (a map is never written once built). */
+const noTools: ReadonlyMap<string, AnyTool> = new Map();
+
+/** Tool maps by the list they were built from, with the tools it held then: agents made from one list share one map. */
+const toolMapsByList = new WeakMap<readonly AnyTool[], { tools: readonly AnyTool[]; map: ReadonlyMap<string, AnyTool> }>();
+
+/**
+ * Tools by name, shared by the agents made from the same list with the same
+ * tools in it (10,000 agents given one `tools` array hold one map). A list
+ * changed since holds other tools, so it gets a map of its own.
+ */
+function sharedToolMap(list: readonly AnyTool[]): ReadonlyMap<string, AnyTool> {
+  if (list.length === 0) return noTools;
+  const cached = toolMapsByList.get(list);
+  if (cached !== undefined && cached.tools.length === list.length && cached.tools.every((tool, index) => tool === list[index])) return cached.map;
+  const map = toolMap(list);
+  toolMapsByList.set(list, { tools: [...list], map });
+  return map;
+}
+
+/** The addable tools by name, without those the agent has already; a different tool under a taken name throws. */
+function addableToolMap(list: readonly AnyTool[], tools: ReadonlyMap<string, AnyTool>): ReadonlyMap<string, AnyTool> {
+  if (list.length === 0) return noTools;
+  const addable = toolMap(list, tools);
+  for (const name of tools.keys()) addable.delete(name);
+  return addable;
 }
 
 /** Tools by name; a different tool under a name already taken (here or in `taken`) throws. */

@@ -25,7 +25,11 @@ export interface CompiledToolRules {
   readonly toolNames: readonly string[];
   /** The tables the rule engine reads (`allowedTools(program, state)`, ...). */
   readonly program: ToolRuleProgram;
-  /** The XState machine: the single source of truth for which tool may run next. */
+  /**
+   * The XState machine generated from `program`, its guards and actions the
+   * engine functions the agent's gate decides with (the program is the
+   * authority; a test proves both agree in every reachable state).
+   */
   readonly machine: ToolRulesMachine;
   /** Findings that do not stop compilation (never-runnable tools, ...). */
   readonly warnings: readonly ToolRuleWarning[];
