@@ -3,5 +3,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
-// `agentchart mcp ...` parses its own arguments (src/cli/mcpMain.ts).
-await import(process.argv[2] === 'mcp' ? '../src/cli/mcpMain.ts' : '../src/cli/main.ts');
+// `agentchart mcp ...` and `agentchart check-model ...` parse their own arguments.
+const entries = { mcp: '../src/cli/mcpMain.ts', 'check-model': '../src/cli/checkModel/main.ts' };
+const command = process.argv[2];
+await import(command !== undefined && Object.hasOwn(entries, command) ? entries[command] : '../src/cli/main.ts');

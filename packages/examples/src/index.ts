@@ -8,3 +8,5 @@ export * from './toolRules/ruleScenarios.js';
 export * from './toolControl/index.js';
 export * from './groupChat/index.js';
 export * from './docs/docDiagrams.js';
+export { type CheckModelOptions, type ReportCard, type ScenarioReport, runCheckModel } from './cli/checkModel/runCheckModel.js';
+export { formatReportCard } from './cli/checkModel/formatReportCard.js';

@@ -5,3 +5,6 @@ export { resolveOllamaHost } from './ollama/ollamaHost.js';
 export { probeOllama, type OllamaProbe } from './ollama/probeOllama.js';
 export { toolCallFormat } from './ollama/toolCallFormat.js';
 export { openai, type OpenAIModelOptions } from './openai/openaiModel.js';
+export { type OpenAICompat, detectCompat } from './openai/serverProfile.js';
+export { type TransportOptions } from './transport/transportOptions.js';
+export { ollamaServerVersion, THINK_FALSE_KEEPS_FORMAT } from './ollama/ollamaVersion.js';
