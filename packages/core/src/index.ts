@@ -16,6 +16,15 @@ export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
 export type { ToolAnnotations } from './toolAnnotations.js';
+export {
+  budgetSpent,
+  remainingBudget,
+  tighterBudget,
+  tokenBudget,
+  type TokenBudget,
+  type TokenBudgetOption,
+} from './tokenBudget.js';
+export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';
 export { getOwn, ownRecord, setOwn } from './ownKeys.js';
 export {
   MIN_REGISTERED_SECRET_LENGTH,
