@@ -16,3 +16,14 @@ export * from './openapi/index.js';
 export * from './groupChat/index.js';
 export { type ToolSource, isToolSource } from './agent/toolSource.js';
 export { ToolSourceError } from './agent/toolSourceError.js';
+export {
+  DEFAULT_LEASE_MS,
+  type DurableRun,
+  type PendingResumes,
+  type StoreOptions,
+  persistRunToStore,
+  resumePending,
+  resumeRunFromStore,
+} from './durable/storedRuns.js';
+export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
+export { argumentsHash } from './durable/argumentsHash.js';

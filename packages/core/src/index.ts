@@ -17,6 +17,19 @@ export * from './constants.js';
 export * from './toolRules/index.js';
 export type { ToolAnnotations } from './toolAnnotations.js';
 export {
+  type NewStoredRun,
+  type RunLease,
+  type RunStore,
+  type StateWrite,
+  type StoredRun,
+  type StoredRunKind,
+  type StoredRunStatus,
+  type StoredRunSummary,
+  type ToolCallJournalEntry,
+  type ToolCallStart,
+} from './runStore.js';
+export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
+export {
   budgetSpent,
   remainingBudget,
   tighterBudget,

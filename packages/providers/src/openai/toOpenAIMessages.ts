@@ -15,6 +15,7 @@ export function toOpenAIMessages(
   messages: readonly Message[],
   reasoningField?: 'reasoning_content' | 'reasoning',
 ): ChatCompletionMessageParam[] {
+  const wireId = modelCallIds(messages);
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
@@ -29,7 +30,7 @@ export function toOpenAIMessages(
         if (reasoningField !== undefined && message.reasoning) (param as unknown as Record<string, unknown>)[reasoningField] = message.reasoning;
         if (message.toolCalls && message.toolCalls.length > 0) {
           param.tool_calls = message.toolCalls.map((call) => ({
-            id: call.id,
+            id: call.modelId ?? call.id,
             type: 'function' as const,
             function: { name: call.name, arguments: call.malformedArguments ?? JSON.stringify(call.arguments ?? {}) },
           }));
@@ -37,9 +38,19 @@ export function toOpenAIMessages(
         return param;
       }
       case 'tool':
-        return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+        return { role: 'tool', tool_call_id: wireId.get(message.toolCallId) ?? message.toolCallId, content: message.content };
     }
   });
+}
+
+/** The model's own ids of calls the runtime renamed (a repeated id), by the run-unique id. */
+function modelCallIds(messages: readonly Message[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || message.toolCalls === undefined) continue;
+    for (const call of message.toolCalls) if (call.modelId !== undefined) ids.set(call.id, call.modelId);
+  }
+  return ids;
 }
 
 /** Tools as functions; a tool that asks for `strict` gets a schema strict mode accepts. */
