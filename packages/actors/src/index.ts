@@ -14,6 +14,8 @@ export * from './sharedState/index.js';
 export * from './reliableTool/index.js';
 export * from './openapi/index.js';
 export * from './groupChat/index.js';
+export { type ToolSource, isToolSource } from './agent/toolSource.js';
+export { ToolSourceError } from './agent/toolSourceError.js';
 export {
   DEFAULT_LEASE_MS,
   type DurableRun,

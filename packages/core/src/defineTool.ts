@@ -6,6 +6,7 @@ import { type ApprovalContext, type ToolApproval, isToolApproval } from './toolA
 import type { ToolContext } from './toolContext.js';
 import { schemaWithoutContext } from './contextualParameters.js';
 import { assertValidToolName } from './toolNames.js';
+import type { ToolAnnotations } from './toolAnnotations.js';
 
 /** Any zod schema that describes an object of tool arguments. */
 export type ToolParameters = z.ZodType<Record<string, unknown>>;
@@ -68,6 +69,8 @@ export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
   /** Safe to run again after a crash left a call in doubt (see `ToolDefinition.idempotent`). */
   readonly idempotent?: boolean;
   execute(args: z.output<P>, ctx: ToolContext): R | Promise<R>;
+  /** What the tool says about itself (read-only, destructive, idempotent), e.g. from an MCP server. */
+  readonly annotations?: ToolAnnotations;
   /** Whether this call (with validated arguments) waits for a human decision. */
   needsApproval(args: z.output<P>, ctx: ApprovalContext): boolean | Promise<boolean>;
 }

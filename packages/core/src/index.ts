@@ -15,6 +15,7 @@ export * from './validateToolArguments.js';
 export * from './runEvents.js';
 export * from './constants.js';
 export * from './toolRules/index.js';
+export type { ToolAnnotations } from './toolAnnotations.js';
 export {
   type NewStoredRun,
   type RunLease,

@@ -3,8 +3,11 @@
 import { register } from 'tsx/esm/api';
 
 register();
-// Durable chats (worker, enqueue, status, approve, …) live in @agentchart/dbos.
+// Durable chats (worker, enqueue, status, approve, …) live in @agentchart/dbos;
+// `agentchart mcp ...` and `agentchart check-model ...` parse their own arguments.
 const dbos = await import('../src/cli/dbosCommands.ts');
 if (!(await dbos.ranDbosCommand(process.argv.slice(2)))) {
-  await import(process.argv[2] === 'check-model' ? '../src/cli/checkModel/main.ts' : '../src/cli/main.ts');
+  const entries = { mcp: '../src/cli/mcpMain.ts', 'check-model': '../src/cli/checkModel/main.ts' };
+  const command = process.argv[2];
+  await import(command !== undefined && Object.hasOwn(entries, command) ? entries[command] : '../src/cli/main.ts');
 }

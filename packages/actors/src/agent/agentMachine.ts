@@ -42,10 +42,17 @@ export interface ApprovalDecisionEvent {
   reason?: string;
 }
 
+/** A tool source's list change left the run's tools unusable (see `followToolSources`): the run fails with `error`. */
+export interface ToolsUnusableEvent {
+  type: 'tools.unusable';
+  error: ErrorInfo;
+}
+
 export type AgentMachineEvent =
   | ModelCallerEvent
   | ToolSettledEvent
   | ToolsChangedEvent
+  | ToolsUnusableEvent
   | ApprovalDecisionEvent
   | { type: 'start' }
   | { type: 'abort' };
@@ -215,7 +222,12 @@ export const agentMachine = setup({
       if (context.runtime.toolRules && context.runtime.mirrorToolRules) enqueue.spawnChild('toolRules', { id: 'toolRules' });
     }),
   ],
-  on: { abort: '.aborted' },
+  on: {
+    abort: '.aborted',
+    // A tool source's list changed (any state): reported; the next model request sees it.
+    'tools.changed': { actions: 'reportToolsChanged' },
+    'tools.unusable': { target: '.failed', actions: assign({ error: ({ event }) => event.error }) },
+  },
   states: {
     idle: { on: { start: { target: 'thinking', actions: 'startStep' } } },
     // Every transition into `thinking` starts the model call in its own action (`startStep`) rather than

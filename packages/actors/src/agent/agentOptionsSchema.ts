@@ -22,6 +22,7 @@ export const AgentOptionsSchema = z.object(
     instructions: z.string(expects('must be a string: the system prompt')).optional(),
     tools: z.unknown().optional(),
     addableTools: z.unknown().optional(),
+    toolSources: z.unknown().optional(),
     middleware: z.unknown().optional(),
     toolRules: z.unknown().optional(),
     unnamedTools: z.enum(['where-free', 'refuse'], expects("must be 'where-free' or 'refuse'")).optional(),

@@ -63,8 +63,8 @@ export function startAgentRun(
   signal: AbortSignal | undefined,
   initialState: StateRecord = {},
   inspect?: InspectOption,
+  runId: string = newRunId(),
 ): AgentRun {
-  const runId = newRunId();
   const actor = createActor(machineFor(runtime), {
     input: { runtime, runId, messages: input, toolMode, state: { initial: initialState } },
     ...(inspect ? { inspect } : {}),

@@ -33,7 +33,11 @@ import { restoreRun } from './runSnapshot.js';
 import { normalizeToolMode } from './toolChoice.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { globalInspectors } from '../inspection/runObservers.js';
-import { registerAgentConfig } from './agentRegistry.js';
+import { agentConfigOf, registerAgentConfig, registerPendingAgent } from './agentRegistry.js';
+import { presetRunId } from './runIdOption.js';
+import type { ToolSource } from './toolSource.js';
+import { agentWithToolSources } from './toolSourceAgent.js';
+import { ToolSourceSet } from './toolSourceSet.js';
 
 /** What `createAgent` takes. */
 export interface AgentOptions {
@@ -51,6 +55,14 @@ export interface AgentOptions {
    * added; rules govern only the tools they were compiled with.)
    */
   addableTools?: readonly AnyTool[];
+  /**
+   * Where more tools come from (MCP servers: `mcpServer(...)`). They are
+   * loaded before a run's first model request (the first load connects);
+   * tool rules, `toolChoice` and approvals then address the names the model
+   * sees, checked once the list is known, and list changes reach running runs.
+   * Close them with `agent.close()`.
+   */
+  toolSources?: readonly ToolSource[];
   /** Model round trips per run (default 10). */
   maxSteps?: number;
   /** Tool calls a run may execute in total (default: no limit); then one last model call with tool choice `none`. */
@@ -154,6 +166,14 @@ export interface Agent {
    * await run.result;
    */
   resume(snapshot: unknown, options?: ResumeOptions): AgentRun;
+  /**
+   * Loads the agent's tool sources (connecting them) and returns every tool a
+   * run would start with; without sources, the agent's own tools. A group
+   * chat takes an agent with sources once they are loaded.
+   */
+  loadTools(): Promise<readonly AnyTool[]>;
+  /** Closes the agent's tool sources (connections, child processes); a later run connects again. */
+  close(): Promise<void>;
 }
 
 /** The agent-level configuration every run's runtime is built from. */
@@ -175,11 +195,35 @@ export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
  * const { text } = await agent.run('What is 2 + 3?').result; // '5'
  */
 export function createAgent(options: AgentOptions): Agent {
+  const toolSources = typeof options === 'object' && options !== null ? options.toolSources : undefined;
+  if (toolSources !== undefined && !(Array.isArray(toolSources) && toolSources.length === 0)) return createAgentWithSources(options, toolSources);
   const config = buildConfig(options);
   // Checked now, so a bad agent-level toolChoice fails at creation, not at the first run.
   normalizeToolMode(config.toolChoice, [...config.tools.keys()], [...config.addableTools.keys()]);
   const agent = new ConfiguredAgent(config, options.inspect);
   registerAgentConfig(agent, config);
+  return agent;
+}
+
+/** An agent with tool sources: checked now as far as it can be, built for each loaded tool list (see `agentWithToolSources`). */
+function createAgentWithSources(options: AgentOptions, toolSources: readonly ToolSource[]): Agent {
+  if (!Array.isArray(toolSources)) throw new ToolDefinitionError(`createAgent({ name: "${options.name}", toolSources }) takes a list of tool sources.`, { got: typeof toolSources });
+  // Everything but the rules and the tool choice can be checked before the sources' names are known.
+  const { toolSources: _sources, toolRules: _rules, toolChoice: _choice, ...rest } = options;
+  const config = buildConfig(rest);
+  const sources = new ToolSourceSet(toolSources, [...config.tools.keys()]);
+  const ownTools = [...config.tools.values()];
+  const agent: Agent = agentWithToolSources(
+    config.agentName,
+    ownTools,
+    sources,
+    (sourceTools) => createAgent({ ...options, toolSources: undefined, tools: [...ownTools, ...sourceTools] }),
+    (loaded) => registerAgentConfig(agent, agentConfigOf(loaded)),
+  );
+  registerPendingAgent(
+    agent,
+    `Agent "${config.agentName}" has tool sources that are not loaded yet: \`await agent.loadTools()\` before putting it in a group chat.`,
+  );
   return agent;
 }
 
@@ -219,7 +263,7 @@ class ConfiguredAgent implements Agent {
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
     const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
     const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined, budget);
-    return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
+    return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect, presetRunId(runOptions));
   }
 
   resume(snapshot: unknown, resumeOptions: ResumeOptions = {}): AgentRun {
@@ -231,6 +275,13 @@ class ConfiguredAgent implements Agent {
     const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
     return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
   }
+
+  async loadTools(): Promise<readonly AnyTool[]> {
+    return this.tools;
+  }
+
+  /** An agent without tool sources holds nothing to close. */
+  async close(): Promise<void> {}
 }
 
 /** A run's runtime: the agent's configuration, its own live tool list, and the run's middleware inside the agent's. */

@@ -53,6 +53,8 @@ export interface GroupChat extends NestedChatParticipant {
    * process); throws `ChatSnapshotError` for anything else.
    */
   resume(snapshot: unknown, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
+  /** Closes what its participants hold (agents' tool sources: MCP connections, child processes), nested chats too. */
+  close(): Promise<void>;
 }
 
 /**
@@ -125,6 +127,10 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     },
     resume(snapshot, runOptions = {}) {
       return start(resumeStart(snapshot), runOptions);
+    },
+    close: async () => {
+      const closable = options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
+      await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
     },
   };
   registerSnapshotCheck(chat, (snapshot) => resumeStart(snapshot).resumedFrom);

@@ -17,6 +17,7 @@ const USAGE = `Usage:
   agentchart trace <trace.ndjson> [--verbose]
   agentchart record <example|script> [--out FILE]
   agentchart view <trace.ndjson|example> [--port N] [--speed N] [--now]
+  agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]
 
 Examples: ${exampleNames().join(', ')}`;
 

@@ -1,0 +1,120 @@
+import {
+  ApprovalError,
+  type RunEvent,
+  RunSnapshotError,
+  type SharedState,
+  SharedStateError,
+  type StateChange,
+  type StateRecord,
+} from '@agentchart/core';
+import { Observable, ReplaySubject, Subject, switchMap } from 'rxjs';
+import type { AgentRun } from './agentRun.js';
+import type { ApprovalRequest } from './approvals.js';
+import { ToolSourceError } from './toolSourceError.js';
+import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
+
+/**
+ * An `AgentRun` returned at once for a run that needs asynchronous work
+ * before its actor exists (loading tool sources). `prepare` gets an abort
+ * signal and returns what starts the real run (called at once, so no event of
+ * it is missed); until then there are no events, `abort()` is
+ * remembered (the real run then starts aborted), approvals do not exist yet
+ * and the shared state reads `initialState`. A resumed run knows its pending
+ * approvals from the snapshot (`pendingAtStart`): decisions on them are
+ * queued and handed to the real run once it exists. When `prepare` fails, `result`
+ * rejects with its error and `events$` errors with it (the same when `prepare` fails).
+ *
+ * @example
+ * return deferredAgentRun(runId, async (signal) => { const agent = await loadedAgent(signal); return () => agent.run(input, { signal }); }, options.signal);
+ */
+export function deferredAgentRun(
+  runId: string,
+  prepare: (signal: AbortSignal) => Promise<() => AgentRun>,
+  userSignal: AbortSignal | undefined,
+  initialState: StateRecord = {},
+  pendingAtStart: readonly ApprovalRequest[] = [],
+): AgentRun {
+  const queued: { id: string; approved: boolean; reason?: string | undefined }[] = [];
+  const waiting = () => pendingAtStart.filter((request) => !queued.some((decision) => decision.id === request.id));
+  const queue = (id: string, approved: boolean, reason?: string) => {
+    if (!waiting().some((request) => request.id === id)) throw new ApprovalError(id, waiting().map((request) => request.id));
+    queued.push({ id, approved, reason });
+  };
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (userSignal?.aborted) abort();
+  else userSignal?.addEventListener('abort', abort, { once: true });
+  const events = new Subject<RunEvent>();
+  const started = new ReplaySubject<AgentRun>(1);
+  let inner: AgentRun | undefined;
+
+  const result = (async () => {
+    try {
+      const startRun = await prepare(controller.signal);
+      inner = startRun();
+      inner.events$.subscribe(events);
+      for (const { id, approved, reason } of queued) {
+        if (approved) inner.approve(id);
+        else inner.reject(id, reason);
+      }
+    } catch (error) {
+      events.error(error);
+      started.error(error);
+      throw error;
+    } finally {
+      userSignal?.removeEventListener('abort', abort);
+    }
+    started.next(inner);
+    started.complete();
+    return inner.result;
+  })();
+  void result.catch(() => {}); // the caller's `await run.result` sees the rejection
+
+  const state = deferredState(() => inner, started, initialState);
+  return {
+    runId,
+    events$: events.asObservable(),
+    result,
+    abort: () => (inner ? inner.abort() : abort()),
+    state,
+    get pendingApprovals() {
+      return inner?.pendingApprovals ?? waiting();
+    },
+    approve: (id) => (inner ? inner.approve(id) : queue(id, true)),
+    reject: (id, reason) => (inner ? inner.reject(id, reason) : queue(id, false, reason)),
+    persist: () => {
+      if (inner) return inner.persist();
+      throw new RunSnapshotError('RUN_NOT_PERSISTABLE', 'The run is still loading its tool sources: persist it when `run.pendingApprovals` is not empty.', {
+        state: 'loadingTools',
+      });
+    },
+    get actor() {
+      if (inner) return inner.actor;
+      throw new ToolSourceError('TOOL_SOURCE_NOT_LOADED', 'The run is still loading its tool sources, so it has no actor yet: read `run.actor` after its first event.');
+    },
+  };
+}
+
+/** The run's shared state before and after the real run exists. */
+function deferredState(current: () => AgentRun | undefined, started: Observable<AgentRun>, initial: StateRecord): SharedStateHandle {
+  const values = () => current()?.state.values() ?? { ...initial };
+  const running = (): SharedStateHandle => {
+    const run = current();
+    if (run) return run.state;
+    throw new SharedStateError('STATE_NOT_RUNNING', 'The run has not started yet (it is loading its tool sources): write its state once it runs.');
+  };
+  const handle: SharedState & Pick<SharedStateHandle, 'withSource' | 'ref'> = {
+    get: (key) => (current()?.state.get(key) ?? initial[key]) as never,
+    has: (key) => (current() ? (current() as AgentRun).state.has(key) : key in initial),
+    values: () => values() as never,
+    set: (key, value) => running().set(key, value),
+    delete: (key) => running().delete(key),
+    update: (key, fn) => running().update(key, fn),
+    changes$: started.pipe(switchMap((run): Observable<StateChange> => run.state.changes$)),
+    withSource: (source) => running().withSource(source),
+    get ref() {
+      return running().ref;
+    },
+  };
+  return handle as SharedStateHandle;
+}
