@@ -1,4 +1,12 @@
-import { assign, setup } from 'xstate';
+import {
+  type EventObject,
+  type MetaObject,
+  type NonReducibleUnknown,
+  type StateMachine,
+  type StateSchema,
+  assign,
+  setup,
+} from 'xstate';
 import {
   applyCall,
   applyEnd,
@@ -38,7 +46,7 @@ export const RULE_STATES = { start: 'start', done: 'done', failed: 'failed', awa
  * memory (parents called, counts, required-before-exit, the conditional
  * branch); the context is finite, so `xstate/graph` can enumerate it.
  */
-export function createToolRulesMachine(program: ToolRuleProgram) {
+export function createToolRulesMachine(program: ToolRuleProgram): ToolRulesMachine {
   const machineSetup = setup({
     types: { context: {} as ToolRuleState, events: {} as ToolRulesEvent },
     guards: {
@@ -62,8 +70,33 @@ export function createToolRulesMachine(program: ToolRuleProgram) {
   return machineSetup.createMachine(toolRulesMachineConfig(program) as Parameters<typeof machineSetup.createMachine>[0]);
 }
 
-/** A machine built by `createToolRulesMachine`. */
-export type ToolRulesMachine = ReturnType<typeof createToolRulesMachine>;
+type NoParams = { type: 'output' | 'end' | 'approve' | 'reject'; params: NonReducibleUnknown };
+type ToolParams<T extends string, Tool> = { type: T; params: { tool: Tool } };
+type NoToolParams = { type: 'canEnd' | 'awaitingOutput' | 'outputUnmatched'; params: unknown };
+
+/**
+ * A machine built by `createToolRulesMachine`. Written out rather than
+ * inferred: the state schema inferred from the generic config reads
+ * `id?: string | undefined`, which a user's `exactOptionalPropertyTypes`
+ * rejects in our declaration files; here it is xstate's plain `StateSchema`.
+ */
+export type ToolRulesMachine = StateMachine<
+  ToolRuleState,
+  ToolRulesEvent,
+  {},
+  never,
+  NoParams | ToolParams<'call', string>,
+  NoToolParams | ToolParams<'allowed' | 'awaiting', string> | ToolParams<'lastIs', string | null>,
+  never,
+  {},
+  string,
+  NonReducibleUnknown,
+  NonReducibleUnknown,
+  EventObject,
+  MetaObject,
+  StateSchema,
+  MetaObject
+>;
 
 /**
  * The rule machine as a plain, JSON-serializable XState config (guards and
