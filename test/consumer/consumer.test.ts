@@ -42,7 +42,8 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'agentchart-consumer-'));
   const packs = join(work, 'packs');
   const app = join(work, 'app');
-  await run(process.execPath, [join(root, 'scripts/build.mjs'), '--clean'], root);
+  // Incremental: the test command has just built from clean; run alone, this builds what is missing.
+  await run(process.execPath, [join(root, 'scripts/build.mjs')], root);
   for (const dir of packageDirs) await run('npx', ['--yes', 'pnpm@12.4.2', 'pack', '--pack-destination', packs], dir);
   tarballs = readdirSync(packs).map((file) => join(packs, file));
   for (const tarball of tarballs) report.push(`${tarball.split('/').pop()}: ${(statSync(tarball).size / 1024).toFixed(1)} kB packed`);

@@ -1,7 +1,13 @@
-export * from './scripted/scriptedModel.js';
-export * from './constants.js';
-export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
 export { resolveOllamaHost } from './ollama/ollamaHost.js';
-export { probeOllama, type OllamaProbe } from './ollama/probeOllama.js';
-export { toolCallFormat } from './ollama/toolCallFormat.js';
+export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
+export { type OllamaProbe, probeOllama } from './ollama/probeOllama.js';
 export { openai, type OpenAIModelOptions } from './openai/openaiModel.js';
+export {
+  type RecordedRequest,
+  scriptedModel,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedResponder,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from './scripted/scriptedModel.js';

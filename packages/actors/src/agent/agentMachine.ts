@@ -1,15 +1,5 @@
-import {
-  type ErrorInfo,
-  type Message,
-  type RunEvent,
-  type ToolModeSetting,
-  buildToolRuleProgram,
-  canEnd,
-  createToolRulesMachine,
-  initialToolRuleState,
-  toErrorInfo,
-  zeroUsage,
-} from '@agentchart/core';
+import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, canEnd, initialToolRuleState } from '@agentchart/core';
+import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { type AgentContext, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';

@@ -6,7 +6,8 @@
  * a function call instead of an XState action of its own, which keeps the
  * per-step path short (docs/performance.md).
  */
-import { type RunEvent, type ToolCall, type ToolMessage, addUsage, applyEnd } from '@agentchart/core';
+import { type RunEvent, type ToolCall, type ToolMessage } from '@agentchart/core';
+import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
 import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
 import type { AgentMachineEvent } from './agentMachine.js';

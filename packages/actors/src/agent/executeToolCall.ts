@@ -1,19 +1,5 @@
-import {
-  type AnyTool,
-  type ErrorInfo,
-  type FunctionMiddleware,
-  type ToolCall,
-  type ToolContext,
-  type SharedState,
-  type ToolsToAdd,
-  type ToolsToRemove,
-  formatArgumentIssues,
-  isToolError,
-  toErrorInfo,
-  toolOutputText,
-  toolOutputValue,
-  validateToolArguments,
-} from '@agentchart/core';
+import { type AnyTool, type ErrorInfo, type FunctionMiddleware, type ToolCall, type ToolContext, type SharedState, type ToolsToAdd, type ToolsToRemove, isToolError, validateToolArguments } from '@agentchart/core';
+import { formatArgumentIssues, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 import type { LiveToolSet, ToolListChange } from './liveTools.js';
 import { invokeWithMiddleware } from './middleware.js';

@@ -1,17 +1,5 @@
-import {
-  type AnyTool,
-  type CompiledToolRules,
-  type RuleBlock,
-  type ToolCall,
-  type ToolRuleState,
-  type ToolRulesEvent,
-  allowedTools,
-  applyCall,
-  argumentsToValidate,
-  callEvent,
-  explainBlockedCall,
-  prefilledArgs,
-} from '@agentchart/core';
+import { type AnyTool, type CompiledToolRules, type RuleBlock, type ToolCall, type ToolRuleState, type ToolRulesEvent, allowedTools, applyCall, callEvent, explainBlockedCall, prefilledArgs } from '@agentchart/core';
+import { argumentsToValidate } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 
 /** A call the tool rules refused: never executed. */

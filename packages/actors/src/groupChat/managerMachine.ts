@@ -1,4 +1,5 @@
-import { type Message, type RunEvent, toErrorInfo } from '@agentchart/core';
+import { type Message, type RunEvent } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
 import type { Observable } from 'rxjs';
 import { type ActorRefFrom, assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
 import type { AgentMachineInput, agentMachine } from '../agent/agentMachine.js';

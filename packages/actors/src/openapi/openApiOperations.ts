@@ -1,4 +1,5 @@
-import { ConfigurationError, type JsonSchema, TOOL_NAME_PATTERN } from '@agentchart/core';
+import { ConfigurationError, type JsonSchema } from '@agentchart/core';
+import { TOOL_NAME_PATTERN } from '@agentchart/core/internal';
 import { type OpenApiDocument, type OpenApiObject, dereference, isObject } from './openApiDocument.js';
 import { requestJsonSchema } from './requestJsonSchema.js';
 

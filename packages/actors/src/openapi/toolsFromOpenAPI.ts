@@ -1,11 +1,5 @@
-import {
-  type AnyTool,
-  ConfigurationError,
-  type JsonSchema,
-  ToolError,
-  defineTool,
-  literalsAsEnums,
-} from '@agentchart/core';
+import { type AnyTool, ConfigurationError, type JsonSchema, ToolError, defineTool } from '@agentchart/core';
+import { literalsAsEnums } from '@agentchart/core/internal';
 import { z } from 'zod';
 import { DEFAULT_OPENAPI_TIMEOUT_MS, OPENAPI_MAX_RESPONSE_CHARS } from '../constants.js';
 import { type OpenApiDocument, readOpenApiDocument } from './openApiDocument.js';

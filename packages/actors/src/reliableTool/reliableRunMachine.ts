@@ -1,4 +1,5 @@
-import { type ErrorInfo, type Message, type SharedState, addUsage, msg, toErrorInfo, zeroUsage } from '@agentchart/core';
+import { type ErrorInfo, type Message, type SharedState, msg } from '@agentchart/core';
+import { addUsage, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { assign, emit, enqueueActions, setup } from 'xstate';

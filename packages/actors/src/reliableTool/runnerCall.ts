@@ -1,15 +1,5 @@
-import {
-  type AnyTool,
-  type JsonSchema,
-  type ToolCall,
-  type ToolContext,
-  type ToolSpec,
-  ToolDefinitionError,
-  formatArgumentIssues,
-  isToolError,
-  toErrorInfo,
-  validateToolArguments,
-} from '@agentchart/core';
+import { type AnyTool, type JsonSchema, type ToolCall, type ToolContext, type ToolSpec, ToolDefinitionError, isToolError, validateToolArguments } from '@agentchart/core';
+import { formatArgumentIssues, toErrorInfo } from '@agentchart/core/internal';
 import type { ModelReply } from './collectModelReply.js';
 
 /** The argument the runner adds to every call of the wrapped tool. */

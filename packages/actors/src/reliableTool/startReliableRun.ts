@@ -1,5 +1,5 @@
 import type { Message, SharedState, Usage } from '@agentchart/core';
-import { asError, zeroUsage } from '@agentchart/core';
+import { asError, zeroUsage } from '@agentchart/core/internal';
 import type { Observer } from 'rxjs';
 import { createActor } from 'xstate';
 import { newRunId } from '../ids.js';
