@@ -83,11 +83,13 @@ type NoToolParams = { type: 'canEnd' | 'awaitingOutput' | 'outputUnmatched'; par
 export type ToolRulesMachine = StateMachine<
   ToolRuleState,
   ToolRulesEvent,
+  // biome-ignore lint/complexity/noBannedTypes: xstate's own type for "no children"
   {},
   never,
   NoParams | ToolParams<'call', string>,
   NoToolParams | ToolParams<'allowed' | 'awaiting', string> | ToolParams<'lastIs', string | null>,
   never,
+  // biome-ignore lint/complexity/noBannedTypes: xstate's state value of a machine without typed states
   {},
   string,
   NonReducibleUnknown,
