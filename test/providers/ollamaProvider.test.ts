@@ -1,4 +1,4 @@
-import { type ChatRequest, type ModelError, msg } from '@agentchart/core';
+import { type ChatRequest, ConfigurationError, type ModelError, msg } from '@agentchart/core';
 import { ollama, probeOllama, resolveOllamaHost } from '@agentchart/providers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { collectEvents } from './wire/collectEvents.js';
@@ -142,6 +142,21 @@ describe('ollama provider', () => {
         'The Ollama host "gpu box" is not a URL. Give `host` (or OLLAMA_HOST) as e.g. "http://127.0.0.1:11434" or "gpu-box:11434".',
       );
       expect(await probeOllama({ host: 'http://' })).toEqual({ host: 'http://', available: false });
+    });
+
+    it.each(['ftp://gpu-box:11434', 'file:///tmp/ollama.sock'])('refuses a host that is not http(s) when the model is created (%s)', (host) => {
+      const scheme = host.slice(0, host.indexOf(':'));
+      let error: unknown;
+      try {
+        ollama({ model: 'qwen3', host });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({
+        code: 'CONFIGURATION_INVALID',
+        message: `The Ollama host ${JSON.stringify(host)} is a ${scheme} URL; Ollama serves HTTP. Give \`host\` (or OLLAMA_HOST) as an http(s) URL, e.g. "http://127.0.0.1:11434", or as "host:port".`,
+      });
     });
 
     it('probes a running server and reports its version', async () => {
