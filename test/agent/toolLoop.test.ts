@@ -343,7 +343,7 @@ describe('createAgent', () => {
   it('rejects instructions that are not a string, saying what to pass', () => {
     const model = scriptedModel([{ text: 'hi' }]);
     expect(() => createAgent({ name: 'a', model, instructions: ['Be brief.'] as unknown as string })).toThrowError(
-      'Agent "a" has `instructions` of type object: pass the system prompt as a string.',
+      'createAgent({ name: "a" }): instructions must be a string: the system prompt; got ["Be brief."].',
     );
   });
 });

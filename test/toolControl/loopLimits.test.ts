@@ -1,4 +1,4 @@
-import { ConfigurationError, defineTool } from '@agentchart/core';
+import { ConfigurationError, defineTool, rules } from '@agentchart/core';
 import { DEFAULT_MAX_CONSECUTIVE_ERRORS, createAgent } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,16 @@ describe('loop limits', () => {
     expect(result.stopReason).toBe('max-steps');
     expect(model.requests).toHaveLength(2);
     expect(result.toolCalls).toHaveLength(2);
+  });
+
+  it('no fallback text: a run stopped by a limit or a terminal tool after a reply with only tool calls has text "" and its stop reason', async () => {
+    const onlyCalls = () => scriptedModel(() => ({ toolCalls: [{ name: 'ping' }] }));
+    const steps = await createAgent({ name: 'loop', model: onlyCalls(), tools: [ping], maxSteps: 2 }).run('go').result;
+    expect(steps).toMatchObject({ stopReason: 'max-steps', text: '', steps: 2 }); // no final tool-less call after the last step
+    const calls = await createAgent({ name: 'loop', model: onlyCalls(), tools: [ping], maxToolCalls: 1 }).run('go').result;
+    expect(calls).toMatchObject({ stopReason: 'max-tool-calls', text: '' });
+    const terminal = await createAgent({ name: 'loop', model: onlyCalls(), tools: [ping], toolRules: [rules.terminal('ping')] }).run('go').result;
+    expect(terminal).toMatchObject({ stopReason: 'terminal-tool', text: '', steps: 1 });
   });
 
   it('maxToolCalls is a hard cap: calls beyond it are answered unexecuted, then one last call with tool choice none', async () => {

@@ -103,7 +103,34 @@ describe('toolChoice', () => {
     );
     expect(() => agent.run('go', { toolChoice: 'sometimes' as never })).toThrow(ConfigurationError);
     expect(() => createAgent({ name: 'b', model: scriptedModel([]), toolChoice: { mode: 'maybe' } as never })).toThrow(
-      /^toolChoice is invalid/,
+      'createAgent({ name: "b" }): toolChoice.mode must be \'auto\', \'none\' or \'required\'; got "maybe".',
     );
+  });
+
+  it("refuses { mode: 'none', allowedTools }, which contradicts itself, on the agent and on a run", () => {
+    const message =
+      "toolChoice.allowedTools contradicts mode 'none', which offers no tools at all: " +
+      "leave allowedTools out, or use { mode: 'auto', allowedTools } to offer only those tools.";
+    const model = scriptedModel([]);
+    const create = () => createAgent({ name: 'a', model, tools: [getRecord], toolChoice: { mode: 'none', allowedTools: ['get_record'] } });
+    expect(create).toThrow(ConfigurationError);
+    expect(create).toThrow(`createAgent({ name: "a" }): ${message}`);
+    const agent = createAgent({ name: 'a', model, tools: [getRecord] });
+    expect(() => agent.run('go', { toolChoice: { mode: 'none', allowedTools: [] } })).toThrow(message);
+    expect(() => agent.run('go', { toolChoice: { mode: 'none' } }).abort()).not.toThrow();
+  });
+
+  it('a JavaScript caller passing a wrong shape gets a ConfigurationError naming the part, never a TypeError', () => {
+    const agent = createAgent({ name: 'a', model: scriptedModel([]), tools: [getRecord] });
+    const cases: [unknown, string][] = [
+      ['sometimes', "toolChoice must be 'auto', 'none', 'required', { mode: 'required', requiredFunctionName }, { mode, allowedTools } or { type: 'tool', name }; got \"sometimes\"."],
+      [{ mode: 'auto', allowedTools: 'get_record' }, 'toolChoice.allowedTools must be a list of tool names; got "get_record".'],
+      [{ type: 'tool' }, 'toolChoice.name must be the name of a tool (a non-empty string); got undefined.'],
+      [{}, "toolChoice.mode must be 'auto', 'none' or 'required'; got undefined."],
+    ];
+    for (const [toolChoice, message] of cases) {
+      expect(() => agent.run('go', { toolChoice: toolChoice as never })).toThrow(ConfigurationError);
+      expect(() => agent.run('go', { toolChoice: toolChoice as never })).toThrow(message);
+    }
   });
 });

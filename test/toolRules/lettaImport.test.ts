@@ -63,6 +63,27 @@ describe('importing Letta JSON', () => {
     }
   });
 
+  it('refuses a conditional rule with an empty mapping, in either form, saying what to write instead', () => {
+    const letta = { type: 'conditional', tool_name: 'check', child_output_mapping: {}, require_output_mapping: true };
+    const attempt = () => compileToolRules([rules.init('check'), letta], ['check', 'publish']);
+    expect(attempt).toThrow(ToolRulesError);
+    expect(attempt).toThrow(
+      `Tool rule 1 (${JSON.stringify(letta)}) is a conditional rule on "check" with no cases, so its output could pick no tool ` +
+        'and every call of it would fail the run (requireMatch). ' +
+        `Give it at least one case: rules.conditional('check', { cases: [['yes', 'publish']] }) (Letta: "child_output_mapping": { "yes": "publish" }), ` +
+        "or use rules.child('check', ['publish']) when the next tool does not depend on its output.",
+    );
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as ToolRulesError).code).toBe('TOOL_RULES_INVALID');
+      expect((error as ToolRulesError).details.index).toBe(1);
+    }
+    const builder = () => parseToolRules([rules.conditional('check', { cases: [], default: 'publish' })]);
+    expect(builder).toThrow(/^Tool rule 0 .* is a conditional rule on "check" with no cases, so its output could pick no tool\. Give it at least one case/);
+    expect(() => parseToolRules([rules.conditional('check', { cases: {} })])).toThrow(ToolRulesError);
+  });
+
   it('rejects an unknown rule type', () => {
     expect(() => parseToolRules([{ type: 'teleport', tool_name: 'x' }])).toThrow(ToolRulesError);
   });

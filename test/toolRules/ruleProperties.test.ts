@@ -38,7 +38,7 @@ const ruleArb: fc.Arbitrary<ToolRule> = fc.oneof(
     {
       type: fc.constant('conditional' as const),
       tool,
-      cases: fc.array(fc.record({ when: fc.constantFrom<string | number | boolean>(true, false, 42, 'x'), then: tool }), { maxLength: 3 }),
+      cases: fc.array(fc.record({ when: fc.constantFrom<string | number | boolean>(true, false, 42, 'x'), then: tool }), { minLength: 1, maxLength: 3 }),
       defaultChild: tool,
       requireMatch: fc.boolean(),
     },

@@ -21,6 +21,7 @@ export {
   IneligibleSpeakerError,
   TransitionGraphError,
   type TransitionProblem,
+  UnknownSpeakerError,
 } from './groupChat/groupChatErrors.js';
 export {
   type AfterWork,

@@ -1,7 +1,6 @@
 import {
   type AnyTool,
   type ChatModel,
-  ConfigurationError,
   DuplicateToolError,
   type FunctionMiddleware,
   ToolDefinitionError,
@@ -14,7 +13,9 @@ import {
   compileToolRules,
 } from '@agentchart/core';
 import type { z } from 'zod';
+import { assertOptions } from '../assertOptions.js';
 import { runInputMessages } from '../runInputMessages.js';
+import { AgentOptionsSchema } from './agentOptionsSchema.js';
 import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import type { AgentRuntime } from './agentRuntime.js';
@@ -181,21 +182,8 @@ export function createAgent(options: AgentOptions): Agent {
 }
 
 function buildConfig(options: AgentOptions): AgentConfig {
-  if (typeof options.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(options.name)) {
-    throw new ConfigurationError(
-      `Agent name ${JSON.stringify(options.name)} is invalid: use 1 to 64 letters, digits, "_" or "-" (providers reject other names).`,
-      { name: options.name },
-    );
-  }
-  if (!options.model || typeof options.model.stream !== 'function') {
-    throw new ConfigurationError(`Agent "${options.name}" needs a \`model\` (a ChatModel, e.g. scriptedModel(...) or ollama(...)).`);
-  }
-  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
-    throw new ConfigurationError(
-      `Agent "${options.name}" has \`instructions\` of type ${typeof options.instructions}: pass the system prompt as a string.`,
-      { name: options.name },
-    );
-  }
+  const named = typeof options === 'object' && options !== null && typeof options.name === 'string';
+  assertOptions(AgentOptionsSchema, options, named ? `createAgent({ name: ${JSON.stringify(options.name)} })` : 'createAgent(options)');
   const tools = toolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
   const addableTools = toolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
   for (const name of tools.keys()) addableTools.delete(name);
@@ -206,9 +194,9 @@ function buildConfig(options: AgentOptions): AgentConfig {
     middleware: middlewareList(`createAgent({ name: "${options.name}", middleware })`, options.middleware),
     instructions: options.instructions,
     toolChoice: options.toolChoice,
-    maxSteps: positiveInteger('maxSteps', options.maxSteps, DEFAULT_MAX_STEPS),
-    maxToolCalls: positiveInteger('maxToolCalls', options.maxToolCalls, Number.POSITIVE_INFINITY),
-    maxConsecutiveErrors: positiveInteger('maxConsecutiveErrors', options.maxConsecutiveErrors, DEFAULT_MAX_CONSECUTIVE_ERRORS),
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    maxToolCalls: options.maxToolCalls ?? Number.POSITIVE_INFINITY,
+    maxConsecutiveErrors: options.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS,
     detailedErrors: options.detailedErrors ?? DEFAULT_DETAILED_ERRORS,
     stateSchema: options.stateSchema,
     toolRules:
@@ -238,12 +226,3 @@ function toolMap(list: readonly AnyTool[], taken: ReadonlyMap<string, AnyTool> =
   }
   return tools;
 }
-
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigurationError(`${name} must be a whole number of at least 1; got ${String(value)}.`, { [name]: value });
-  }
-  return value;
-}
-

@@ -1,5 +1,7 @@
 import { type AnyTool, ConfigurationError, type ToolChoice, type ToolMode, type ToolModeSetting } from '@agentchart/core';
 import { ToolModeSettingSchema } from '@agentchart/core/internal';
+import { assertOptions } from '../assertOptions.js';
+import { ToolChoiceSchema } from './toolChoiceSchema.js';
 
 /**
  * Turns what a user wrote (`'required'`, `{ mode, requiredFunctionName }`,
@@ -29,11 +31,6 @@ export function normalizeToolMode(
   }
   const required = setting.requiredFunctionName;
   if (required !== undefined) {
-    if (setting.mode !== 'required') {
-      throw new ConfigurationError(`toolChoice.requiredFunctionName needs mode 'required' (got '${setting.mode}').`, {
-        mode: setting.mode,
-      });
-    }
     const offered = toolNames.filter((name) => setting.allowedTools?.includes(name) ?? true);
     if (!offered.includes(required)) {
       throw new ConfigurationError(
@@ -45,20 +42,14 @@ export function normalizeToolMode(
   return setting;
 }
 
+/** The object form of a choice, checked against `ToolChoiceSchema` (one schema for the agent's and the run's choice). */
 function toSetting(mode: ToolMode | ToolChoice | undefined): ToolModeSetting {
   if (mode === undefined) return { mode: 'auto' };
-  if (typeof mode === 'object' && mode !== null && 'type' in mode && mode.type === 'tool') {
-    return { mode: 'required', requiredFunctionName: mode.name };
-  }
-  const parsed = ToolModeSettingSchema.safeParse(typeof mode === 'string' ? { mode } : mode);
-  if (!parsed.success) {
-    throw new ConfigurationError(
-      `toolChoice is invalid: use 'auto', 'none', 'required', { mode: 'required', requiredFunctionName } or { mode, allowedTools }. ` +
-        parsed.error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`).join('; '),
-      { toolChoice: mode },
-    );
-  }
-  return parsed.data;
+  assertOptions(ToolChoiceSchema, mode, undefined, 'toolChoice');
+  if (typeof mode === 'string') return { mode };
+  if ('type' in mode && mode.type === 'tool') return { mode: 'required', requiredFunctionName: mode.name };
+  // Only the setting's own keys: it is kept (and persisted) as plain data.
+  return ToolModeSettingSchema.parse(mode);
 }
 
 /**

@@ -55,12 +55,9 @@ export function handoffToolName(to: string): string {
 /**
  * Normalizes the `agents` option: resolves each participant's kind, adds its
  * handoff tools to a copy of its agent runtime (they end the turn when called),
- * and checks names.
+ * and checks names. The list's shape is checked before (`GroupChatOptionsSchema`).
  */
 export function buildChatMembers(members: readonly GroupChatMember[]): ChatMember[] {
-  if (!Array.isArray(members) || members.length === 0) {
-    throw new ConfigurationError('A group chat needs at least one participant in `agents`.');
-  }
   const options = members.map(toMemberOptions);
   const seen = new Set<string>();
   for (const { agent } of options) {

@@ -1,5 +1,7 @@
 import { ConfigurationError } from '@agentchart/core';
 import { type AnyStateMachine, createMachine } from 'xstate';
+import { assertOptions } from '../assertOptions.js';
+import { TransitionSettingsSchema } from './groupChatOptionsSchema.js';
 import type { SpeakerTransitions } from './groupChatTypes.js';
 
 /** The state of the transitions machine before anyone has spoken. */
@@ -34,6 +36,7 @@ export interface TransitionSettings {
  * graph.eligibleAfter('a'); // ['b']
  */
 export function compileTransitions(participants: readonly string[], settings: TransitionSettings): SpeakerGraph {
+  assertOptions(TransitionSettingsSchema, settings, 'compileTransitions(participants, settings)');
   const known = new Set(participants);
   const unknownNames: { name: string; where: string }[] = [];
   const note = (name: string, where: string) => {

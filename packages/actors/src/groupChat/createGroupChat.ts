@@ -1,5 +1,6 @@
-import { ConfigurationError, type Message } from '@agentchart/core';
+import type { Message } from '@agentchart/core';
 import type { AnyStateMachine } from 'xstate';
+import { assertOptions } from '../assertOptions.js';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
 import { combineInspectors } from '../inspection/inspectOption.js';
 import { runInputMessages } from '../runInputMessages.js';
@@ -8,6 +9,7 @@ import { buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
 import type { ChatRuntime, SelectionMethod } from './chatRuntime.js';
 import { compileTransitions } from './compileTransitions.js';
+import { GroupChatOptionsSchema, GroupChatRunOptionsSchema } from './groupChatOptionsSchema.js';
 import { TransitionGraphError, type TransitionProblem } from './groupChatErrors.js';
 import type {
   GroupChatOptions,
@@ -24,6 +26,7 @@ import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
 import { keywordPredicate } from './reviewTurn.js';
+import { checkInputSpeakers } from './unknownSpeakers.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
 export interface GroupChat extends NestedChatParticipant {
@@ -35,7 +38,9 @@ export interface GroupChat extends NestedChatParticipant {
   readonly warnings: readonly TransitionProblem[];
   /**
    * Runs the chat on a task (a text or messages). Saved messages continue a
-   * chat: turns are recovered from the participants' named messages.
+   * chat: turns are recovered from the participants' named messages. A
+   * message named for someone who is not a participant throws
+   * `UnknownSpeakerError`, unless `unknownSpeakers: 'context'`.
    *
    * @example
    * const run = chat.run('Plan a weekend in Lisbon.');
@@ -100,7 +105,9 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     transitions: runtime.graph.machine,
     warnings,
     run(input, runOptions = {}) {
+      assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
       const messages = runInputMessages(input, 'chat.run(input)');
+      checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
       return start(
         {
           chatId: newChatId(),
@@ -121,17 +128,10 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
 }
 
 function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; warnings: TransitionProblem[] } {
+  assertOptions(GroupChatOptionsSchema, options, 'createGroupChat(options)');
   const members = buildChatMembers(options.agents);
   const participants = members.map((member) => member.name);
-  if (!Number.isInteger(options.maxRounds) || options.maxRounds < 1) {
-    throw new ConfigurationError(`maxRounds must be a whole number of at least 1; got ${String(options.maxRounds)}.`, {
-      maxRounds: options.maxRounds,
-    });
-  }
   const views = options.views ?? 'broadcast';
-  if (views !== 'broadcast' && views !== 'isolated') {
-    throw new ConfigurationError(`views must be 'broadcast' or 'isolated'; got ${JSON.stringify(views)}.`);
-  }
   const graph = compileTransitions(participants, options);
   const problems = analyzeTransitions(graph, participantRoutes(members));
   const errors = problems.filter((problem) => problem.severity === 'error');
@@ -150,40 +150,20 @@ function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; wa
   return { runtime, warnings: problems.filter((problem) => problem.severity === 'warning') };
 }
 
+/** The selection method, its shape already checked (`GroupChatOptionsSchema`), with defaults filled in. */
 function normalizeSelection(selection: SpeakerSelection): SelectionMethod {
   if (typeof selection === 'function') return { method: 'function', select: selection };
   if (selection === 'round_robin' || selection === 'manual') return { method: selection };
   if (selection === 'random') return { method: 'random', seed: undefined };
-  if ((selection as unknown) === 'auto') {
-    throw new ConfigurationError("speakerSelection 'auto' needs a model to pick with: use { method: 'auto', model }.");
-  }
-  if (typeof selection === 'object' && selection !== null) {
-    if (selection.method === 'random') return { method: 'random', seed: selection.seed };
-    if (selection.method === 'auto') {
-      if (!selection.model || typeof selection.model.stream !== 'function') {
-        throw new ConfigurationError("speakerSelection { method: 'auto' } needs a `model` (a ChatModel).");
-      }
-      const maxRetries = selection.maxRetries ?? DEFAULT_SELECTOR_MAX_RETRIES;
-      if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-        throw new ConfigurationError(`maxRetries must be a whole number of at least 0; got ${String(selection.maxRetries)}.`);
-      }
-      return { method: 'auto', model: selection.model, maxRetries, instructions: selection.instructions };
-    }
-  }
-  throw new ConfigurationError(
-    `Unknown speakerSelection ${JSON.stringify(selection)}: use 'round_robin', 'random', 'manual', { method: 'random', seed }, { method: 'auto', model } or a function.`,
-  );
+  if (selection.method === 'random') return { method: 'random', seed: selection.seed };
+  const maxRetries = selection.maxRetries ?? DEFAULT_SELECTOR_MAX_RETRIES;
+  return { method: 'auto', model: selection.model, maxRetries, instructions: selection.instructions };
 }
 
+/** The termination predicate, its shape already checked (`GroupChatOptionsSchema`). */
 function normalizeTerminate(terminate: TerminateCondition | undefined): ChatRuntime['isTerminationMessage'] {
   if (terminate === undefined || typeof terminate === 'function') return terminate;
-  const keywords: unknown = typeof terminate === 'string' ? [terminate] : terminate;
-  if (!Array.isArray(keywords) || keywords.length === 0 || !keywords.every((keyword) => typeof keyword === 'string' && keyword !== '')) {
-    throw new ConfigurationError(
-      `terminate takes a keyword ('TERMINATE'), a list of keywords or a predicate (message, state) => boolean; got ${JSON.stringify(terminate)}.`,
-    );
-  }
-  return keywordPredicate(keywords as string[]);
+  return keywordPredicate(typeof terminate === 'string' ? [terminate] : terminate);
 }
 
 function initialRandomState(selection: SelectionMethod): number {

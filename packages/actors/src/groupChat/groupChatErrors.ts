@@ -53,3 +53,25 @@ export class ChatSnapshotError extends AgentchartError {
     super('GROUP_CHAT_SNAPSHOT_INVALID', message, details);
   }
 }
+
+/**
+ * Messages given to `chat.run` are attributed (`name`) to someone who is not
+ * a participant of the chat; `speakers` lists each with the index of its first
+ * message. Pass `{ unknownSpeakers: 'context' }` to keep them as context.
+ */
+export class UnknownSpeakerError extends AgentchartError {
+  constructor(
+    readonly speakers: readonly { name: string; index: number }[],
+    participants: readonly string[],
+    caller = 'chat.run(input)',
+  ) {
+    const named = speakers.map(({ name, index }) => `${JSON.stringify(name)} (message ${index})`).join(', ');
+    super(
+      'GROUP_CHAT_SPEAKER_UNKNOWN',
+      `${caller}: ${named} ${speakers.length === 1 ? 'is not a participant' : 'are not participants'} of this chat (participants: ${participants.join(', ')}). ` +
+        "Give such messages a participant's name, remove their `name` to make them context, " +
+        "or pass { unknownSpeakers: 'context' } to keep them as context that starts no turn.",
+      { speakers: speakers.map((speaker) => ({ ...speaker })), participants: [...participants] },
+    );
+  }
+}

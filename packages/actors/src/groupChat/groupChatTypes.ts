@@ -217,6 +217,13 @@ export interface GroupChatRunOptions {
   sharedState?: Record<string, unknown>;
   /** An XState inspector for this run, beside the chat's own. */
   inspect?: InspectOption;
+  /**
+   * Input messages attributed (`name`) to someone who is not a participant:
+   * `'refuse'` (default) throws `UnknownSpeakerError` naming them; `'context'`
+   * keeps them as context that starts no turn (what a nested chat does with the
+   * outer chat's speakers).
+   */
+  unknownSpeakers?: 'refuse' | 'context';
 }
 
 /** A wait that can be persisted: a person's turn or a manual speaker choice. */

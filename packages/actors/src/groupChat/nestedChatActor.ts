@@ -85,7 +85,11 @@ export function nestedReply(name: string, transcript: Transcript): AssistantMess
  */
 export const nestedChatActor = fromPromise<GroupChatResult, NestedChatInput>(async ({ input, signal, self }) => {
   const { chat, resume, inspect } = input;
-  const run = resume !== undefined && chat.resume !== undefined ? chat.resume(resume, { signal, inspect }) : chat.run(input.messages, { signal, inspect });
+  // The outer view names the outer chat's speakers, who are not the nested chat's participants: context for it.
+  const run =
+    resume !== undefined && chat.resume !== undefined
+      ? chat.resume(resume, { signal, inspect })
+      : chat.run(input.messages, { signal, inspect, unknownSpeakers: 'context' });
   nestedRuns.set(self, run);
   const subscription = run.events$.subscribe(input.forward);
   try {

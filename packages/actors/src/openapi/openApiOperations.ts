@@ -1,5 +1,6 @@
 import { ConfigurationError, type JsonSchema } from '@agentchart/core';
 import { TOOL_NAME_PATTERN } from '@agentchart/core/internal';
+import { checkOperationParameters } from './checkOperationParameters.js';
 import { type OpenApiDocument, type OpenApiObject, dereference, isObject } from './openApiDocument.js';
 import { requestJsonSchema } from './requestJsonSchema.js';
 
@@ -76,6 +77,7 @@ export function openApiOperations(
       const toolName = uniqueName(toolNameOf(operation, method, path), usedNames);
       const operationId = typeof operation.operationId === 'string' ? operation.operationId : undefined;
       if (!include(toolName, operationId)) continue; // names stay the same whatever is included
+      checkOperationParameters(document, item, operation, method, path);
       const parameters = operationParameters(document, item, operation);
       const body = requestBody(document, operation, new Set(parameters.map((parameter) => parameter.argument)));
       operations.push({
@@ -94,8 +96,10 @@ export function openApiOperations(
   return operations;
 }
 
+/** The operationId made a valid tool name; without one, method and path (`get_pet_petId`: one `_` between parts). */
 function toolNameOf(operation: OpenApiObject, method: string, path: string): string {
-  const raw = typeof operation.operationId === 'string' && operation.operationId !== '' ? operation.operationId : `${method}_${path}`;
+  const hasId = typeof operation.operationId === 'string' && operation.operationId !== '';
+  const raw = hasId ? (operation.operationId as string) : `${method}_${path}`.replace(/[^a-zA-Z0-9-]+/g, '_');
   const name = raw.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64);
   return TOOL_NAME_PATTERN.test(name) ? name : `${method}_operation`;
 }

@@ -11,7 +11,8 @@ const AnyToolRuleSchema = z.union([ToolRuleSchema, LettaToolRuleSchema.transform
 /**
  * Validates rules in agentchart's form or Letta's JSON form (mixed freely) and
  * returns them in agentchart's form. Throws `ToolRulesError`
- * (`TOOL_RULES_INVALID`) naming the first bad rule and what is wrong with it.
+ * (`TOOL_RULES_INVALID`) naming the first bad rule and what is wrong with it
+ * (a conditional rule without cases included).
  *
  * @example
  * parseToolRules([{ type: 'run_first', tool_name: 'search' }, rules.terminal('answer')]);
@@ -25,7 +26,7 @@ export function parseToolRules(input: readonly unknown[]): ToolRule[] {
   }
   return input.map((rule, index) => {
     const parsed = AnyToolRuleSchema.safeParse(rule);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) return withCases(parsed.data, index, rule);
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(rule)'}: ${issue.message}`);
     throw new ToolRulesError(
       'TOOL_RULES_INVALID',
@@ -34,4 +35,21 @@ export function parseToolRules(input: readonly unknown[]): ToolRule[] {
       { index, rule, issues: problems },
     );
   });
+}
+
+/**
+ * A conditional rule must have a case (Letta's schema refuses an empty
+ * `child_output_mapping` too): without one its output picks nothing, and with
+ * `requireMatch` every call of the tool would fail the run.
+ */
+function withCases(rule: ToolRule, index: number, input: unknown): ToolRule {
+  if (rule.type !== 'conditional' || rule.cases.length > 0) return rule;
+  throw new ToolRulesError(
+    'TOOL_RULES_INVALID',
+    `Tool rule ${index} (${JSON.stringify(input)}) is a conditional rule on "${rule.tool}" with no cases, so its output could pick no tool` +
+      `${rule.requireMatch === true && rule.defaultChild === undefined ? ' and every call of it would fail the run (requireMatch)' : ''}. ` +
+      `Give it at least one case: rules.conditional('${rule.tool}', { cases: [['yes', 'publish']] }) (Letta: "child_output_mapping": { "yes": "publish" }), ` +
+      `or use rules.child('${rule.tool}', ['publish']) when the next tool does not depend on its output.`,
+    { index, rule: input, issues: ['cases: at least one case is needed'] },
+  );
 }
