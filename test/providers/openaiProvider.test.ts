@@ -81,7 +81,7 @@ describe('openai provider', () => {
     expect(result.stopReason).toBe('completed');
     expect(result.toolCalls[0]?.call).toEqual({ id: 'call_bad', name: 'add', arguments: undefined, malformedArguments: '{"a": 2, "b":' });
     expect(result.toolCalls[0]?.isError).toBe(true);
-    const resent = (server.requests[1]?.body as { messages: Array<{ tool_calls?: Array<{ function: { arguments: string } }> }> }).messages[1];
+    const resent = (server.requests[1]!.body as { messages: Array<{ tool_calls?: Array<{ function: { arguments: string } }> }> }).messages[1];
     expect(resent?.tool_calls?.[0]?.function.arguments).toBe('{"a": 2, "b":');
   });
 

@@ -231,7 +231,7 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
         [secondId, 'multiply', '20'],
       ]);
       expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 8 });
-      const lastMessages = (server.requests[2]?.body as { messages: unknown[] }).messages;
+      const lastMessages = (server.requests[2]!.body as { messages: unknown[] }).messages;
       expect(lastMessages.slice(-2)).toEqual(
         adapter.name === 'ollama'
           ? [

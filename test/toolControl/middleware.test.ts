@@ -146,7 +146,9 @@ describe('function middleware', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'get_record', arguments: { record_id: 'A' } }] }, { text: '1' }, { toolCalls: [{ name: 'get_record', arguments: { record_id: 'B' } }] }, { text: '2' }]);
     const { getRecord } = recordTools();
     const agent = createAgent({ name: 'mw', model, tools: [getRecord] });
-    const first = await agent.run('go', { middleware: [(ctx) => void (ctx.result = 'blocked')] }).result;
+    const first = await agent.run('go', { middleware: [(ctx) => {
+      ctx.result = 'blocked';
+    }] }).result;
     const second = await agent.run('go').result;
     expect(first.toolCalls[0]?.content).toBe('blocked');
     expect(second.toolCalls[0]?.content).toBe('Record B: status open');

@@ -65,7 +65,7 @@ export async function readRunnerCall(
     return { ok: false, reason: `The runner called "${call.name}", which is not available; only "${tool.name}" can be called.` };
   }
   const { hypothesis, toolArguments } = splitHypothesis(call.arguments);
-  let validation;
+  let validation: Awaited<ReturnType<typeof validateToolArguments>>;
   try {
     validation = await validateToolArguments(tool, { ...call, arguments: toolArguments }, contextFor(call));
   } catch (error) {
