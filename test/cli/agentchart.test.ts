@@ -78,13 +78,16 @@ describe('agentchart CLI', () => {
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (data: Buffer) => {
-          const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(data.toString());
+          const found = /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{24}\//.exec(data.toString());
           if (found) resolve(found[0]);
         });
         child.once('exit', (code) => reject(new Error(`agentchart view exited with ${code}`)));
       });
       const page = await (await fetch(url)).text();
-      expect(page).toContain('<script type="module" src="/app.js"></script>');
+      expect(page).toContain('<script type="module" src="app.js"></script>');
+      // Without the per-launch token in the path, nothing is served.
+      const { origin } = new URL(url);
+      expect((await fetch(`${origin}/trace.ndjson`)).status).toBe(403);
       // The replay waits for a page to open the live stream.
       expect(await (await fetch(`${url}trace.ndjson`)).text()).toBe('');
       const stream = new AbortController();

@@ -33,9 +33,9 @@ describe('sanitizeValue', () => {
     });
   });
 
-  it('redacts credentials by shape whatever their key', () => {
+  it('redacts credentials by shape whatever their key (the scheme word of a Bearer credential stays)', () => {
     expect(sanitizeValue(['Bearer abcdefgh12345', 'sk-abcdefghijklmnop1234', 'a plain sentence'])).toEqual([
-      REDACTED,
+      `Bearer ${REDACTED}`,
       REDACTED,
       'a plain sentence',
     ]);

@@ -31,7 +31,8 @@ describe('inspectWithStately', () => {
     const stately = inspectWithStately({ port, open: false });
     const receiver = await connectReceiver(`ws://127.0.0.1:${port}`);
     try {
-      const longQuestion = `How many books? ${'very '.repeat(2000)}`;
+      const leakedKey = 'sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12';
+      const longQuestion = `How many books? (key ${leakedKey}) ${'very '.repeat(2000)}`;
       const run = lookupAgent().run(longQuestion, { inspect: stately.inspect });
       await run.result;
 
@@ -45,6 +46,7 @@ describe('inspectWithStately', () => {
 
       const all = receiver.raw.join('\n');
       expect(all).not.toContain(SECRET);
+      expect(all).not.toContain(leakedKey); // a credential shape inside text goes too
       expect(all).not.toContain('very '.repeat(500));
       expect(all).toContain('[redacted]');
 
@@ -55,7 +57,7 @@ describe('inspectWithStately', () => {
       expect(Object.keys(context)).not.toContain('runtime');
       expect(context.step).toBe(2);
       const [question] = context.messages as { content: string }[];
-      expect(question?.content).toMatch(/^How many books\? very very .*…\[\+\d+ characters\]$/);
+      expect(question?.content).toMatch(/^How many books\? \(key \[redacted\]\) very very .*…\[\+\d+ characters\]$/);
       expect(question?.content.length).toBeLessThan(2100);
     } finally {
       receiver.socket.close();

@@ -299,7 +299,7 @@ describe('agent with tool rules', () => {
 });
 
 describe('the toolRules child actor', () => {
-  it('runs the compiled machine as a child and moves with every admitted call', async () => {
+  it('an inspected run keeps the compiled machine as a child that moves with every admitted call', async () => {
     let seen: { value: unknown; last: unknown } | undefined;
     let run: ReturnType<ReturnType<typeof createAgent>['run']> | undefined;
     const model = scriptedModel((_request, index) => {
@@ -312,9 +312,29 @@ describe('the toolRules child actor', () => {
       return { toolCalls: [{ name: 'search' }] };
     });
     const agent = createAgent({ name: 'a', model, tools: [tool('search'), tool('read')], toolRules: [rules.init('search')] });
-    run = agent.run('Go');
+    run = agent.run('Go', { inspect: () => undefined });
     await run.result;
     expect(seen).toEqual({ value: 'after:search', last: 'search' });
+  });
+
+  it('a run nobody inspects decides with the same rules and keeps no mirror child', async () => {
+    let children: string[] | undefined;
+    let run: ReturnType<ReturnType<typeof createAgent>['run']> | undefined;
+    const model = scriptedModel((_request, index) => {
+      if (index === 1) {
+        children = Object.keys(run?.actor.getSnapshot().children ?? {}).sort();
+        return { toolCalls: [{ name: 'search' }] };
+      }
+      return index === 0 ? { toolCalls: [{ name: 'search' }] } : { text: 'ok' };
+    });
+    const agent = createAgent({ name: 'a', model, tools: [tool('search'), tool('read')], toolRules: [rules.init('search'), rules.child('search', ['read'])] });
+    run = agent.run('Go');
+    const result = await run.result;
+    expect(children).toEqual(['model', 'sharedState', 'toolRunner']);
+    expect(result.toolCalls.map((record) => [record.call.name, record.refusedBy ?? null])).toEqual([
+      ['search', null],
+      ['search', 'child'],
+    ]);
   });
 });
 

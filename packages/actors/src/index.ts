@@ -12,7 +12,12 @@ export {
 export { LiveToolSet, type ToolListChange } from './agent/liveTools.js';
 export { type RunResult } from './agent/runResult.js';
 export { type PersistedRun } from './agent/runSnapshot.js';
-export { DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_OPENAPI_TIMEOUT_MS, OPENAPI_MAX_RESPONSE_CHARS } from './constants.js';
+export {
+  DEFAULT_MAX_CONSECUTIVE_ERRORS,
+  DEFAULT_OPENAPI_TIMEOUT_MS,
+  OPENAPI_MAX_RESPONSE_BYTES,
+  OPENAPI_MAX_RESPONSE_CHARS,
+} from './constants.js';
 export { compileTransitions, type SpeakerGraph } from './groupChat/compileTransitions.js';
 export { createGroupChat, type GroupChat } from './groupChat/createGroupChat.js';
 export {

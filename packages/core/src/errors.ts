@@ -1,7 +1,11 @@
+import { redactText, redactValue } from './redaction/redactSecrets.js';
+
 /**
  * The base of every error agentchart throws or reports. `code` is stable and
  * safe to switch on; the message says what to do; `details` carries the data
- * needed to act on it.
+ * needed to act on it. Message and details are redacted (registered
+ * credentials, token shapes, secret-named keys): a server that echoes a key
+ * in its error body does not put it in results, events or traces.
  *
  * @example
  * try { defineTool({ name: 'bad name', ... }) }
@@ -12,10 +16,10 @@ export class AgentchartError extends Error {
   readonly details: Readonly<Record<string, unknown>>;
 
   constructor(code: string, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super(message, options);
+    super(redactText(message), options);
     this.name = new.target.name;
     this.code = code;
-    this.details = details;
+    this.details = redactValue(details);
   }
 }
 

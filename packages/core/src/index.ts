@@ -106,3 +106,6 @@ export { ToolRulesError, type ToolRulesErrorCode } from './toolRules/toolRulesEr
 export { callEvent, type ToolRulesEvent, type ToolRulesMachine } from './toolRules/toolRulesMachine.js';
 export { type ConditionalBranch, initialToolRuleState, type ToolRuleState } from './toolRules/toolRuleState.js';
 export { type ArgumentIssue, type ArgumentValidation, validateToolArguments } from './validateToolArguments.js';
+export { REDACTED, type RedactionOptions, redactText, redactValue } from './redaction/redactSecrets.js';
+export { registerSecrets } from './redaction/secretRegistry.js';
+export { type UnnamedToolPolicy } from './toolRules/unnamedTools.js';

@@ -1,8 +1,9 @@
 /**
  * What the other agentchart packages share with core but users should not
- * build on: helpers of the run loop, the rule engine's machine builder, usage
- * arithmetic. No stability promise: it changes with any release. See
- * docs/packaging.md.
+ * build on: helpers of the run loop, the rule engine's machine builder and
+ * blocking rule, usage arithmetic, redaction and own-key helpers, and what the
+ * test suite checks the engine with. No stability promise: it changes with any
+ * release. See docs/packaging.md.
  */
 export { asError } from './errors.js';
 export { addUsage, zeroUsage } from './messages.js';
@@ -15,3 +16,13 @@ export { applyEnd } from './toolRules/toolRuleEngine.js';
 export { buildToolRuleProgram } from './toolRules/toolRuleProgram.js';
 export { createToolRulesMachine } from './toolRules/toolRulesMachine.js';
 export { argumentsToValidate, formatArgumentIssues } from './validateToolArguments.js';
+export { getOwn, ownRecord, setOwn } from './ownKeys.js';
+export { isSecretKey, redactKnownSecrets } from './redaction/redactSecrets.js';
+export { isSecretKeyName } from './redaction/secretKeyNames.js';
+export { registeredSecrets } from './redaction/secretRegistry.js';
+export { containsSecretShape } from './redaction/secretShapes.js';
+export { unnamedToolBlock } from './toolRules/unnamedTools.js';
+export { StopReasonSchema } from './runEvents.js';
+export { restoreOptionalNulls, toParametersJsonSchema } from './toolJsonSchema.js';
+export { blockingRule } from './toolRules/toolRuleEngine.js';
+export { toolStateKey } from './toolRules/toolRulesMachine.js';

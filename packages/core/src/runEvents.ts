@@ -1,3 +1,4 @@
+import { redactText } from './redaction/redactSecrets.js';
 import { z } from 'zod';
 import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
 
@@ -139,13 +140,16 @@ export type RunEvent = z.infer<typeof RunEventSchema>;
 /** The run event of a given `type`. */
 export type RunEventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
 
-/** Turns anything thrown into plain error data for events and results. */
+/**
+ * Turns anything thrown into plain error data for events and results, its
+ * message redacted (a server error that echoes a credential keeps it out of
+ * results, events and traces).
+ */
 export function toErrorInfo(error: unknown): ErrorInfo {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return typeof code === 'string'
-      ? { name: error.name, code, message: error.message }
-      : { name: error.name, message: error.message };
+    const message = redactText(error.message);
+    return typeof code === 'string' ? { name: error.name, code, message } : { name: error.name, message };
   }
-  return { name: 'Error', message: String(error) };
+  return { name: 'Error', message: redactText(String(error)) };
 }

@@ -50,7 +50,7 @@ export interface SharedState<S extends StateRecord = StateRecord> {
    * synchronous; parallel tool calls that update one key lose no update.
    */
   update<K extends keyof S & string>(key: K, fn: (current: S[K] | undefined) => S[K] | undefined): S[K] | undefined;
-  /** A copy of all values. */
+  /** A copy of all values (an object without a prototype, so every key is an ordinary key). */
   values(): Partial<S>;
   /** Every change from now on, as the actor applies it. */
   readonly changes$: Observable<StateChange>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JsonSchema } from './chatModel.js';
 import { ToolDefinitionError } from './errors.js';
+import { getOwn, setOwn } from './ownKeys.js';
 
 type SchemaNode = { [key: string]: unknown };
 
@@ -79,7 +80,7 @@ export function toStrictJsonSchema(schema: JsonSchema): JsonSchema {
     const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
     const strictProperties: SchemaNode = {};
     for (const [key, property] of Object.entries(properties)) {
-      strictProperties[key] = required.has(key) || !isNode(property) ? property : nullable(property);
+      setOwn(strictProperties, key, required.has(key) || !isNode(property) ? property : nullable(property));
     }
     return { ...node, properties: strictProperties, required: Object.keys(properties), additionalProperties: false };
   });
@@ -118,14 +119,15 @@ export function restoreOptionalNulls(value: unknown, looseSchema: JsonSchema): u
   if (!isNode(value) || !isNode(looseSchema.properties)) return value;
   const required = new Set(Array.isArray(looseSchema.required) ? (looseSchema.required as string[]) : []);
   const out: SchemaNode = {};
+  // Keys are the model's: read and write own properties only, so `__proto__` stays an ordinary key.
   for (const [key, item] of Object.entries(value)) {
-    const property = looseSchema.properties[key];
+    const property = getOwn(looseSchema.properties, key);
     if (!isNode(property)) {
-      out[key] = item;
+      setOwn(out, key, item);
       continue;
     }
     if (item === null && !required.has(key) && !acceptsNull(property)) continue;
-    out[key] = restoreOptionalNulls(item, property);
+    setOwn(out, key, restoreOptionalNulls(item, property));
   }
   return out;
 }
@@ -137,7 +139,7 @@ function mapSchema(schema: JsonSchema, fn: (node: SchemaNode) => SchemaNode): Js
     if (!isNode(node)) return node;
     const out: SchemaNode = {};
     for (const [key, value] of Object.entries(node)) {
-      out[key] = SUBSCHEMA_MAPS.has(key) && isNode(value) ? mapValues(value, visit) : SUBSCHEMA_KEYS.has(key) ? visit(value) : value;
+      setOwn(out, key, SUBSCHEMA_MAPS.has(key) && isNode(value) ? mapValues(value, visit) : SUBSCHEMA_KEYS.has(key) ? visit(value) : value);
     }
     return fn(out);
   };

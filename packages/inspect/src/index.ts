@@ -11,7 +11,7 @@ export {
 export { renderDotToSvg, renderGraphToSvg } from './diagrams/renderSvg.js';
 export { TraceFormatError } from './errors.js';
 export { createSanitizer, type JsonValue, type SanitizeOptions, sanitizeValue } from './sanitize/sanitizeValue.js';
-export { isSecretKey } from './sanitize/secretKeys.js';
+export { isSecretKey, isSecretValue } from './sanitize/secretKeys.js';
 export {
   inspectWithStately,
   type StatelyInspector,

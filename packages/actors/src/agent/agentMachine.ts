@@ -5,7 +5,7 @@ import { type AgentContext, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps } from './agentSteps.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
-import { offeredToolsNow } from './buildModelRequest.js';
+import { offeredToolsByName } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
 import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
@@ -199,7 +199,8 @@ export const agentMachine = setup({
       input: context.messages,
     })),
     enqueueActions(({ context, enqueue }) => {
-      if (context.runtime.toolRules) enqueue.spawnChild('toolRules', { id: 'toolRules' });
+      // The rules' machine, for the inspector only: the gate decides with the same program (docs/tool-rules.md).
+      if (context.runtime.toolRules && context.runtime.mirrorToolRules) enqueue.spawnChild('toolRules', { id: 'toolRules' });
     }),
   ],
   on: { abort: '.aborted' },
@@ -234,7 +235,7 @@ export const agentMachine = setup({
         input: ({ context }) => ({
           // Calls that will not run (refused by the rules, or a oneCallAtATime call beside others) are never asked about.
           calls: callsToScreen(context),
-          tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
+          tools: offeredToolsByName(context),
           liveTools: context.runtime.liveTools,
           state: toolStateHandle(context),
           agentName: context.runtime.agentName,

@@ -24,6 +24,7 @@ export const AgentOptionsSchema = z.object(
     addableTools: z.unknown().optional(),
     middleware: z.unknown().optional(),
     toolRules: z.unknown().optional(),
+    unnamedTools: z.enum(['where-free', 'refuse'], expects("must be 'where-free' or 'refuse'")).optional(),
     maxSteps: limit(),
     maxToolCalls: limit(),
     maxConsecutiveErrors: limit(),

@@ -22,8 +22,48 @@ export interface AgentRuntime {
   readonly maxToolCalls: number;
   readonly maxConsecutiveErrors: number;
   readonly detailedErrors: boolean;
-  /** The compiled tool rules; the agent runs their machine as its `toolRules` child. */
+  /**
+   * The compiled tool rules. The agent decides with their program (the
+   * engine functions); see `mirrorToolRules` for their machine.
+   */
   readonly toolRules: CompiledToolRules | undefined;
+  /**
+   * Whether the run keeps the rules' generated machine as its `toolRules`
+   * child, moved by every event the agent's gate applies: only for runs
+   * someone inspects (and runs resumed from a snapshot that has the child),
+   * since the agent never reads it.
+   */
+  readonly mirrorToolRules?: boolean;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
+}
+
+/**
+ * A run's runtime from the agent's configuration (`base`), as one object
+ * literal with every field in the same order: every runtime then shares one
+ * hidden class, and each run reads `context.runtime.*` on the fast path
+ * (spreading a rest-destructured configuration made a slow dictionary object).
+ *
+ * @example
+ * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
+ */
+export function agentRuntime(
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules'>,
+  run: { liveTools: LiveToolSet; middleware: readonly FunctionMiddleware[]; mirrorToolRules?: boolean },
+): AgentRuntime {
+  return {
+    agentName: base.agentName,
+    model: base.model,
+    tools: base.tools,
+    liveTools: run.liveTools,
+    middleware: run.middleware,
+    instructions: base.instructions,
+    maxSteps: base.maxSteps,
+    maxToolCalls: base.maxToolCalls,
+    maxConsecutiveErrors: base.maxConsecutiveErrors,
+    detailedErrors: base.detailedErrors,
+    toolRules: base.toolRules,
+    mirrorToolRules: run.mirrorToolRules ?? false,
+    stateSchema: base.stateSchema,
+  };
 }

@@ -13,7 +13,7 @@ import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } 
 import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
-import { buildModelRequest, offeredToolsNow } from './buildModelRequest.js';
+import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { toolStateHandle } from './runSharedState.js';
@@ -80,6 +80,12 @@ const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOut
   ...(outcome.error ? { error: outcome.error } : {}),
 });
 
+/** Moves the run's `toolRules` mirror (kept only for inspected runs) by the events the gate applied. */
+function mirrorRuleEvents(context: AgentContext, enqueue: StepOutput, events: readonly AnyEventObject[]): void {
+  if (context.runtime.mirrorToolRules !== true) return;
+  for (const event of events) enqueue.sendTo('toolRules', event);
+}
+
 /** What the model sees for a call the run was aborted before it returned. */
 const ABORTED_CALL: ToolOutcome = { content: 'The run was aborted before this call returned a result.', isError: true };
 
@@ -114,7 +120,7 @@ export const agentSteps = {
       if (batch.pending === 0) return;
       enqueue.sendTo('toolRunner', {
         type: 'tools.run',
-        tools: new Map(offeredToolsNow(context).map((tool) => [tool.name, tool])),
+        tools: offeredToolsByName(context),
         calls: batch.calls,
         answered: batch.outcomes,
         step: context.step,
@@ -145,7 +151,7 @@ export const agentSteps = {
         for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
         return;
       }
-      const tools = new Map(offeredToolsNow(context).map((tool) => [tool.name, tool]));
+      const tools = offeredToolsByName(context);
       const gated = gateToolCalls(runtime.toolRules, tools, context.rules, context.draft.toolCalls);
       const outcomes = gated.refusals.map(refusalOutcome);
       const pending = outcomes.filter((outcome) => outcome === undefined).length;
@@ -154,7 +160,7 @@ export const agentSteps = {
         approvals: noApprovals(),
         rules: gated.state,
       });
-      for (const event of gated.events) enqueue.sendTo('toolRules', event);
+      mirrorRuleEvents(context, enqueue, gated.events);
       gated.calls.forEach((call, index) => {
         const refusal = gated.refusals[index];
         if (refusal === undefined) enqueue.emit({ type: 'tool.call', ...base, call });
@@ -170,7 +176,7 @@ export const agentSteps = {
       if (context.runtime.toolRules === undefined || context.rules === undefined) return;
       const settled = settleRuleApproval(context.runtime.toolRules, context.rules, context.batch, context.approvals);
       enqueue.assign({ rules: settled.state });
-      for (const event of settled.events) enqueue.sendTo('toolRules', event);
+      mirrorRuleEvents(context, enqueue, settled.events);
     },
 
     /** After a batch: the output of the conditional tool it ran picks the next tool. */
@@ -180,7 +186,7 @@ export const agentSteps = {
       if (toolRules === undefined || context.rules === undefined || batch.admitted === undefined) return;
       const progress = applyBatchOutputs(toolRules, context.rules, { ...batch, admitted: batch.admitted });
       enqueue.assign({ rules: progress.state, ...(progress.error ? { error: progress.error } : {}) });
-      for (const event of progress.events) enqueue.sendTo('toolRules', event);
+      mirrorRuleEvents(context, enqueue, progress.events);
     },
 
     /** A final answer the rules do not accept yet: tell the model what is missing. */
@@ -195,7 +201,7 @@ export const agentSteps = {
     endRules: (context, _event, enqueue) => {
       if (context.rules === undefined) return;
       enqueue.assign({ rules: applyEnd(context.rules) });
-      enqueue.sendTo('toolRules', { type: 'end' });
+      mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
     },
 
     recordDecision: (context, event, enqueue) => {

@@ -16,6 +16,13 @@ export function buildModelRequest(context: AgentContext): ChatRequest {
 }
 
 /** The live tools the next model call offers (and the batch after it may call). */
-export function offeredToolsNow(context: AgentContext): AnyTool[] {
-  return offeredTools(context.toolMode, context.runtime.liveTools.list(), context.finalCall !== undefined);
+export function offeredToolsNow(context: AgentContext): readonly AnyTool[] {
+  return offeredTools(context.toolMode, context.runtime.liveTools.view(), context.finalCall !== undefined);
+}
+
+/** The tools a batch may call, by name: those offered for it (the live list itself, shared, when all are offered). */
+export function offeredToolsByName(context: AgentContext): ReadonlyMap<string, AnyTool> {
+  const live = context.runtime.liveTools;
+  const offered = offeredToolsNow(context);
+  return offered === live.view() ? live.byName() : new Map(offered.map((tool) => [tool.name, tool]));
 }

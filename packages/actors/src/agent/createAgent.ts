@@ -10,7 +10,7 @@ import {
   type ToolMode,
   type CompiledToolRules,
   type ToolRuleInput,
-  compileToolRules,
+  type UnnamedToolPolicy,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { assertOptions } from '../assertOptions.js';
@@ -18,9 +18,10 @@ import { runInputMessages } from '../runInputMessages.js';
 import { AgentOptionsSchema } from './agentOptionsSchema.js';
 import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
-import type { AgentRuntime } from './agentRuntime.js';
+import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
 import { LiveToolSet, assertIsTool } from './liveTools.js';
+import { sharedToolRules } from './sharedToolRules.js';
 import { middlewareList } from './middleware.js';
 import { restoreRun } from './runSnapshot.js';
 import { normalizeToolMode } from './toolChoice.js';
@@ -67,6 +68,12 @@ export interface AgentOptions {
    * can deadlock throws `ToolRulesError` before any model is called.
    */
   toolRules?: readonly ToolRuleInput[];
+  /**
+   * Tools the rules do not name (added during a run and not in `addableTools`):
+   * allowed only where the rules leave the choice free (`'where-free'`, the
+   * default) or never (`'refuse'`). Only with `toolRules`.
+   */
+  unnamedTools?: UnnamedToolPolicy;
   /**
    * A zod schema for the shared state: initial values and every write are
    * checked against it (make keys optional that may be absent).
@@ -147,46 +154,81 @@ export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
  */
 export function createAgent(options: AgentOptions): Agent {
   const config = buildConfig(options);
-  const tools = [...config.tools.values()];
-  const toolNames = [...config.tools.keys()];
-  const addableNames = [...config.addableTools.keys()];
   // Checked now, so a bad agent-level toolChoice fails at creation, not at the first run.
-  normalizeToolMode(config.toolChoice, toolNames, addableNames);
-  const runtimeFor = (liveTools: readonly AnyTool[], middleware: readonly FunctionMiddleware[] = []): AgentRuntime => ({
-    ...config,
-    liveTools: new LiveToolSet(liveTools),
-    middleware: [...config.middleware, ...middleware],
-  });
-  const agent: Agent = {
-    name: config.agentName,
-    tools,
-    toolRules: config.toolRules,
-    run: (input, runOptions = {}) => {
-      const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, toolNames, addableNames);
-      const state = validateInitialState(runOptions.state, config.stateSchema);
-      const inspect = combineInspectors(options.inspect, runOptions.inspect, ...globalInspectors());
-      const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
-      return startAgentRun(runtimeFor(tools, middleware), runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
-    },
-    resume: (snapshot, resumeOptions = {}) => {
-      const known = new Map([...config.addableTools, ...config.tools]);
-      for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
-      const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
-      const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(live, middleware));
-      const inspect = combineInspectors(options.inspect, resumeOptions.inspect, ...globalInspectors());
-      return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
-    },
-  };
+  normalizeToolMode(config.toolChoice, [...config.tools.keys()], [...config.addableTools.keys()]);
+  const agent = new ConfiguredAgent(config, options.inspect);
   registerAgentConfig(agent, config);
   return agent;
+}
+
+/**
+ * An agent made by `createAgent`: its configuration and the agent's own
+ * `inspect` option, methods on the prototype. An idle agent holds nothing
+ * else (no closures, no copies of its tool list until someone reads `tools`).
+ */
+class ConfiguredAgent implements Agent {
+  readonly #config: AgentConfig;
+  readonly #inspect: InspectOption | undefined;
+  #tools: readonly AnyTool[] | undefined;
+
+  constructor(config: AgentConfig, inspect: InspectOption | undefined) {
+    this.#config = config;
+    this.#inspect = inspect;
+  }
+
+  get name(): string {
+    return this.#config.agentName;
+  }
+
+  get tools(): readonly AnyTool[] {
+    this.#tools ??= [...this.#config.tools.values()];
+    return this.#tools;
+  }
+
+  get toolRules(): CompiledToolRules | undefined {
+    return this.#config.toolRules;
+  }
+
+  run(input: string | readonly Message[], runOptions: RunOptions = {}): AgentRun {
+    const config = this.#config;
+    const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, [...config.tools.keys()], [...config.addableTools.keys()]);
+    const state = validateInitialState(runOptions.state, config.stateSchema);
+    const inspect = combineInspectors(this.#inspect, runOptions.inspect, ...globalInspectors());
+    const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
+    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined);
+    return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
+  }
+
+  resume(snapshot: unknown, resumeOptions: ResumeOptions = {}): AgentRun {
+    const config = this.#config;
+    const known = new Map([...config.addableTools, ...config.tools]);
+    for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
+    const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
+    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware));
+    const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
+    return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
+  }
+}
+
+/** A run's runtime: the agent's configuration, its own live tool list, and the run's middleware inside the agent's. */
+function runtimeFor(
+  config: AgentConfig,
+  liveTools: Iterable<AnyTool>,
+  middleware: readonly FunctionMiddleware[],
+  mirrorToolRules = false,
+): AgentRuntime {
+  return agentRuntime(config, {
+    liveTools: new LiveToolSet(liveTools),
+    middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
+    mirrorToolRules,
+  });
 }
 
 function buildConfig(options: AgentOptions): AgentConfig {
   const named = typeof options === 'object' && options !== null && typeof options.name === 'string';
   assertOptions(AgentOptionsSchema, options, named ? `createAgent({ name: ${JSON.stringify(options.name)} })` : 'createAgent(options)');
-  const tools = toolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
-  const addableTools = toolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
-  for (const name of tools.keys()) addableTools.delete(name);
+  const tools = sharedToolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
+  const addableTools = addableToolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
   return {
     agentName: options.name,
     model: options.model,
@@ -202,7 +244,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     toolRules:
       options.toolRules === undefined
         ? undefined
-        : compileToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()]),
+        : sharedToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
     addableTools,
   };
 }
@@ -216,6 +258,34 @@ function checkedTools(where: string, value: readonly AnyTool[] | undefined): rea
   return value;
 }
 
+/** The tool map of every agent without tools (a map is never written once built). */
+const noTools: ReadonlyMap<string, AnyTool> = new Map();
+
+/** Tool maps by the list they were built from, with the tools it held then: agents made from one list share one map. */
+const toolMapsByList = new WeakMap<readonly AnyTool[], { tools: readonly AnyTool[]; map: ReadonlyMap<string, AnyTool> }>();
+
+/**
+ * Tools by name, shared by the agents made from the same list with the same
+ * tools in it (10,000 agents given one `tools` array hold one map). A list
+ * changed since holds other tools, so it gets a map of its own.
+ */
+function sharedToolMap(list: readonly AnyTool[]): ReadonlyMap<string, AnyTool> {
+  if (list.length === 0) return noTools;
+  const cached = toolMapsByList.get(list);
+  if (cached !== undefined && cached.tools.length === list.length && cached.tools.every((tool, index) => tool === list[index])) return cached.map;
+  const map = toolMap(list);
+  toolMapsByList.set(list, { tools: [...list], map });
+  return map;
+}
+
+/** The addable tools by name, without those the agent has already; a different tool under a taken name throws. */
+function addableToolMap(list: readonly AnyTool[], tools: ReadonlyMap<string, AnyTool>): ReadonlyMap<string, AnyTool> {
+  if (list.length === 0) return noTools;
+  const addable = toolMap(list, tools);
+  for (const name of tools.keys()) addable.delete(name);
+  return addable;
+}
+
 /** Tools by name; a different tool under a name already taken (here or in `taken`) throws. */
 function toolMap(list: readonly AnyTool[], taken: ReadonlyMap<string, AnyTool> = new Map()): Map<string, AnyTool> {
   const tools = new Map<string, AnyTool>();
@@ -225,4 +295,8 @@ function toolMap(list: readonly AnyTool[], taken: ReadonlyMap<string, AnyTool> =
     tools.set(tool.name, tool);
   }
   return tools;
+}
+
+function unnamedToolsOption(policy: UnnamedToolPolicy | undefined): { unnamedTools?: UnnamedToolPolicy } {
+  return policy === undefined ? {} : { unnamedTools: policy };
 }

@@ -1,4 +1,4 @@
-import { type AnyTool, type ErrorInfo, type FunctionMiddleware, type ToolCall, type ToolContext, type SharedState, type ToolsToAdd, type ToolsToRemove, isToolError, validateToolArguments } from '@agentchart/core';
+import { type AnyTool, type ErrorInfo, type FunctionMiddleware, type ToolCall, type ToolContext, type SharedState, type ToolsToAdd, type ToolsToRemove, isToolError, redactText, validateToolArguments } from '@agentchart/core';
 import { formatArgumentIssues, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 import type { LiveToolSet, ToolListChange } from './liveTools.js';
@@ -53,7 +53,8 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
   } catch (error) {
     const info: ErrorInfo = toErrorInfo(error);
     if (isToolError(error)) return { content: error.message, isError: true, error: info };
-    if (error instanceof Error && error.stack !== undefined) info.stack = error.stack;
+    // The stack starts with the message: redacted like it.
+    if (error instanceof Error && error.stack !== undefined) info.stack = redactText(error.stack);
     const content = env.detailedErrors ? `Tool "${tool.name}" failed: ${info.message}` : `Tool "${tool.name}" failed.`;
     return { content, isError: true, error: info };
   }

@@ -25,6 +25,9 @@ export interface ToolListChange {
  */
 export class LiveToolSet {
   readonly #tools = new Map<string, AnyTool>();
+  /** `view()` and `byName()` as of the last change (made when first asked for after it). */
+  #view: readonly AnyTool[] | undefined;
+  #byName: ReadonlyMap<string, AnyTool> | undefined;
 
   constructor(initial: Iterable<AnyTool>) {
     this.add([...initial]);
@@ -33,6 +36,18 @@ export class LiveToolSet {
   /** The tools as they are now (a copy). */
   list(): AnyTool[] {
     return [...this.#tools.values()];
+  }
+
+  /** The tools as they are now, shared until the next change (for the agent's own reads; never hand it to a tool). */
+  view(): readonly AnyTool[] {
+    this.#view ??= [...this.#tools.values()];
+    return this.#view;
+  }
+
+  /** The tools as they are now by name, shared until the next change. */
+  byName(): ReadonlyMap<string, AnyTool> {
+    this.#byName ??= new Map(this.#tools);
+    return this.#byName;
   }
 
   get(name: string): AnyTool | undefined {
@@ -59,6 +74,7 @@ export class LiveToolSet {
       toAdd.set(tool.name, tool);
     }
     for (const [name, tool] of toAdd) this.#tools.set(name, tool);
+    if (toAdd.size > 0) this.#changed();
     return { added: [...toAdd.keys()], removed: [] };
   }
 
@@ -75,7 +91,13 @@ export class LiveToolSet {
       }
       if (this.#tools.delete(name)) removed.push(name);
     }
+    if (removed.length > 0) this.#changed();
     return { added: [], removed };
+  }
+
+  #changed(): void {
+    this.#view = undefined;
+    this.#byName = undefined;
   }
 }
 

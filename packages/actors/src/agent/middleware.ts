@@ -77,6 +77,9 @@ export async function invokeWithMiddleware(
   return { result: invocation.result, endsRun };
 }
 
+/** The list of every agent and run without middleware (nobody writes to it). */
+const noMiddleware: FunctionMiddleware[] = [];
+
 /**
  * Checks a `middleware` option: a list of functions `(ctx, next) => …`.
  * Caught where it is given, not at the first tool call.
@@ -85,7 +88,7 @@ export async function invokeWithMiddleware(
  * middlewareList('agent.run(..., { middleware })', options.middleware);
  */
 export function middlewareList(where: string, value: unknown): FunctionMiddleware[] {
-  if (value === undefined) return [];
+  if (value === undefined) return noMiddleware;
   const refuse = (problem: string) =>
     new ConfigurationError(`${where} takes a list of functions, e.g. [async (ctx, next) => { await next(); }]; ${problem}.`, { where });
   if (!Array.isArray(value)) throw refuse(`got ${describe(value)}`);

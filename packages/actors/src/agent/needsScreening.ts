@@ -25,7 +25,7 @@ export function needsScreening(context: AgentContext): boolean {
  */
 export function callsToScreen(context: AgentContext): ToolCall[] {
   const { batch } = context;
-  const refused = oneCallAtATimeRefusals(context.runtime.liveTools.list(), batch.calls);
+  const refused = oneCallAtATimeRefusals(context.runtime.liveTools.view(), batch.calls);
   const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refused.has(index));
   return open.slice(0, Math.max(0, context.runtime.maxToolCalls - context.toolCallCount));
 }

@@ -11,9 +11,9 @@ import type { ToolOutcome } from './agentContext.js';
  * // 'Tool "deploy" must be called on its own, ...'
  */
 export function oneCallAtATimeRefusals(tools: readonly AnyTool[], calls: readonly ToolCall[]): Map<number, ToolOutcome> {
-  const alone = new Set(tools.filter((tool) => tool.oneCallAtATime === true).map((tool) => tool.name));
   const refusals = new Map<number, ToolOutcome>();
   if (calls.length < 2) return refusals;
+  const alone = new Set(tools.filter((tool) => tool.oneCallAtATime === true).map((tool) => tool.name));
   const names = calls.map((call) => call.name).join(', ');
   calls.forEach((call, index) => {
     if (!alone.has(call.name)) return;

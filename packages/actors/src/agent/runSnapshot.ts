@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import type { AgentContext } from './agentContext.js';
 import type { agentMachine } from './agentMachine.js';
-import type { AgentRuntime } from './agentRuntime.js';
+import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
 
 /**
  * A run waiting for approval, as plain JSON: the agent machine's persisted
@@ -133,8 +133,10 @@ export function restoreRun(
   const data = persisted.machine.context as unknown as Omit<AgentContext, 'runtime'>;
   // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
   const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
-  const context = { ...data, batch, runtime };
   const machine = persisted.version === 1 ? migrateV1(persisted.machine) : persisted.machine;
+  // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
+  const mirrorToolRules = (machine.children as Record<string, unknown> | undefined)?.toolRules !== undefined;
+  const context = { ...data, batch, runtime: agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules }) };
   const snapshot = { ...machine, context } as unknown as SnapshotFrom<typeof agentMachine>;
   return { runId: persisted.runId, snapshot };
 }

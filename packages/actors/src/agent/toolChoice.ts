@@ -57,10 +57,10 @@ function toSetting(mode: ToolMode | ToolChoice | undefined): ToolModeSetting {
  * `allowedTools`, and nothing at all when the mode is `none` or the run
  * makes its last, tool-less call.
  */
-export function offeredTools(setting: ToolModeSetting, live: readonly AnyTool[], toolsDisabled: boolean): AnyTool[] {
+export function offeredTools(setting: ToolModeSetting, live: readonly AnyTool[], toolsDisabled: boolean): readonly AnyTool[] {
   if (toolsDisabled || setting.mode === 'none') return [];
   const allowed = setting.allowedTools;
-  return allowed === undefined ? [...live] : live.filter((tool) => allowed.includes(tool.name));
+  return allowed === undefined ? live : live.filter((tool) => allowed.includes(tool.name));
 }
 
 /** The provider-neutral `ChatRequest.toolChoice` for a setting and the tools offered. */

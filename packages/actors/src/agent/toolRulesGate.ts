@@ -1,5 +1,5 @@
 import { type AnyTool, type CompiledToolRules, type RuleBlock, type ToolCall, type ToolRuleState, type ToolRulesEvent, allowedTools, applyCall, callEvent, explainBlockedCall, prefilledArgs } from '@agentchart/core';
-import { argumentsToValidate } from '@agentchart/core/internal';
+import { argumentsToValidate, unnamedToolBlock } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 
 /** A call the tool rules refused: never executed. */
@@ -27,9 +27,12 @@ export interface GatedBatch {
 /**
  * Checks a batch of calls against the rules in order, each admitted call
  * advancing the state before the next is checked. A refused call is never
- * executed. Calls of tools the rules do not know, and calls whose arguments
+ * executed. Calls of tools the agent does not have, and calls whose arguments
  * fail the tool's schema, pass through without advancing the rules (the tool
- * runner answers them with the error). A call of a `requiresApproval` tool
+ * runner answers them with the error). A tool the agent has but the rules do
+ * not name (added during the run) runs only where the rules leave the choice
+ * free, or never with `unnamedTools: 'refuse'`; it does not advance the
+ * rules. A call of a `requiresApproval` tool
  * puts the rules in their waiting state: the agent asks a person, and later
  * calls of the batch are refused until the decision.
  *
@@ -55,16 +58,21 @@ export function gateToolCalls(
   };
   for (const original of calls) {
     const { state } = gated;
-    if (!program.toolSet.has(original.name)) {
-      pass(original, false);
+    const named = program.toolSet.has(original.name);
+    if (!named && !tools.has(original.name)) {
+      pass(original, false); // unknown tool: the runner answers it
       continue;
     }
-    const block = explainBlockedCall(program, state, original.name);
+    const block = named ? explainBlockedCall(program, state, original.name) : unnamedToolBlock(program, state, rules.unnamedTools, original.name);
     if (block !== null) {
       const allowed = allowedTools(program, state);
       gated.calls.push(original);
       gated.refusals.push({ ...block, allowedTools: allowed, content: refusalText(original.name, block, allowed) });
       gated.admitted.push(false);
+      continue;
+    }
+    if (!named) {
+      pass(original, false); // allowed, and the rules know nothing about it: their state stays
       continue;
     }
     const call = withPrefilledArgs(original, prefilledArgs(program, state, original.name));

@@ -1,19 +1,13 @@
-import {
-  type ChatRequest,
-  type CompiledToolRules,
-  type Message,
-  type ToolRuleState,
-  allowedTools,
-  explainBlockedEnd,
-  renderToolRulesPrompt,
-} from '@agentchart/core';
+import { type ChatRequest, type CompiledToolRules, type Message, type ToolRuleState, allowedTools, explainBlockedEnd, renderToolRulesPrompt } from '@agentchart/core';
+import { unnamedToolBlock } from '@agentchart/core/internal';
 
 /**
  * Narrows a model request to what the rules allow now: only allowed tools are
  * offered (never all tools when none is allowed); where a rule demands a call
  * the choice is `required`, or the tool itself when only one is allowed; and
  * the system prompt gets the rules section for the current state. Tools the
- * rules were not compiled with are offered as they are.
+ * rules were not compiled with are offered only where the rules leave the
+ * choice free (never with `unnamedTools: 'refuse'`).
  *
  * @example
  * applyToolRulesToRequest(request, compiled, state).toolChoice; // { type: 'tool', name: 'search' } under rules.init('search')
@@ -21,7 +15,9 @@ import {
 export function applyToolRulesToRequest(request: ChatRequest, rules: CompiledToolRules, state: ToolRuleState): ChatRequest {
   const { program } = rules;
   const allowed = new Set(allowedTools(program, state));
-  const tools = request.tools.filter((tool) => allowed.has(tool.name) || !program.toolSet.has(tool.name));
+  const tools = request.tools.filter((tool) =>
+    program.toolSet.has(tool.name) ? allowed.has(tool.name) : unnamedToolBlock(program, state, rules.unnamedTools, tool.name) === null,
+  );
   const mustCall = explainBlockedEnd(program, state) !== null;
   const requested = request.toolChoice;
   const forcedStillOffered = typeof requested === 'object' && tools.some((tool) => tool.name === requested.name);

@@ -30,12 +30,7 @@ export function analyzeTransitions(graph: SpeakerGraph, routes: readonly Partici
     message: `${where} names "${name}", who is not a participant (participants: ${graph.participants.join(', ')}).`,
   }));
 
-  const pathTo = new Map<string, string[]>();
-  const events = graph.participants.map((name) => ({ type: name }));
-  for (const statePath of getShortestPaths(graph.machine, { events })) {
-    const state = String(statePath.state.value);
-    if (state !== START_STATE) pathTo.set(state, statePath.steps.slice(1).map((step) => step.event.type));
-  }
+  const pathTo = shortestPaths(graph);
 
   const byName = new Map(routes.map((route) => [route.name, route]));
   for (const name of graph.participants) {
@@ -58,7 +53,7 @@ export function analyzeTransitions(graph: SpeakerGraph, routes: readonly Partici
         kind: 'no-way-out',
         severity: 'warning',
         participant: name,
-        path,
+        path: [...path],
         message:
           `"${name}" has no way out: after ${path.join(' → ')} nobody may speak. ` +
           `Allow a transition from "${name}", or give it afterWork: 'terminate' if the chat should end there.`,
@@ -88,4 +83,23 @@ export function analyzeTransitions(graph: SpeakerGraph, routes: readonly Partici
     }
   }
   return problems;
+}
+
+/** The shortest paths of each graph, read once: graphs are shared by every chat of the same shape (`sharedSpeakerGraph`). */
+const pathsByGraph = new WeakMap<SpeakerGraph, ReadonlyMap<string, readonly string[]>>();
+
+/** The shortest sequence of speakers that reaches each speaker from the start. */
+function shortestPaths(graph: SpeakerGraph): ReadonlyMap<string, readonly string[]> {
+  let pathTo = pathsByGraph.get(graph);
+  if (pathTo === undefined) {
+    const paths = new Map<string, string[]>();
+    const events = graph.participants.map((name) => ({ type: name }));
+    for (const statePath of getShortestPaths(graph.machine, { events })) {
+      const state = String(statePath.state.value);
+      if (state !== START_STATE) paths.set(state, statePath.steps.slice(1).map((step) => step.event.type));
+    }
+    pathTo = paths;
+    pathsByGraph.set(graph, pathTo);
+  }
+  return pathTo;
 }

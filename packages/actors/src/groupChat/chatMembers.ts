@@ -1,11 +1,12 @@
-import { type AnyTool, ConfigurationError, DuplicateToolError, type ToolModeSetting, compileToolRules, defineTool, rules } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, DuplicateToolError, type ToolModeSetting, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
 import type { agentMachine } from '../agent/agentMachine.js';
 import { agentConfigOf } from '../agent/agentRegistry.js';
 import { machineFor } from '../agent/agentRun.js';
-import type { AgentRuntime } from '../agent/agentRuntime.js';
+import { type AgentRuntime, agentRuntime } from '../agent/agentRuntime.js';
 import type { AgentConfig } from '../agent/createAgent.js';
 import { LiveToolSet } from '../agent/liveTools.js';
+import { sharedToolRules } from '../agent/sharedToolRules.js';
 import { normalizeToolMode } from '../agent/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
 import type {
@@ -40,8 +41,8 @@ export type ChatMember = {
 /** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
 export interface AgentTurnSetup {
   readonly machine: typeof agentMachine;
-  /** A runtime for one turn (each turn gets its own live tool list). */
-  runtime(): AgentRuntime;
+  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` for an inspected chat. */
+  runtime(mirrorToolRules?: boolean): AgentRuntime;
   readonly toolMode: ToolModeSetting;
   /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */
   readonly knownTools: ReadonlyMap<string, AnyTool>;
@@ -119,13 +120,14 @@ function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, s
     throw new ConfigurationError(`Participant name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, "_" or "-".`, { name });
   }
   const handoffs = option.handoffs ?? [];
-  const contextConditions = handoffs.flatMap(({ to, when }) => (when === undefined ? [] : [{ to, when }]));
+  const conditions = handoffs.flatMap(({ to, when }) => (when === undefined ? [] : [{ to, when }]));
   const toolHandoffs = handoffs.filter(({ when }) => when === undefined);
+  // Most members have neither: they share one empty list and one empty map (an idle chat holds less).
   const base = {
     name,
     description: descriptions.get(name) ?? '',
-    contextConditions,
-    handoffTools: new Map(toolHandoffs.map(({ to }) => [handoffToolName(to), to])),
+    contextConditions: conditions.length === 0 ? noConditions : conditions,
+    handoffTools: toolHandoffs.length === 0 ? noHandoffTools : new Map(toolHandoffs.map(({ to }) => [handoffToolName(to), to])),
     afterWork: option.afterWork ?? 'manager',
   };
   const kind = participantKind(agent);
@@ -137,7 +139,59 @@ function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, s
   }
   if (kind === 'human') return { ...base, kind };
   if (kind === 'chat') return { ...base, kind, chat: agent as NestedChatParticipant };
-  return { ...base, kind, turn: agentTurnSetup(agentConfigOf(agent), toolHandoffs, descriptions) };
+  const config = agentConfigOf(agent);
+  if (toolHandoffs.length > 0) return { ...base, kind, turn: agentTurnSetup(config, toolHandoffs, descriptions) };
+  // Without handoff tools a turn is the agent's own configuration: built on the first turn, shared by every chat.
+  return new PlainAgentMember(base, config);
+}
+
+/**
+ * An agent member without handoff tools: its turn setup is read from the
+ * agent's configuration when first needed and shared by every chat (a class,
+ * so each member is a small fixed-shape object and the getter lives once on
+ * the prototype).
+ */
+class PlainAgentMember {
+  readonly kind = 'agent' as const;
+  readonly name: string;
+  readonly description: string;
+  readonly contextConditions: ChatMember['contextConditions'];
+  readonly handoffTools: ReadonlyMap<string, string>;
+  readonly afterWork: string;
+  readonly #config: AgentConfig;
+
+  constructor(base: Omit<ChatMember, 'kind'>, config: AgentConfig) {
+    this.name = base.name;
+    this.description = base.description;
+    this.contextConditions = base.contextConditions;
+    this.handoffTools = base.handoffTools;
+    this.afterWork = base.afterWork;
+    this.#config = config;
+  }
+
+  get turn(): AgentTurnSetup {
+    return plainTurnSetup(this.#config);
+  }
+}
+
+const noConditions: ChatMember['contextConditions'] = [];
+const noHandoffTools: ReadonlyMap<string, string> = new Map();
+
+/** The turn setup of agents that take part without handoff tools, by agent configuration. */
+const plainTurnSetups = new WeakMap<AgentConfig, AgentTurnSetup>();
+
+/**
+ * An agent's turn setup when the chat adds no handoff tools: a function of its
+ * configuration alone (its tool mode and rules were checked by `createAgent`),
+ * so it is made once, when first needed, and shared.
+ */
+function plainTurnSetup(config: AgentConfig): AgentTurnSetup {
+  let setup = plainTurnSetups.get(config);
+  if (setup === undefined) {
+    setup = agentTurnSetup(config, [], new Map());
+    plainTurnSetups.set(config, setup);
+  }
+  return setup;
 }
 
 function participantKind(agent: Participant): 'agent' | 'human' | 'chat' {
@@ -175,17 +229,18 @@ function agentTurnSetup(
   const toolRules =
     handoffs.length === 0
       ? config.toolRules
-      : compileToolRules(
+      : sharedToolRules(
           [...(config.toolRules?.rules ?? []), ...handoffs.map(({ to }) => rules.terminal(handoffToolName(to)))],
           [...toolNames, ...addableNames],
+          config.toolRules === undefined ? {} : { unnamedTools: config.toolRules.unnamedTools },
         );
-  const { toolChoice, addableTools: _addable, ...agentRuntime } = config;
-  const base = { ...agentRuntime, tools, toolRules };
-  const runtime = (): AgentRuntime => ({ ...base, liveTools: new LiveToolSet(tools.values()), middleware: [...config.middleware] });
+  const base = { ...config, tools, toolRules };
+  const runtime = (mirrorToolRules = false): AgentRuntime =>
+    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules });
   return {
     machine: machineFor(runtime()),
     runtime,
-    toolMode: normalizeToolMode(toolChoice, toolNames, addableNames),
+    toolMode: normalizeToolMode(config.toolChoice, toolNames, addableNames),
     knownTools: new Map([...config.addableTools, ...tools]),
   };
 }

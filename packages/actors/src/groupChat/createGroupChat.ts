@@ -5,10 +5,9 @@ import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../consta
 import { combineInspectors } from '../inspection/inspectOption.js';
 import { runInputMessages } from '../runInputMessages.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
-import { buildChatMembers, participantRoutes } from './chatMembers.js';
+import { type ChatMember, buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
 import type { ChatRuntime, SelectionMethod } from './chatRuntime.js';
-import { compileTransitions } from './compileTransitions.js';
 import { GroupChatOptionsSchema, GroupChatRunOptionsSchema } from './groupChatOptionsSchema.js';
 import { TransitionGraphError, type TransitionProblem } from './groupChatErrors.js';
 import type {
@@ -21,6 +20,7 @@ import type {
   TerminateCondition,
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
+import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
 import { checkNestedWaiting, registerSnapshotCheck } from './nestedChatActor.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
@@ -132,7 +132,7 @@ function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; wa
   const members = buildChatMembers(options.agents);
   const participants = members.map((member) => member.name);
   const views = options.views ?? 'broadcast';
-  const graph = compileTransitions(participants, options);
+  const graph = sharedSpeakerGraph(participants, options);
   const problems = analyzeTransitions(graph, participantRoutes(members));
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new TransitionGraphError(errors);
@@ -145,9 +145,17 @@ function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; wa
     maxRounds: options.maxRounds,
     isTerminationMessage: normalizeTerminate(options.terminate),
     views,
-    handoffToolNames: new Set(members.flatMap((member) => [...member.handoffTools.keys()])),
+    handoffToolNames: handoffToolNamesOf(members),
   };
   return { runtime, warnings: problems.filter((problem) => problem.severity === 'warning') };
+}
+
+const noHandoffTools: ReadonlySet<string> = new Set();
+
+/** Every handoff tool name of every member (one shared empty set for the many chats without handoffs). */
+function handoffToolNamesOf(members: readonly ChatMember[]): ReadonlySet<string> {
+  const names = members.flatMap((member) => [...member.handoffTools.keys()]);
+  return names.length === 0 ? noHandoffTools : new Set(names);
 }
 
 /** The selection method, its shape already checked (`GroupChatOptionsSchema`), with defaults filled in. */

@@ -30,6 +30,8 @@ export interface ManagerRun {
   controls$: Observable<Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>>;
   /** The run's `inspect` option, handed on to a nested chat's run (its own actor system). */
   inspect: InspectOption | undefined;
+  /** Whether anyone inspects the run (its `inspect` option or a global observer): agents then keep their rules' mirror. */
+  inspected: boolean;
   /** The chat's shared-state actor (systemId `sharedState`), one per chat; agents' tools read and write it. */
   sharedState: SharedStateRef;
 }

@@ -7,6 +7,7 @@ import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import type { RunResult } from '../agent/runResult.js';
 import { newRunId } from '../ids.js';
+import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
@@ -178,7 +179,7 @@ export const managerMachine = setup({
         resumed === undefined
           ? spawnAgent(turn.machine, {
               id: 'speaker',
-              input: { runtime: turn.runtime(), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
+              input: { runtime: turn.runtime(context.run.inspected), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
             })
           : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
       child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
@@ -234,6 +235,7 @@ export const managerMachine = setup({
       publish: input.publish,
       controls$: input.controls$,
       inspect: input.inspect,
+      inspected: input.inspect !== undefined || globalInspectors().length > 0,
       sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
     },
     messages: input.messages,

@@ -1,4 +1,5 @@
-import type { JsonSchema } from '@agentchart/core';
+import { type JsonSchema } from '@agentchart/core';
+import { setOwn } from '@agentchart/core/internal';
 import { type OpenApiDocument, type OpenApiObject, isObject, resolvePointer } from './openApiDocument.js';
 
 /** The JSON Schema keywords kept from an OpenAPI schema; the rest (xml, example, discriminator, x-…) is dropped. */
@@ -38,15 +39,15 @@ function convert(document: OpenApiDocument, schema: unknown, refStack: readonly 
       const properties: OpenApiObject = {};
       for (const [name, property] of Object.entries(value)) {
         if (isObject(property) && property.readOnly === true) continue;
-        properties[name] = convert(document, property, refStack);
+        setOwn(properties, name, convert(document, property, refStack));
       }
       out.properties = properties;
     } else if (['items', 'additionalProperties'].includes(key) && isObject(value)) {
-      out[key] = convert(document, value, refStack);
+      setOwn(out, key, convert(document, value, refStack));
     } else if (['anyOf', 'oneOf', 'allOf', 'prefixItems'].includes(key) && Array.isArray(value)) {
-      out[key] = value.map((item) => convert(document, item, refStack));
+      setOwn(out, key, value.map((item) => convert(document, item, refStack)));
     } else {
-      out[key] = value;
+      setOwn(out, key, value);
     }
   }
   if (Array.isArray(out.required) && isObject(out.properties)) {

@@ -1,12 +1,16 @@
 import { ToolError, toolResult, type ToolResultValue } from '@agentchart/core';
+import { redactKnownSecrets } from '@agentchart/core/internal';
+import { readCappedBody } from './readCappedBody.js';
 
 /** What a tool made by `toolsFromOpenAPI` returns to the program. */
 export interface OpenApiResponse {
   status: number;
   statusText: string;
   contentType: string | undefined;
-  /** Parsed JSON when the response is JSON, else the text. */
+  /** Parsed JSON when the response is JSON, else the text (also when the body was cut). */
   body: unknown;
+  /** Set when the body was longer than `maxResponseBytes` and only its start was read. */
+  cut?: true;
 }
 
 export interface OpenApiRequest {
@@ -18,6 +22,10 @@ export interface OpenApiRequest {
   body: string | URLSearchParams | FormData | undefined;
   timeoutMs: number;
   maxResponseChars: number;
+  /** Bytes of the body read at most; the rest is not read. */
+  maxResponseBytes: number;
+  /** Credential values to redact from the response and error messages (the caller's, and the registered ones). */
+  secrets: readonly string[];
   signal: AbortSignal;
 }
 
@@ -26,7 +34,9 @@ export interface OpenApiRequest {
  * response is returned (JSON parsed) with its status; a 3xx (redirects are
  * never followed, so a call cannot leave the server), 4xx or 5xx response, a
  * timeout and a connection failure each become a `ToolError` whose message
- * the model sees. Aborting the run rethrows the abort.
+ * the model sees. Aborting the run rethrows the abort. The body is read as a
+ * stream up to `maxResponseBytes` (then cut, with a note), and any credential
+ * value it echoes is redacted before the model, events or traces see it.
  */
 export async function sendOpenApiRequest(request: OpenApiRequest): Promise<ToolResultValue<OpenApiResponse>> {
   const timeout = AbortSignal.timeout(request.timeoutMs);
@@ -47,22 +57,26 @@ export async function sendOpenApiRequest(request: OpenApiRequest): Promise<ToolR
     throw new ToolError(`${request.label} failed: the server could not be reached (${reason}).`);
   }
   let text: string;
+  let cut: boolean;
   try {
-    text = await response.text();
+    const read = await readCappedBody(response, request.maxResponseBytes);
+    text = redactKnownSecrets(read.text, request.secrets);
+    cut = read.cut;
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason ?? error;
     throw new ToolError(timeout.aborted ? `${request.label} timed out after ${request.timeoutMs} ms while reading the response.` : `${request.label} failed while reading the response.`);
   }
   const contentType = response.headers.get('content-type') ?? undefined;
-  const body = parseBody(text, contentType);
-  const shown = truncate(typeof body === 'string' ? body : JSON.stringify(body), request.maxResponseChars);
+  const body = cut ? text : parseBody(text, contentType);
+  const cutNote = cut ? `\n[response cut: only its first ${request.maxResponseBytes} bytes were read]` : '';
+  const shown = truncate(typeof body === 'string' ? body : JSON.stringify(body), request.maxResponseChars) + cutNote;
   const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if (response.status >= 300 && response.status < 400) {
     throw new ToolError(`${statusLine}: ${request.label} answered with a redirect, which is not followed.`, { status: response.status });
   }
   if (!response.ok) throw new ToolError(shown === '' ? statusLine : `${statusLine}\n${shown}`, { status: response.status });
   return toolResult(
-    { status: response.status, statusText: response.statusText, contentType, body },
+    { status: response.status, statusText: response.statusText, contentType, body, ...(cut ? { cut: true as const } : {}) },
     { text: shown === '' ? statusLine : `${statusLine}\n${shown}` },
   );
 }

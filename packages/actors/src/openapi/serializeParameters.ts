@@ -1,3 +1,4 @@
+import { getOwn } from '@agentchart/core/internal';
 import type { OperationParameter } from './openApiOperations.js';
 
 /** Where a request's parameters end up. */
@@ -26,7 +27,8 @@ export function serializeParameters(
 ): SerializedParameters {
   const out: SerializedParameters = { path: pathTemplate, query: [], headers: [], cookies: [] };
   for (const parameter of parameters) {
-    const value = args[parameter.argument];
+    // Own arguments only: a parameter named `constructor` is absent unless the model gave it.
+    const value = getOwn(args, parameter.argument);
     if (value === undefined) continue;
     if (parameter.json) {
       place(out, parameter, [[parameter.name, JSON.stringify(value)]], JSON.stringify(value));

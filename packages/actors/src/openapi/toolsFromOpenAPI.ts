@@ -1,12 +1,14 @@
-import { type AnyTool, ConfigurationError, type JsonSchema, ToolError, defineTool } from '@agentchart/core';
-import { literalsAsEnums } from '@agentchart/core/internal';
+import { type AnyTool, ConfigurationError, type JsonSchema, ToolError, defineTool, registerSecrets } from '@agentchart/core';
+import { literalsAsEnums, setOwn } from '@agentchart/core/internal';
 import { z } from 'zod';
-import { DEFAULT_OPENAPI_TIMEOUT_MS, OPENAPI_MAX_RESPONSE_CHARS } from '../constants.js';
+import { DEFAULT_OPENAPI_TIMEOUT_MS, OPENAPI_MAX_RESPONSE_BYTES, OPENAPI_MAX_RESPONSE_CHARS } from '../constants.js';
+import { explicitAdditionalProperties } from './explicitAdditionalProperties.js';
 import { type OpenApiDocument, readOpenApiDocument } from './openApiDocument.js';
 import { type OpenApiOperation, type OperationParameter, openApiOperations, securitySchemes } from './openApiOperations.js';
 import { type OpenApiCredential, type PlacedCredential, credentialLocation, credentialsFor, placeCredential } from './securityCredentials.js';
 import { sendOpenApiRequest } from './sendOpenApiRequest.js';
 import { serializeParameters } from './serializeParameters.js';
+import { checkReservedParameters, reservedParameterNames } from './reservedParameters.js';
 
 /** What `toolsFromOpenAPI` takes beside the document. */
 export interface OpenApiToolsOptions {
@@ -24,6 +26,8 @@ export interface OpenApiToolsOptions {
   operations?: readonly string[];
   /** Characters of a response body the model sees (default `OPENAPI_MAX_RESPONSE_CHARS`). */
   maxResponseChars?: number;
+  /** Bytes of a response body read at most; the rest is not read (default `OPENAPI_MAX_RESPONSE_BYTES`). */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -33,9 +37,13 @@ export interface OpenApiToolsOptions {
  * query, header or cookie) and `body` for a request body, validated against
  * the document's schemas before any request. Credentials come from `auth`
  * only — never from the model, never in the transcript or events — and
- * requests go only to the document's server or `baseUrl`. The model gets the
- * response with its status; 4xx, 5xx, timeouts and unreachable servers come
- * back as error results it can read.
+ * requests go only to the document's server or `baseUrl`. The caller's fixed
+ * `query`/`headers` and every credential's name are reserved: the model can
+ * neither set nor duplicate them in any location. Parameter objects take only
+ * the keys their schema allows (`additionalProperties`, made explicit in the
+ * tool's JSON Schema). The model gets the response with its status, read up
+ * to `maxResponseBytes` and with any echoed credential redacted; 4xx, 5xx,
+ * timeouts and unreachable servers come back as error results it can read.
  *
  * @example
  * const tools = toolsFromOpenAPI(petstore, {
@@ -52,6 +60,9 @@ export function toolsFromOpenAPI(document: OpenApiDocument | string, options: Op
   if (options.maxResponseChars !== undefined && !(Number.isInteger(options.maxResponseChars) && options.maxResponseChars > 0)) {
     throw new ConfigurationError(`maxResponseChars must be a whole number of at least 1; got ${String(options.maxResponseChars)}.`);
   }
+  if (options.maxResponseBytes !== undefined && !(Number.isInteger(options.maxResponseBytes) && options.maxResponseBytes > 0)) {
+    throw new ConfigurationError(`maxResponseBytes must be a whole number of at least 1; got ${String(options.maxResponseBytes)}.`);
+  }
   checkFixedHeaders(options.headers ?? {});
   checkAuthNames(doc, options.auth ?? {});
   const wanted = options.operations === undefined ? undefined : new Set(options.operations);
@@ -61,6 +72,8 @@ export function toolsFromOpenAPI(document: OpenApiDocument | string, options: Op
     if (missing.length > 0) throw new ConfigurationError(`The document has no operation named ${missing.join(', ')}.`, { missing });
   }
   const schemes = securitySchemes(doc);
+  // Traces, the live view and error messages redact these wherever they turn up.
+  registerSecrets(credentialSecrets(options.auth ?? {}));
   return operations.map((operation) => operationTool(operation, schemes, options));
 }
 
@@ -68,12 +81,17 @@ type Schemes = ReturnType<typeof securitySchemes>;
 
 function operationTool(operation: OpenApiOperation, schemes: Schemes, options: OpenApiToolsOptions): AnyTool {
   const base = baseUrlOf(operation, options.baseUrl);
-  const parameters = operation.parameters.filter((parameter) => !suppliedByCaller(parameter, schemes, options));
+  const reserved = reservedParameterNames(schemes, options);
+  const parameters = operation.parameters
+    .filter((parameter) => !suppliedByCaller(parameter, schemes, options, reserved))
+    .map((parameter) => ({ ...parameter, schema: explicitAdditionalProperties(parameter.schema) }));
   const credentials = uniqueCredentials([...credentialsFor(operation, options.auth ?? {}), ...credentialParameters(operation, schemes, options)]);
+  const secrets = [...credentials.map((credential) => credential.value), ...credentialSecrets(options.auth ?? {})];
   const { jsonSchema, zodSchema } = argumentsSchema(parameters, operation);
   const label = `${operation.method} ${operation.path}`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_OPENAPI_TIMEOUT_MS;
   const maxResponseChars = options.maxResponseChars ?? OPENAPI_MAX_RESPONSE_CHARS;
+  const maxResponseBytes = options.maxResponseBytes ?? OPENAPI_MAX_RESPONSE_BYTES;
 
   const tool = defineTool({
     name: operation.toolName,
@@ -81,13 +99,25 @@ function operationTool(operation: OpenApiOperation, schemes: Schemes, options: O
     parameters: zodSchema,
     execute: (args, ctx): Promise<unknown> => {
       const serialized = serializeParameters(operation.path, parameters, args);
+      checkReservedParameters(serialized, reserved, label);
       const url = requestUrl(base, serialized.path, label);
       for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.append(name, value);
       for (const [name, value] of serialized.query) url.searchParams.append(name, value);
       const headers = requestHeaders(serialized.headers, serialized.cookies, options.headers ?? {});
       const body = requestBody(operation, args, headers);
       applyCredentials(url, headers, credentials);
-      return sendOpenApiRequest({ label, url, method: operation.method, headers, body, timeoutMs, maxResponseChars, signal: ctx.signal });
+      return sendOpenApiRequest({
+        label,
+        url,
+        method: operation.method,
+        headers,
+        body,
+        timeoutMs,
+        maxResponseChars,
+        maxResponseBytes,
+        secrets,
+        signal: ctx.signal,
+      });
     },
   });
   const modelSchema = literalsAsEnums(jsonSchema);
@@ -104,10 +134,10 @@ function argumentsSchema(parameters: readonly OperationParameter[], operation: O
     ...(operation.body ? [{ argument: operation.body.argument, schema: operation.body.schema, required: operation.body.required }] : []),
   ];
   for (const field of fields) {
-    properties[field.argument] = field.schema;
+    setOwn(properties, field.argument, field.schema);
     if (field.required) required.push(field.argument);
     const validator = validatorFor(field.schema);
-    shape[field.argument] = field.required ? validator : validator.optional();
+    setOwn(shape, field.argument, field.required ? validator : validator.optional());
   }
   const jsonSchema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) jsonSchema.required = required;
@@ -131,7 +161,9 @@ const sameParameter = (parameter: OperationParameter, location: string, name: st
  * or `query` options, or one where any security scheme of the document puts
  * its credential (e.g. an `api_key` header).
  */
-function suppliedByCaller(parameter: OperationParameter, schemes: Schemes, options: OpenApiToolsOptions): boolean {
+function suppliedByCaller(parameter: OperationParameter, schemes: Schemes, options: OpenApiToolsOptions, reserved: ReadonlySet<string>): boolean {
+  // A reserved name (a fixed parameter or a credential, in whatever location) is never the model's to set.
+  if (parameter.in !== 'path' && reserved.has(parameter.name.toLowerCase())) return true;
   if (Object.keys(options.headers ?? {}).some((name) => sameParameter(parameter, 'header', name))) return true;
   if (Object.keys(options.query ?? {}).some((name) => sameParameter(parameter, 'query', name))) return true;
   return schemes.some(({ scheme }) => {
@@ -266,3 +298,12 @@ function checkAuthNames(document: OpenApiDocument, auth: Readonly<Record<string,
   }
 }
 
+
+/** The raw credential values of `auth` (a basic pair also as `user:password`), for redaction. */
+function credentialSecrets(auth: Readonly<Record<string, OpenApiCredential>>): string[] {
+  return Object.values(auth).flatMap((credential) =>
+    typeof credential === 'string'
+      ? [credential]
+      : [credential.password, `${credential.username}:${credential.password}`, Buffer.from(`${credential.username}:${credential.password}`, 'utf8').toString('base64')],
+  );
+}

@@ -1,10 +1,5 @@
-import {
-  type SharedState,
-  SharedStateError,
-  type StateChange,
-  type StateChangeSource,
-  type StateRecord,
-} from '@agentchart/core';
+import { type SharedState, SharedStateError, type StateChange, type StateChangeSource, type StateRecord } from '@agentchart/core';
+import { getOwn, ownRecord, setOwn } from '@agentchart/core/internal';
 import { Observable } from 'rxjs';
 import type { z } from 'zod';
 import { type SharedStateRef, isSharedStateRunning } from './sharedStateMachine.js';
@@ -56,9 +51,9 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
     const deleted = value === undefined;
     if (deleted && !Object.hasOwn(values, key)) return;
     if (schema !== undefined) {
-      const next = { ...values };
+      const next = ownRecord(values);
       if (deleted) delete next[key];
-      else next[key] = value;
+      else setOwn(next, key, value);
       const checked = checkStateSchema(schema, next);
       if (!checked.ok) {
         throw new SharedStateError(
@@ -78,7 +73,8 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
 
   return {
     ref,
-    get: (key) => current()[key] as S[typeof key] | undefined,
+    // Own properties only: an unset key is `undefined` whatever its name (`constructor`, `__proto__`, ...).
+    get: (key) => getOwn(current(), key) as S[typeof key] | undefined,
     has: (key) => Object.hasOwn(current(), key),
     set: (key, value) => write(key, value),
     delete: (key) => {
@@ -87,7 +83,7 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
       return present;
     },
     update: (key, fn) => {
-      const next = fn(current()[key] as S[typeof key] | undefined);
+      const next = fn(getOwn(current(), key) as S[typeof key] | undefined);
       if (isThenable(next)) {
         throw new SharedStateError(
           'STATE_INVALID',
@@ -99,7 +95,7 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
       write(key, next);
       return next;
     },
-    values: () => ({ ...current() }) as Partial<S>,
+    values: () => ownRecord(current()) as Partial<S>,
     changes$,
     withSource: (newSource) => sharedStateHandle<S>(ref, { schema, source: newSource }),
   };

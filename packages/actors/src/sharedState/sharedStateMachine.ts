@@ -1,11 +1,16 @@
-import type { StateChange, StateChangeSource, StateRecord } from '@agentchart/core';
+import { type StateChange, type StateChangeSource, type StateRecord } from '@agentchart/core';
+import { getOwn, ownRecord, setOwn } from '@agentchart/core/internal';
 import { type ActorRefFrom, enqueueActions, setup } from 'xstate';
 import { trackStarts } from './startTracking.js';
 
 /** The system id under which a run's (or chat's) shared state is registered. */
 export const SHARED_STATE_SYSTEM_ID = 'sharedState';
 
-/** The shared-state actor's context: plain data, safe to persist. */
+/**
+ * The shared-state actor's context: plain data, safe to persist. `values` has
+ * no prototype and is only read and written through own properties, so no
+ * key — `__proto__`, `constructor`, ... — reaches a prototype.
+ */
 export interface SharedStateContext {
   values: StateRecord;
   /** Counts applied changes. */
@@ -41,16 +46,16 @@ const sharedState = trackStarts(
     },
   }).createMachine({
     id: 'sharedState',
-    context: ({ input }) => ({ values: { ...(input.initial ?? {}) }, version: 0 }),
+    context: ({ input }) => ({ values: ownRecord(input.initial), version: 0 }),
     on: {
       'state.write': {
         actions: enqueueActions(({ context, event, enqueue }) => {
           const present = Object.hasOwn(context.values, event.key);
           if (event.deleted && !present) return;
-          const values = { ...context.values };
-          const previous = values[event.key];
+          const values = ownRecord(context.values);
+          const previous = getOwn(values, event.key);
           if (event.deleted) delete values[event.key];
-          else values[event.key] = event.value;
+          else setOwn(values, event.key, event.value);
           const version = context.version + 1;
           enqueue.assign({ values, version });
           const change: StateChange = {

@@ -4,11 +4,18 @@ import { parseToolRules } from './parseToolRules.js';
 import { type ToolRuleProgram, buildToolRuleProgram } from './toolRuleProgram.js';
 import { ToolRulesError } from './toolRulesError.js';
 import { type ToolRulesMachine, createToolRulesMachine, toolRulesMachineConfig } from './toolRulesMachine.js';
+import type { UnnamedToolPolicy } from './unnamedTools.js';
 
 /** Options of `compileToolRules`. */
 export interface CompileToolRulesOptions {
   /** Rule states the static analysis may explore (default `DEFAULT_MAX_ANALYSIS_STATES`). */
   maxAnalysisStates?: number;
+  /**
+   * Tools the rules were not compiled with (added during a run): allowed only
+   * where the rules leave the choice free (`'where-free'`, the default), or
+   * never (`'refuse'`). See docs/tool-rules.md.
+   */
+  unnamedTools?: UnnamedToolPolicy;
 }
 
 /** A rule set compiled for one set of tools. */
@@ -18,10 +25,16 @@ export interface CompiledToolRules {
   readonly toolNames: readonly string[];
   /** The tables the rule engine reads (`allowedTools(program, state)`, ...). */
   readonly program: ToolRuleProgram;
-  /** The XState machine: the single source of truth for which tool may run next. */
+  /**
+   * The XState machine generated from `program`, its guards and actions the
+   * engine functions the agent's gate decides with (the program is the
+   * authority; a test proves both agree in every reachable state).
+   */
   readonly machine: ToolRulesMachine;
   /** Findings that do not stop compilation (never-runnable tools, ...). */
   readonly warnings: readonly ToolRuleWarning[];
+  /** What happens to calls of tools the rules were not compiled with. */
+  readonly unnamedTools: UnnamedToolPolicy;
   readonly analysis: Omit<ToolRuleAnalysis, 'warnings' | 'deadlock'>;
   /** The machine's JSON config, for the Stately editor and inspector. */
   machineConfig(): ReturnType<typeof toolRulesMachineConfig>;
@@ -49,6 +62,14 @@ export function compileToolRules(
   toolNames: readonly string[],
   options: CompileToolRulesOptions = {},
 ): CompiledToolRules {
+  const unnamedTools = options.unnamedTools ?? 'where-free';
+  if (unnamedTools !== 'where-free' && unnamedTools !== 'refuse') {
+    throw new ToolRulesError(
+      'TOOL_RULES_INVALID',
+      `unnamedTools must be 'where-free' or 'refuse'; got ${JSON.stringify(unnamedTools)}.`,
+      { unnamedTools },
+    );
+  }
   const rules = parseToolRules(input);
   const program = buildToolRuleProgram(rules, toolNames);
   const { warnings, deadlock, ...analysis } = analyzeToolRules(
@@ -72,6 +93,7 @@ export function compileToolRules(
     program,
     machine,
     warnings,
+    unnamedTools,
     analysis,
     machineConfig: () => toolRulesMachineConfig(program),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setOwn } from '../ownKeys.js';
 import type { ToolRule } from './toolRuleSchema.js';
 
 const toolName = z.string().min(1);
@@ -53,7 +54,7 @@ export function fromLettaToolRule(rule: LettaToolRule): ToolRule {
       return { type: 'continue', tool };
     case 'constrain_child_tools': {
       const childArgs: Record<string, Record<string, unknown>> = {};
-      for (const node of rule.child_arg_nodes ?? []) if (node.args) childArgs[node.name] = node.args;
+      for (const node of rule.child_arg_nodes ?? []) if (node.args) setOwn(childArgs, node.name, node.args);
       return Object.keys(childArgs).length > 0
         ? { type: 'child', tool, children: rule.children, childArgs }
         : { type: 'child', tool, children: rule.children };

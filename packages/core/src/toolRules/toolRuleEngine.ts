@@ -12,8 +12,8 @@ import type { ToolRuleState } from './toolRuleState.js';
 
 /** Why a call or the end of the run is not allowed now. */
 export interface RuleBlock {
-  /** The rule family that blocks it. */
-  rule: ToolRuleType;
+  /** The rule family that blocks it (`unnamedTool` when a rule set refuses tools it does not name). */
+  rule: ToolRuleType | 'unnamedTool';
   /** A sentence for people and models, e.g. "after search only read, summarize may be called". */
   reason: string;
   /** For `requiredBeforeExit`: the tools still missing. */

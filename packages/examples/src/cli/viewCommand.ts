@@ -25,6 +25,7 @@ export async function viewCommand(target: string, options: { port?: string; spee
 
   const view = await startViewServer(port === undefined ? {} : { port });
   console.log(`agentchart live view: ${view.url}  (Ctrl-C to stop)`);
+  console.log('the address carries a token made for this launch: open it as printed, and do not share it');
   const stop = () => void view.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -5,7 +5,8 @@ import {
   DEFAULT_MAX_STRING_LENGTH,
   REDACTED,
 } from '../constants.js';
-import { isSecretKey, isSecretValue } from './secretKeys.js';
+import { redactText } from '@agentchart/core';
+import { isSecretKeyName, setOwn } from '@agentchart/core/internal';
 
 /** How values are trimmed before they leave the process. */
 export interface SanitizeOptions {
@@ -82,7 +83,8 @@ function walk(value: unknown, settings: Settings, depth: number, seen: Set<objec
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
-      return isSecretValue(value) ? REDACTED : trimString(value, settings.maxStringLength);
+      // Redacted before trimming: a credential cut in half would no longer have its shape.
+      return trimString(redactText(value), settings.maxStringLength);
     case 'number':
       return Number.isFinite(value) ? value : String(value);
     case 'boolean':
@@ -119,7 +121,7 @@ function walk(value: unknown, settings: Settings, depth: number, seen: Set<objec
 
 function walkObject(object: object, settings: Settings, depth: number, seen: Set<object>, fromToJSON: boolean): JsonValue {
   if (object instanceof Date) return object.toISOString();
-  if (object instanceof Error) return { name: object.name, message: trimString(object.message, settings.maxStringLength) };
+  if (object instanceof Error) return { name: object.name, message: trimString(redactText(object.message), settings.maxStringLength) };
   if (Array.isArray(object)) return walkArray(object, settings, depth, seen);
   if (object instanceof Set) return walkArray([...object], settings, depth, seen);
   if (object instanceof Map) return walkEntries([...object.entries()].map(([k, v]) => [String(k), v]), settings, depth, seen);
@@ -148,7 +150,8 @@ function walkEntries(entries: [string, unknown][], settings: Settings, depth: nu
   const result: { [key: string]: JsonValue } = {};
   for (const [key, entry] of entries) {
     if (settings.dropKeys.has(key) || typeof entry === 'function' || entry === undefined) continue;
-    result[key] = isSecretKey(key) || settings.secretKeys.has(key.toLowerCase()) ? REDACTED : walk(entry, settings, depth + 1, seen);
+    const secret = (isSecretKeyName(key) || settings.secretKeys.has(key.toLowerCase())) && entry !== null && typeof entry !== 'boolean';
+    setOwn(result, key, secret ? REDACTED : walk(entry, settings, depth + 1, seen));
   }
   return result;
 }

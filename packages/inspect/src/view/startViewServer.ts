@@ -1,22 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigurationError } from '@agentchart/core';
+import { ConfigurationError, redactValue } from '@agentchart/core';
 import { DEFAULT_VIEW_PORT, VIEW_HOST } from '../constants.js';
 import { renderGraphToSvg } from '../diagrams/renderSvg.js';
 import type { MachineGraph } from '../diagrams/machineGraph.js';
 import type { TraceLine, TraceSink } from '../trace/traceSinks.js';
 import { toNdjson } from '../trace/traceSinks.js';
+import { viewAccess } from './viewAccess.js';
 
 /** What `startViewServer` takes. */
 export interface ViewServerOptions {
   /** The port on 127.0.0.1 (default 4321; 0 picks a free one). */
   port?: number;
+  /** The URL token (default: 144 fresh random bits per launch). Only for tests that need a fixed URL. */
+  token?: string;
 }
 
 /** The local live view: a page on 127.0.0.1 fed with trace lines as they come. */
 export interface ViewServer {
-  /** The page's address. */
+  /** The page's address, with the per-launch token: `http://127.0.0.1:4321/<token>/`. */
   readonly url: string;
   /** Write trace lines here (a recorder's sink, or a replayed trace). */
   readonly sink: TraceSink;
@@ -40,10 +43,13 @@ const SECURITY_HEADERS = {
 };
 
 /**
- * Serves the live view on 127.0.0.1: the transcript as it grows, who speaks,
+ * Serves the live view on 127.0.0.1 (only): the transcript as it grows, who speaks,
  * tool calls and refusals, and every machine as SVG with its current state
  * highlighted. Trace lines written to `sink` reach open pages over
  * server-sent events; a page opened late gets the whole history first.
+ * Everything is served under a per-launch token (`url` has it) and only to
+ * requests whose `Host` (and `Origin`, when sent) is 127.0.0.1 or localhost
+ * on this port; trace lines are redacted again before they are served.
  *
  * @example
  * const view = await startViewServer({ port: 0 });
@@ -64,15 +70,20 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
 
   const send = (response: ServerResponse, line: TraceLine) => response.write(`data: ${JSON.stringify(line)}\n\n`);
   const sink: TraceSink = {
-    write: (line) => {
+    write: (written) => {
+      // A replayed trace may come from anywhere: redact again (credentials, token shapes, secret keys).
+      const line = redactValue(written);
       history.push(line);
       if (line.kind === 'machine') graphs.set(line.machine, line.graph);
       for (const stream of streams) send(stream, line);
     },
   };
 
+  const access = viewAccess(options.token);
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const verdict = access.check(request, (server.address() as AddressInfo).port);
+    if ('status' in verdict) return reply(response, verdict.status, 'text/plain', verdict.message);
+    const { path } = verdict;
     if (request.method !== 'GET') return reply(response, 405, 'text/plain', 'Only GET.');
     const page = PAGE_FILES[path];
     if (page) return reply(response, 200, page.type, await readFile(new URL(`./page/${page.file}`, import.meta.url), 'utf8'));
@@ -116,7 +127,7 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${VIEW_HOST}:${port}/`,
+    url: `http://${VIEW_HOST}:${port}/${access.token}/`,
     sink,
     firstViewer,
     close: () =>

@@ -2,6 +2,7 @@ import type { ChatModel, ChatRequest, JsonSchema, ModelEvent } from '@agentchart
 import { type ChatRequest as OllamaChatRequest, Ollama, type Options as OllamaOptions } from 'ollama';
 import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { modelEventStream } from '../shared/modelEventStream.js';
+import { registerProviderSecrets } from '../shared/registerProviderSecrets.js';
 import { requireModelName } from '../shared/requireModelName.js';
 import { type ToolOffer, resolveToolOffer } from '../shared/toolOffer.js';
 import { createOllamaFetch } from './ollamaFetch.js';
@@ -48,6 +49,7 @@ export interface OllamaModelOptions {
 export function ollama(options: OllamaModelOptions): ChatModel {
   requireModelName('ollama', options.model);
   const target: OllamaTarget = { host: resolveOllamaHost(options.host), model: options.model };
+  registerProviderSecrets(undefined, options.headers);
   return {
     provider: 'ollama',
     modelName: options.model,

@@ -2,6 +2,7 @@ import { type ChatModel, type ChatRequest, ConfigurationError, type ModelEvent }
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS, PLACEHOLDER_API_KEY } from '../constants.js';
+import { registerProviderSecrets } from '../shared/registerProviderSecrets.js';
 import { modelEventStream } from '../shared/modelEventStream.js';
 import { requireModelName } from '../shared/requireModelName.js';
 import { resolveToolOffer } from '../shared/toolOffer.js';
@@ -58,6 +59,7 @@ export function openai(options: OpenAIModelOptions): ChatModel {
       'openai() needs an API key for OpenAI: pass `apiKey` or set OPENAI_API_KEY. For a local server, pass its `baseURL` (no key needed).',
     );
   }
+  registerProviderSecrets(apiKey, options.headers);
   const client = new OpenAI({
     apiKey,
     baseURL,

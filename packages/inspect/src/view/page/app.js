@@ -210,7 +210,7 @@ async function addMachinePanel(actor) {
   groupFor(ownerLabel(actor.actorId)).append(panel);
   const entry = { panel, diagram, stateLabel, active: [], value: undefined };
   panels.set(actor.actorId, entry);
-  const response = await fetch(`/machines/${encodeURIComponent(actor.machine)}.svg`);
+  const response = await fetch(`machines/${encodeURIComponent(actor.machine)}.svg`);
   diagram.innerHTML = await response.text();
   highlight(entry);
 }
@@ -271,7 +271,7 @@ function onLine(line) {
   }
 }
 
-const source = new EventSource('/events');
+const source = new EventSource('events');
 source.onmessage = (message) => onLine(JSON.parse(message.data));
 source.onopen = () => {
   if (connection.dataset.state === 'connecting' || connection.dataset.state === 'lost') {
