@@ -62,17 +62,24 @@ describe('ollama provider', () => {
       expect(events.at(-1)).toEqual({ type: 'finish', reason: 'length' });
     });
 
-    it('never turns an empty forced reply into a final answer', async () => {
-      server.script({ text: [], finish: 'length' }, { text: [] });
+    it('never turns an empty forced reply into a final answer: asks once more, then a malformed call or MODEL_RESPONSE_INVALID', async () => {
+      server.script({ text: [], finish: 'length' }, { text: [] }, { text: [] }, { text: ['Sorry.'] });
       const named = await collectEvents(model().stream(ask({ toolChoice: { type: 'tool', name: 'multiply' } })));
-      expect(named.events[0]).toEqual({
-        type: 'tool-call',
-        call: { id: 'ollama_0_0', name: 'multiply', arguments: undefined, malformedArguments: '' },
+      expect(named.events).toEqual([
+        { type: 'tool-call', call: { id: 'ollama_0_0', name: 'multiply', arguments: undefined, malformedArguments: '' } },
+        { type: 'finish', reason: 'tool-calls' },
+      ]);
+      expect((server.requests[1]?.body as { messages: unknown[] }).messages.at(-1)).toEqual({
+        role: 'system',
+        content:
+          'Your reply was not a tool call (you wrote nothing). You must call the tool "multiply" now. ' +
+          'Answer with nothing but a JSON object {"name": <tool name>, "arguments": {...}} whose arguments match the tool\'s parameters.',
       });
       const required = await collectEvents(model().stream(ask({ toolChoice: 'required' })));
       expect(required.events).toEqual([]);
       expect((required.error as ModelError).code).toBe('MODEL_RESPONSE_INVALID');
-      expect((required.error as ModelError).message).toContain('The model had to call one of add, multiply, but its reply names no tool: ""');
+      expect((required.error as ModelError).message).toContain('The model had to call one of add, multiply, but twice wrote no call (the second time: "Sorry.")');
+      expect(server.requests).toHaveLength(4);
     });
 
     it('takes a native tool call as the forced call when the server parsed one', async () => {

@@ -48,8 +48,8 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
               messages: [
                 { role: 'system', content: 'Use the tools.' },
                 { role: 'user', content: 'What is 2 + 3?' },
-                { role: 'assistant', content: '', tool_calls: [{ function: { name: 'add', arguments: { a: 2, b: 3 } } }] },
-                { role: 'tool', content: '5', tool_name: 'add' },
+                { role: 'assistant', content: '', tool_calls: [{ id: 'call_7', function: { index: 0, name: 'add', arguments: { a: 2, b: 3 } } }] },
+                { role: 'tool', content: '5', tool_name: 'add', tool_call_id: 'call_7' },
               ],
               tools: [tool],
             }
@@ -235,8 +235,8 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
       expect(lastMessages.slice(-2)).toEqual(
         adapter.name === 'ollama'
           ? [
-              { role: 'assistant', content: '', tool_calls: [{ function: { name: 'multiply', arguments: { a: 5, b: 4 } } }] },
-              { role: 'tool', content: '20', tool_name: 'multiply' },
+              { role: 'assistant', content: '', tool_calls: [{ id: secondId, function: { index: 0, name: 'multiply', arguments: { a: 5, b: 4 } } }] },
+              { role: 'tool', content: '20', tool_name: 'multiply', tool_call_id: secondId },
             ]
           : [
               {

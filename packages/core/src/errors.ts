@@ -70,7 +70,11 @@ export class ConfigurationError extends AgentchartError {
  * unknown, the server answered with an HTTP error, or the stream broke off.
  * `code` says which (`MODEL_CONNECTION_FAILED`, `MODEL_NOT_FOUND`,
  * `MODEL_HTTP_ERROR`, `MODEL_STREAM_INTERRUPTED`, `MODEL_RESPONSE_INVALID`,
- * `MODEL_TIMEOUT`, `MODEL_SCRIPT_EXHAUSTED`).
+ * `MODEL_TIMEOUT`, `MODEL_SCRIPT_EXHAUSTED`, `MODEL_REQUEST_INVALID` (a request
+ * that cannot be serialised, found before anything is sent),
+ * `MODEL_RESPONSE_TOO_LARGE` (a line, reply or error body past its cap),
+ * `MODEL_TOOL_CALL_UNREADABLE` (the server could not parse the model's tool
+ * call, and asking again did not help)).
  */
 export class ModelError extends AgentchartError {
   constructor(
@@ -81,7 +85,10 @@ export class ModelError extends AgentchartError {
       | 'MODEL_STREAM_INTERRUPTED'
       | 'MODEL_RESPONSE_INVALID'
       | 'MODEL_TIMEOUT'
-      | 'MODEL_SCRIPT_EXHAUSTED',
+      | 'MODEL_SCRIPT_EXHAUSTED'
+      | 'MODEL_REQUEST_INVALID'
+      | 'MODEL_RESPONSE_TOO_LARGE'
+      | 'MODEL_TOOL_CALL_UNREADABLE',
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },

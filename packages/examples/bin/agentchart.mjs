@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli/main.ts');
+await import(process.argv[2] === 'check-model' ? '../src/cli/checkModel/main.ts' : '../src/cli/main.ts');

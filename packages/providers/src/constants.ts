@@ -25,3 +25,30 @@ export const DEFAULT_PROBE_TIMEOUT_MS = 300;
 
 /** The API key sent to OpenAI-compatible servers that need none (most local ones). */
 export const PLACEHOLDER_API_KEY = 'sk-no-key-required';
+
+/**
+ * The longest stream line (an NDJSON object, an SSE event) a provider reads,
+ * in bytes. A model's whole reply seldom comes near it; a server that never
+ * ends its line does, and is stopped with MODEL_RESPONSE_TOO_LARGE.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** The most a provider reads of one streamed reply, in bytes. */
+export const DEFAULT_MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+/** The most a provider reads of an HTTP error body, in bytes; the rest is dropped (and said so). */
+export const DEFAULT_MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * The longest wait between two pieces of a streamed reply once it has begun,
+ * in ms. Separate from `timeoutMs` (the wait for the first answer): a model
+ * is loaded by then, and a local server that stays silent this long mid-reply
+ * has stalled.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+
+/** The longest `Retry-After` honoured on a 429/503, in ms (never beyond the request's deadline). */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** How much of an invalid line or body an error message quotes, in characters. */
+export const EXCERPT_CHARS = 200;

@@ -11,3 +11,6 @@ export {
   type ScriptedToolCall,
   type ScriptedTurn,
 } from './scripted/scriptedModel.js';
+export { type OpenAICompat, detectCompat } from './openai/serverProfile.js';
+export { type TransportOptions } from './transport/transportOptions.js';
+export { ollamaServerVersion, THINK_FALSE_KEEPS_FORMAT } from './ollama/ollamaVersion.js';

@@ -3,7 +3,24 @@ import { type WireProtocol, type WireServer, type WireTurn, startWireServer } fr
 export interface OpenAIWireOptions {
   /** Leave `index` out of tool-call deltas, as some compatible servers do. */
   omitIndex?: boolean;
+  /**
+   * Which server this pretends to be (default `openai`):
+   * - `vllm`: `/v1/models` owned_by `vllm` (vllm/entrypoints/openai/protocol.py `ModelCard`);
+   *   a named tool choice ends with `finish_reason: "stop"` (serving_chat.py: named function
+   *   calls are guided JSON, and the finish reason stays the sampler's `stop`); a mid-stream
+   *   error in older releases' shape `{"object":"error","message",...}` (protocol.py `ErrorResponse`).
+   * - `llama.cpp`: owned_by `llamacpp` (tools/server/server.cpp, `/v1/models`); `tool_choice` read
+   *   as a string only, so a named choice object is treated as `auto` (common/chat.cpp
+   *   `common_chat_tool_choice_parse_oaicompat`): the turn's `unconstrained` reply is played.
+   * - `lmstudio`: as `llama.cpp`, owned_by `organization_owner`.
+   * - `ollama`: Ollama's `/v1` (middleware/openai.go): owned_by `library`, reasoning in
+   *   `delta.reasoning`, and a mid-stream error written as a bare JSON line without `data:`
+   *   (`BaseWriter.writeError`).
+   */
+  profile?: 'openai' | 'vllm' | 'llama.cpp' | 'lmstudio' | 'ollama';
 }
+
+const OWNERS = { openai: 'system', vllm: 'vllm', 'llama.cpp': 'llamacpp', lmstudio: 'organization_owner', ollama: 'library' };
 
 /**
  * The chat-completions streaming protocol as OpenAI documents it: server-sent
@@ -16,8 +33,27 @@ export interface OpenAIWireOptions {
 export function openaiProtocol(options: OpenAIWireOptions = {}): WireProtocol {
   return {
     contentType: 'text/event-stream',
+    answerOther(request, response) {
+      if (request.method === 'GET' && request.path === '/v1/models') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const owner = OWNERS[options.profile ?? 'openai'];
+        response.end(JSON.stringify({ object: 'list', data: [{ id: 'qwen3', object: 'model', created: 1767225600, owned_by: owner }] }));
+        return true;
+      }
+      if (request.method === 'GET') {
+        response.writeHead(404, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: `no route ${request.path}`, type: 'invalid_request_error' } }));
+        return true;
+      }
+      return false;
+    },
     frames(turn, request) {
-      const body = request.body as { model: string; stream_options?: { include_usage?: boolean } };
+      const body = request.body as { model: string; stream_options?: { include_usage?: boolean }; tool_choice?: unknown };
+      const profile = options.profile ?? 'openai';
+      const stringChoicesOnly = profile === 'llama.cpp' || profile === 'lmstudio';
+      const namedChoice = typeof body.tool_choice === 'object' && body.tool_choice !== null;
+      if (stringChoicesOnly && namedChoice && turn.unconstrained) turn = { ...turn, text: turn.unconstrained.text, toolCalls: turn.unconstrained.toolCalls };
+      const reasoningField = profile === 'ollama' ? 'reasoning' : 'reasoning_content';
       const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1767225600, model: body.model, choices, ...extra })}\n\n`;
       const delta = (value: Record<string, unknown>, finishReason: string | null = null) =>
@@ -25,8 +61,17 @@ export function openaiProtocol(options: OpenAIWireOptions = {}): WireProtocol {
       const withIndex = (index: number, value: Record<string, unknown>) => (options.omitIndex ? value : { index, ...value });
 
       const frames = [delta({ role: 'assistant', content: '' })];
-      for (const piece of turn.reasoning ?? []) frames.push(delta({ reasoning_content: piece }));
+      for (const piece of turn.reasoning ?? []) frames.push(delta({ [reasoningField]: piece }));
       for (const piece of turn.text ?? []) frames.push(delta({ content: piece }));
+      if (turn.refusal !== undefined) {
+        return [...frames, delta({ refusal: turn.refusal }), delta({}, 'stop'), 'data: [DONE]\n\n'];
+      }
+      if (turn.midStreamError !== undefined) {
+        const message = turn.midStreamError;
+        if (profile === 'ollama') return [...frames, `${JSON.stringify({ error: { message, type: 'api_error', param: null, code: null } })}\n`];
+        if (profile === 'vllm') return [...frames, `data: ${JSON.stringify({ object: 'error', message, type: 'BadRequestError', param: null, code: 400 })}\n\n`];
+        return [...frames, `data: ${JSON.stringify({ error: { message, type: 'server_error', code: null } })}\n\n`];
+      }
       (turn.toolCalls ?? []).forEach((call, index) => {
         const text = call.argumentsText ?? JSON.stringify(call.arguments ?? {});
         const half = Math.ceil(text.length / 2);
@@ -37,7 +82,8 @@ export function openaiProtocol(options: OpenAIWireOptions = {}): WireProtocol {
         );
       });
       const calls = (turn.toolCalls ?? []).length > 0;
-      frames.push(delta({}, turn.finish ?? (calls ? 'tool_calls' : 'stop')));
+      const namedStop = profile === 'vllm' && namedChoice;
+      frames.push(delta({}, turn.finish ?? (calls && !namedStop ? 'tool_calls' : 'stop')));
       if (body.stream_options?.include_usage) {
         const usage = turn.usage ?? { input: 0, output: 0 };
         frames.push(

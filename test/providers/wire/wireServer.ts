@@ -19,6 +19,24 @@ export interface WireTurn {
   stall?: boolean;
   /** Send these frames verbatim instead of rendering the turn. */
   frames?: string[];
+  /**
+   * What the model writes when no grammar constrains it (a thinking model
+   * whose `format` the server did not apply; a named choice a server turned
+   * into `auto`): sent instead of `text` / `toolCalls` in those cases.
+   */
+  unconstrained?: { text?: string[]; toolCalls?: WireToolCall[] };
+  /** After `text`, the server's tool parser fails: an error line in the stream instead of the calls and the end. */
+  parserError?: string;
+  /** After `text`, the server reports this error mid-stream in its protocol's own shape. */
+  midStreamError?: string;
+  /** OpenAI-compatible: the model refuses (`delta.refusal`). */
+  refusal?: string;
+  /** Send the headers at once, then wait this long before the first frame (a server reading a long prompt). */
+  firstChunkDelayMs?: number;
+  /** Extra response headers on an `httpError` (e.g. `retry-after`). */
+  headers?: Record<string, string>;
+  /** Send an HTTP error body of this many bytes (the body is `x` repeated). */
+  hugeErrorBytes?: number;
 }
 
 export interface WireToolCall {
@@ -59,6 +77,8 @@ export interface WireServer {
   readonly port: number;
   /** Every chat request, in order. */
   readonly requests: RecordedWireRequest[];
+  /** Every other request (probes, model lists), in order. */
+  readonly others: RecordedWireRequest[];
   /** Queues replies for the next chat requests. */
   script(...turns: WireTurn[]): void;
   /** Resolves when the connection of chat request `index` has closed. */
@@ -73,6 +93,7 @@ export interface WireServer {
  */
 export async function startWireServer(protocol: WireProtocol): Promise<WireServer> {
   const requests: RecordedWireRequest[] = [];
+  const others: RecordedWireRequest[] = [];
   const queue: WireTurn[] = [];
   const ends: Array<{ promise: Promise<ConnectionEnd>; resolve: (end: ConnectionEnd) => void }> = [];
   const endOf = (index: number) => {
@@ -92,7 +113,7 @@ export async function startWireServer(protocol: WireProtocol): Promise<WireServe
       headers: req.headers,
       body: raw === '' ? undefined : JSON.parse(raw),
     };
-    if (protocol.answerOther?.(recorded, res)) return;
+    if (protocol.answerOther?.(recorded, res)) return void others.push(recorded);
     const index = requests.length;
     requests.push(recorded);
     res.on('close', () => endOf(index).resolve({ finished: res.writableFinished }));
@@ -104,11 +125,16 @@ export async function startWireServer(protocol: WireProtocol): Promise<WireServe
     }
     if (turn.stall) return;
     if (turn.httpError) {
-      res.writeHead(turn.httpError.status, { 'content-type': 'application/json' });
+      res.writeHead(turn.httpError.status, { 'content-type': 'application/json', ...turn.headers });
+      if (turn.hugeErrorBytes !== undefined) return void writeHuge(res, turn.hugeErrorBytes);
       res.end(JSON.stringify(protocol.errorBody(turn)));
       return;
     }
     res.writeHead(200, { 'content-type': protocol.contentType, 'cache-control': 'no-cache' });
+    if (turn.firstChunkDelayMs !== undefined) {
+      res.flushHeaders();
+      await new Promise((resolve) => setTimeout(resolve, turn.firstChunkDelayMs));
+    }
     const frames = turn.frames ?? protocol.frames(turn, recorded);
     for (let sent = 0; sent < frames.length; sent++) {
       if (turn.dropAfter === sent) return void res.socket?.destroy();
@@ -125,6 +151,7 @@ export async function startWireServer(protocol: WireProtocol): Promise<WireServe
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    others,
     script: (...turns) => void queue.push(...turns),
     connectionEnd: (index) => endOf(index).promise,
     close: () =>
@@ -133,6 +160,22 @@ export async function startWireServer(protocol: WireProtocol): Promise<WireServe
         server.close(() => resolve());
       }),
   };
+}
+
+/** Writes `bytes` bytes of `x` in 64 KiB pieces, stopping when the client closes. */
+function writeHuge(res: ServerResponse, bytes: number): void {
+  const piece = Buffer.alloc(64 * 1024, 'x');
+  let left = bytes;
+  const pump = () => {
+    while (left > 0 && !res.destroyed) {
+      const size = Math.min(left, piece.length);
+      left -= size;
+      if (!res.write(size === piece.length ? piece : piece.subarray(0, size))) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('error', () => undefined);
+  pump();
 }
 
 /** A port on 127.0.0.1 where nothing listens (for connection-refused tests). */

@@ -1,5 +1,6 @@
 import { ModelError } from '@agentchart/core';
 import { describeNetworkError, errorChainMessage, networkErrorCode } from '../shared/networkErrors.js';
+import type { TransportErrors } from '../transport/transportErrors.js';
 
 /** Where a request went, for error messages. */
 export interface OllamaTarget {
@@ -19,9 +20,25 @@ export function ollamaConnectionError(target: OllamaTarget, error: unknown): Mod
   );
 }
 
-/** An HTTP error answer: an unknown model says to pull it; others keep status and body. */
-export function ollamaHttpError(target: OllamaTarget, status: number, body: string): ModelError {
-  const serverMessage = serverErrorMessage(body);
+/** The transport's errors for one Ollama server and model. */
+export function ollamaTransportErrors(target: OllamaTarget): TransportErrors {
+  return {
+    where: `Ollama at ${target.host}`,
+    details: { host: target.host, model: target.model },
+    connection: (error) => ollamaConnectionError(target, error),
+    timeout: (timeoutMs) => ollamaTimeoutError(target, timeoutMs),
+    http: (status, body, truncated) => ollamaHttpError(target, status, body, truncated),
+    interrupted: (reason, cause) => ollamaStreamError(target, cause ?? new Error(reason)),
+  };
+}
+
+/** The most of a server's error message quoted in an error message. */
+const MESSAGE_CHARS = 1000;
+
+/** An HTTP error answer: an unknown model says to pull it; others keep status and body (capped: `truncated`). */
+export function ollamaHttpError(target: OllamaTarget, status: number, body: string, truncated = false): ModelError {
+  const fullMessage = serverErrorMessage(body);
+  const serverMessage = fullMessage.length > MESSAGE_CHARS ? `${fullMessage.slice(0, MESSAGE_CHARS)}… (cut)` : fullMessage;
   if (status === 404 && /not found|pull/i.test(serverMessage)) {
     return new ModelError(
       'MODEL_NOT_FOUND',
@@ -33,7 +50,7 @@ export function ollamaHttpError(target: OllamaTarget, status: number, body: stri
   return new ModelError(
     'MODEL_HTTP_ERROR',
     `Ollama at ${target.host} answered HTTP ${status}: ${serverMessage || '(empty body)'}`,
-    { host: target.host, model: target.model, status, body },
+    truncated ? { host: target.host, model: target.model, status, body, truncated } : { host: target.host, model: target.model, status, body },
   );
 }
 

@@ -1,4 +1,5 @@
 import { type JsonSchema, type Message, ModelError, type ToolCall, type ToolSpec } from '@agentchart/core';
+import { asCall, firstJsonObject } from '../shared/textualToolCalls.js';
 
 /**
  * The JSON Schema sent in Ollama's `format` when a tool call is required: it
@@ -38,32 +39,67 @@ export function toolCallInstruction(tools: readonly ToolSpec[]): Message {
 }
 
 /**
- * Reads a constrained reply back as a tool call. Text that is not complete
- * JSON (a reply cut off by a token limit) still yields a call — with
- * `malformedArguments` holding the text — as long as the tool can be told.
+ * A forced reply that holds no call at all (prose, an empty reply): the
+ * provider tells the model what was expected and asks once more.
  */
-export function parseToolCallReply(text: string, tools: readonly ToolSpec[], id: string): ToolCall {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
+export class ForcedCallMissed extends Error {
+  constructor(readonly text: string) {
+    super('The forced reply holds no tool call.');
+    this.name = 'ForcedCallMissed';
   }
-  if (isCallShape(parsed)) {
-    return { id, name: parsed.name, arguments: parsed.arguments ?? {} };
-  }
-  const name = tools.length === 1 ? tools[0]?.name : /"name"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-  if (name === undefined) {
-    throw new ModelError(
-      'MODEL_RESPONSE_INVALID',
-      `The model had to call one of ${tools.map((tool) => tool.name).join(', ')}, but its reply names no tool: ${JSON.stringify(text.slice(0, 200))}. ` +
-        'The reply was probably cut off: raise `options.num_predict` or `options.num_ctx`.',
-      { text },
-    );
-  }
-  return { id, name, arguments: undefined, malformedArguments: text };
 }
 
-function isCallShape(value: unknown): value is { name: string; arguments?: unknown } {
-  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string';
+/**
+ * Reads a forced reply back as a tool call. The reply is the call's JSON
+ * when `format` applied; when it did not (a thinking model, an old server),
+ * the first JSON object of the text is taken — also inside a markdown fence,
+ * also bare arguments when one tool was forced. Text cut off mid-call (a
+ * token limit) still yields a call of the tool it names, with the text in
+ * `malformedArguments`. Anything else throws `ForcedCallMissed`.
+ *
+ * @example
+ * readForcedCall('```json\n{"name":"add","arguments":{"a":1,"b":2}}\n```', [add], 'ollama_0_0');
+ * // { id: 'ollama_0_0', name: 'add', arguments: { a: 1, b: 2 } }
+ */
+export function readForcedCall(text: string, tools: readonly ToolSpec[], id: string): ToolCall {
+  const object = firstJsonObject(text);
+  const call = asCall(object);
+  if (call !== undefined && tools.some((tool) => tool.name === call.name)) return { id, name: call.name, arguments: call.arguments };
+  if (call === undefined && object !== undefined && tools.length === 1 && !('name' in (object as object))) {
+    return { id, name: (tools[0] as ToolSpec).name, arguments: object };
+  }
+  const named = /^\s*\{\s*"name"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+  if (named !== undefined && tools.some((tool) => tool.name === named)) return { id, name: named, arguments: undefined, malformedArguments: text };
+  throw new ForcedCallMissed(text);
+}
+
+/**
+ * What the model is told after a forced reply held no call: which call was
+ * expected, in which shape, and the start of what it wrote.
+ */
+export function forcedCallReminder(tools: readonly ToolSpec[], text: string): Message {
+  const names = tools.map((tool) => `"${tool.name}"`).join(', ');
+  const wrote = text.trim() === '' ? 'nothing' : JSON.stringify(text.trim().slice(0, 200));
+  return {
+    role: 'system',
+    content:
+      `Your reply was not a tool call (you wrote ${wrote}). You must call ${tools.length === 1 ? `the tool ${names}` : `one of the tools ${names}`} now. ` +
+      'Answer with nothing but a JSON object {"name": <tool name>, "arguments": {...}} whose arguments match the tool\'s parameters.',
+  };
+}
+
+/**
+ * The last resort after the model was reminded and still wrote no call:
+ * with one tool forced, a call of it holding the text as
+ * `malformedArguments` (the agent answers it with an error result, counted
+ * for `maxConsecutiveErrors`); with several, MODEL_RESPONSE_INVALID.
+ */
+export function missedForcedCall(text: string, tools: readonly ToolSpec[], id: string): ToolCall {
+  if (tools.length === 1) return { id, name: (tools[0] as ToolSpec).name, arguments: undefined, malformedArguments: text };
+  throw new ModelError(
+    'MODEL_RESPONSE_INVALID',
+    `The model had to call one of ${tools.map((tool) => tool.name).join(', ')}, but twice wrote no call (the second time: ${JSON.stringify(text.slice(0, 200))}). ` +
+      'If the reply was cut off, raise `options.num_predict` or `options.num_ctx`; on a thinking model, see docs/providers.md (forced calls on thinking models).',
+    { text: text.slice(0, 2000) },
+  );
 }

@@ -1,6 +1,6 @@
-import { AbortedError, ModelError } from '@agentchart/core';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ModelError } from '@agentchart/core';
 import { describeNetworkError, errorChainMessage, networkErrorCode } from '../shared/networkErrors.js';
+import type { TransportErrors } from '../transport/transportErrors.js';
 
 /** Where a request went, for error messages. */
 export interface OpenAITarget {
@@ -8,50 +8,39 @@ export interface OpenAITarget {
   model: string;
 }
 
+/** The most of a server's error message quoted in an error message. */
+const MESSAGE_CHARS = 1000;
+
 /**
- * Maps what the `openai` client throws to a ModelError that says what to do:
- * no server → MODEL_CONNECTION_FAILED naming the URL; an unknown model →
- * MODEL_NOT_FOUND; other HTTP errors → MODEL_HTTP_ERROR with status and
- * body; a broken stream → MODEL_STREAM_INTERRUPTED.
+ * The transport's errors for one OpenAI-compatible server and model: no
+ * server → MODEL_CONNECTION_FAILED naming the URL; no answer in time →
+ * MODEL_TIMEOUT; an unknown model → MODEL_NOT_FOUND; other HTTP errors →
+ * MODEL_HTTP_ERROR with status and body; a broken stream →
+ * MODEL_STREAM_INTERRUPTED.
  */
-export function toOpenAIModelError(target: OpenAITarget, error: unknown): Error {
-  if (error instanceof APIUserAbortError) return new AbortedError('The model request was aborted.');
-  if (error instanceof APIConnectionTimeoutError) {
-    return new ModelError(
-      'MODEL_TIMEOUT',
-      `The server at ${target.baseURL} did not answer in time. A local model may still be loading: raise \`timeoutMs\`.`,
-      { baseURL: target.baseURL, model: target.model },
-      { cause: error },
-    );
-  }
-  if (error instanceof APIConnectionError) {
-    const code = networkErrorCode(error);
-    return new ModelError(
-      'MODEL_CONNECTION_FAILED',
-      `Cannot reach the OpenAI-compatible server at ${target.baseURL} (${describeNetworkError(code)}). ` +
-        'Start the server (Ollama, `vllm serve`, `llama-server`, LM Studio) or fix `baseURL`.',
-      { baseURL: target.baseURL, model: target.model, networkCode: code, cause: errorChainMessage(error) },
-      { cause: error },
-    );
-  }
-  if (error instanceof APIError && error.status !== undefined) return httpError(target, error);
-  if (error instanceof APIError) {
-    return new ModelError(
-      'MODEL_STREAM_INTERRUPTED',
-      `The server at ${target.baseURL} reported an error in the middle of the reply: ${error.message}`,
-      { baseURL: target.baseURL, model: target.model, body: error.error },
-      { cause: error },
-    );
-  }
-  if (error instanceof SyntaxError) {
-    return new ModelError(
-      'MODEL_RESPONSE_INVALID',
-      `The server at ${target.baseURL} sent a stream event that is not JSON: ${error.message}`,
-      { baseURL: target.baseURL, model: target.model },
-      { cause: error },
-    );
-  }
-  return streamInterrupted(target, errorChainMessage(error), error);
+export function openaiTransportErrors(target: OpenAITarget): TransportErrors {
+  return {
+    where: `the server at ${target.baseURL}`,
+    details: { baseURL: target.baseURL, model: target.model },
+    connection: (error) => {
+      const code = networkErrorCode(error);
+      return new ModelError(
+        'MODEL_CONNECTION_FAILED',
+        `Cannot reach the OpenAI-compatible server at ${target.baseURL} (${describeNetworkError(code)}). ` +
+          'Start the server (Ollama, `vllm serve`, `llama-server`, LM Studio) or fix `baseURL`.',
+        { baseURL: target.baseURL, model: target.model, networkCode: code, cause: errorChainMessage(error) },
+        { cause: error },
+      );
+    },
+    timeout: (timeoutMs) =>
+      new ModelError(
+        'MODEL_TIMEOUT',
+        `The server at ${target.baseURL} did not answer within ${timeoutMs} ms. A local model may still be loading: raise \`timeoutMs\`.`,
+        { baseURL: target.baseURL, model: target.model, timeoutMs },
+      ),
+    http: (status, body, truncated) => httpError(target, status, body, truncated),
+    interrupted: (reason, cause) => streamInterrupted(target, reason, cause),
+  };
 }
 
 /** The stream ended (or broke off) before the server said the reply was finished. */
@@ -65,23 +54,42 @@ export function streamInterrupted(target: OpenAITarget, reason: string, cause?: 
   );
 }
 
-function httpError(target: OpenAITarget, error: APIError): ModelError {
-  const status = error.status as number;
-  const body = error.error;
-  const text = JSON.stringify(body ?? error.message);
-  if (status === 404 && (error.code === 'model_not_found' || /model/i.test(text))) {
+/**
+ * The message of an error object as compatible servers send it:
+ * `{ error: { message } }` (OpenAI, vLLM, llama.cpp, Ollama /v1),
+ * `{ error: "…" }`, `{ object: "error", message }` (older vLLM), `{ message }`.
+ */
+export function serverErrorMessage(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as { error?: unknown; message?: unknown; object?: unknown };
+  if (typeof record.error === 'string') return record.error;
+  if (typeof record.error === 'object' && record.error !== null) {
+    const message = (record.error as { message?: unknown }).message;
+    return typeof message === 'string' ? message : JSON.stringify(record.error);
+  }
+  if (typeof record.message === 'string') return record.message;
+  return undefined;
+}
+
+function httpError(target: OpenAITarget, status: number, text: string, truncated: boolean): ModelError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const body = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? (parsed as { error: unknown }).error : (parsed ?? text);
+  const full = serverErrorMessage(parsed) ?? text.trim();
+  const message = full.length > MESSAGE_CHARS ? `${full.slice(0, MESSAGE_CHARS)}… (cut)` : full;
+  const details = { baseURL: target.baseURL, model: target.model, status, body, ...(truncated ? { truncated } : {}) };
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  if (status === 404 && (code === 'model_not_found' || /model/i.test(text))) {
     return new ModelError(
       'MODEL_NOT_FOUND',
       `The server at ${target.baseURL} does not have the model "${target.model}". ` +
         `Check the name against ${target.baseURL}/models; on Ollama's /v1 endpoint, download it with \`ollama pull ${target.model}\`.`,
-      { baseURL: target.baseURL, model: target.model, status, body },
-      { cause: error },
+      details,
     );
   }
-  return new ModelError(
-    'MODEL_HTTP_ERROR',
-    `The server at ${target.baseURL} answered HTTP ${status}: ${error.message}`,
-    { baseURL: target.baseURL, model: target.model, status, body },
-    { cause: error },
-  );
+  return new ModelError('MODEL_HTTP_ERROR', `The server at ${target.baseURL} answered HTTP ${status}: ${message || '(empty body)'}`, details);
 }

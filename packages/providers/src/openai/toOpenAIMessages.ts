@@ -4,12 +4,17 @@ import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'ope
 /**
  * The transcript in the chat-completions shape: tool calls with JSON
  * argument strings (malformed text is sent back as the model wrote it) and
- * tool results as `tool` messages with `tool_call_id`.
+ * tool results as `tool` messages with `tool_call_id`. An assistant
+ * message's reasoning goes back in `reasoningField` when the server takes
+ * one (see `ServerProfile`).
  *
  * @example
  * toOpenAIMessages([msg.tool('call_1', 'add', '5')]); // [{ role: 'tool', tool_call_id: 'call_1', content: '5' }]
  */
-export function toOpenAIMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  messages: readonly Message[],
+  reasoningField?: 'reasoning_content' | 'reasoning',
+): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
@@ -21,6 +26,7 @@ export function toOpenAIMessages(messages: readonly Message[]): ChatCompletionMe
       case 'assistant': {
         const param: ChatCompletionMessageParam = { role: 'assistant', content: message.content };
         if (message.name !== undefined) param.name = message.name;
+        if (reasoningField !== undefined && message.reasoning) (param as unknown as Record<string, unknown>)[reasoningField] = message.reasoning;
         if (message.toolCalls && message.toolCalls.length > 0) {
           param.tool_calls = message.toolCalls.map((call) => ({
             id: call.id,

@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startOllamaServer } from '../providers/wire/ollamaWire.js';
+import { startOpenAIServer } from '../providers/wire/openaiWire.js';
+import type { WireServer, WireTurn } from '../providers/wire/wireServer.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = join(root, 'packages/examples/bin/agentchart.mjs');
+const checkModel = (...args: string[]) => promisify(execFile)('node', [bin, 'check-model', ...args], { cwd: root });
+const scratch = mkdtempSync(join(tmpdir(), 'agentchart-check-model-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const call = (name: string, args: Record<string, unknown>) => JSON.stringify({ name, arguments: args });
+const usage = { input: 120, output: 12 };
+
+/**
+ * What a good model on the fake server answers, scenario by scenario, for
+ * two tries each: forced steps as the JSON the grammar produces, other
+ * calls as native calls. The second parallel try calls one city per reply
+ * (a fail), and the first is preceded by a parser-error line (recovered
+ * within the step).
+ */
+function twoTriesOfEveryScenario(): WireTurn[] {
+  const twice = (...turns: WireTurn[]) => [...turns, ...turns];
+  const weather = (city: string, id: string) => ({ name: 'get_weather', arguments: { city }, id });
+  return [
+    ...twice({ text: [call('multiply', { a: 6, b: 7 })], unconstrained: { text: ['Six times seven is 42.'] }, usage }, { text: ['42.'], usage }),
+    ...twice({ text: [call('get_time', { city: 'Lisbon' })], unconstrained: { text: ['Lisbon is sunny.'] }, usage }, { text: ['It is 14:05 in Lisbon.'], usage }),
+    ...twice(
+      { text: [call('start_ticket', {})], usage },
+      { text: [call('classify_ticket', { category: 'billing' })], usage },
+      { text: [call('close_ticket', { summary: 'Double charge refunded.' })], usage },
+    ),
+    { parserError: 'failed to parse JSON: unexpected end of JSON input' },
+    { toolCalls: [weather('Lisbon', 'call_l1'), weather('Porto', 'call_p1')], usage },
+    { text: ['Both sunny.'], usage },
+    { toolCalls: [weather('Lisbon', 'call_l2')], usage },
+    { toolCalls: [weather('Porto', 'call_p2')], usage },
+    { text: ['Both sunny.'], usage },
+    ...twice({ toolCalls: [weather('Lisbon', 'call_m1')], usage }, { toolCalls: [weather('Lisbon', 'call_m2')], usage }, { text: ['Sunny, 21 °C.'], usage }),
+    ...twice({ text: ['{"city":"Lisbon","country":"Portugal"}'], usage }),
+    ...twice({ toolCalls: [{ name: 'read_log', arguments: {}, id: 'call_log' }], usage }, { text: ['The error code is 7319.'], usage: { input: 4100, output: 9 } }),
+  ];
+}
+
+describe('agentchart check-model', () => {
+  let server: WireServer;
+  afterEach(() => server.close());
+
+  it('runs every scenario against a fake Ollama (a thinking model on 0.33), prints the report card and writes it as JSON', async () => {
+    server = await startOllamaServer({ version: '0.33.0', thinkingModel: true });
+    server.script(...twoTriesOfEveryScenario());
+    const out = join(scratch, 'ollama.json');
+    const { stdout, stderr } = await checkModel('--provider', 'ollama', '--model', 'qwen3:8b', '--host', server.url, '--tries', '2', '--out', out);
+    process.stdout.write(`\n${stdout}`);
+    expect(stderr).toBe('');
+    const rows = Object.fromEntries(
+      stdout.split('\n').filter((line) => /^\S+\s+\d+\/\d+\s+\d+%/.test(line)).map((line) => [line.split(/\s+/)[0], line.split(/\s+/).slice(1, 3)]),
+    );
+    expect(rows).toEqual({
+      'forced-required': ['2/2', '100%'],
+      'forced-named': ['2/2', '100%'],
+      rules: ['2/2', '100%'],
+      'parallel-calls': ['1/2', '50%'],
+      'malformed-recovery': ['2/2', '100%'],
+      'structured-output': ['2/2', '100%'],
+      'long-tool-result': ['2/2', '100%'],
+      overall: ['13/14', '93%'],
+    });
+    expect(stdout).toContain(`check-model: ollama qwen3:8b at ${server.url}, 2 tries per scenario`);
+    expect(stdout).toContain('parallel-calls #2: 1 call(s) in the first reply: get_weather({"city":"Lisbon"})');
+    const card = JSON.parse(readFileSync(out, 'utf8'));
+    expect(card).toMatchObject({ provider: 'ollama', model: 'qwen3:8b', server: server.url, tries: 2, overall: { tries: 14, passed: 13 } });
+    expect(card.scenarios.find((scenario: { name: string }) => scenario.name === 'long-tool-result').tokens).toEqual({ input: 4220, output: 21 });
+    // Forced steps, two tries each: forced-required, forced-named, and the rules' init and child steps.
+    expect(server.requests.filter((request) => (request.body as { think?: unknown }).think === false)).toHaveLength(8);
+  });
+
+  it('runs against an OpenAI-compatible fake (llama.cpp, detected), where a named choice must go as required', async () => {
+    server = await startOpenAIServer({ profile: 'llama.cpp' });
+    const turns = twoTriesOfEveryScenario().filter((turn) => turn.parserError === undefined);
+    server.script(...turns);
+    const { stdout } = await checkModel('--provider', 'openai', '--model', 'qwen3-8b', '--base-url', `${server.url}/v1`, '--tries', '2');
+    expect(stdout).toMatch(/forced-named\s+2\/2\s+100%/);
+    expect(stdout).toMatch(/overall\s+13\/14\s+93%/);
+  });
+
+  it('says what is wrong with the flags', async () => {
+    const failed = await checkModel('--provider', 'ollama').catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr).toContain('agentchart check-model: --model names the model as the server knows it, e.g. qwen3:8b.');
+    const unknown = await checkModel('--provider', 'ollama', '--model', 'x', '--bogus').catch((error: { code: number; stderr: string }) => error);
+    expect((unknown as { stderr: string }).stderr).toContain("Unknown option '--bogus'");
+  });
+});
