@@ -178,6 +178,7 @@ describe('agent tool loop', () => {
       'model.request',
       'delta:Adding.',
       'usage',
+      'model.response',
       'message:assistant',
       'call:add',
       'result:3',
@@ -187,6 +188,7 @@ describe('agent tool loop', () => {
       'delta:is ',
       'delta:3.',
       'usage',
+      'model.response',
       'message:assistant',
       'finished:completed',
     ]);

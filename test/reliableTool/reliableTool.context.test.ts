@@ -34,9 +34,10 @@ describe('reliableTool context and validation criteria', () => {
         tool: 'reliable_price',
         task: 'Price of ACME',
         maxToolInvocations: 3,
+        wrappedTool: 'lookup_price',
         validationPromptAddition: '- The price must be in USD.',
       },
-      { type: 'reliable.run.started', tool: 'reliable_price', task: 'Price of ACME', maxToolInvocations: 3 },
+      { type: 'reliable.run.started', tool: 'reliable_price', task: 'Price of ACME', maxToolInvocations: 3, wrappedTool: 'lookup_price' },
     ]);
     expect(prices.jsonSchema).toEqual({
       type: 'object',
@@ -125,7 +126,7 @@ describe('reliableTool runs', () => {
 
     expect(events.every((event) => event.runId === details.runId && event.tool === 'reliable_price')).toBe(true);
     expect(
-      events.map((event) => {
+      events.filter((event) => !event.type.startsWith('reliable.model.')).map((event) => {
         switch (event.type) {
           case 'reliable.runner.call':
             return `${event.attempt} call ${JSON.stringify(event.args)}`;

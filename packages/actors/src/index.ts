@@ -74,7 +74,12 @@ export {
 } from './reliableTool/reliableTool.js';
 export { type AttemptOutcome, type ReliableToolAttempt } from './reliableTool/reliableToolAttempt.js';
 export { ReliableToolError, type ReliableToolErrorCode } from './reliableTool/reliableToolError.js';
-export { type ReliableToolEvent, type ReliableToolEventOf } from './reliableTool/reliableToolEvents.js';
+export {
+  type ReliableModelRole,
+  type ReliableRunCaller,
+  type ReliableToolEvent,
+  type ReliableToolEventOf,
+} from './reliableTool/reliableToolEvents.js';
 export { type ReliableToolOptions } from './reliableTool/reliableToolOptions.js';
 export { type ReliableRunDetails, type ReliableRunRequest } from './reliableTool/startReliableRun.js';
 export { type ValidationResult, ValidationResultSchema } from './reliableTool/validationResult.js';

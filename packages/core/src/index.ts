@@ -1,4 +1,13 @@
 export {
+  budgetSpent,
+  remainingBudget,
+  tighterBudget,
+  tokenBudget,
+  type TokenBudget,
+  type TokenBudgetOption,
+} from './tokenBudget.js';
+export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';
+export {
   type ChatModel,
   type ChatRequest,
   type FinishReason,

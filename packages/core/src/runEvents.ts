@@ -13,6 +13,8 @@ import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
  * - `max-consecutive-errors`: `maxConsecutiveErrors` iterations in a row had failing tool calls; the last
  *   model call was made with tool choice `none`.
  * - `ended-by-middleware`: a function middleware called `endRun()`.
+ * - `token-budget`: the usage reported so far reached the run's `maxTokens`; the run ended after the step
+ *   (model call and its tool calls) that reached it.
  */
 export const StopReasonSchema = z.enum([
   'completed',
@@ -23,6 +25,7 @@ export const StopReasonSchema = z.enum([
   'max-consecutive-errors',
   'ended-by-middleware',
   'terminal-tool',
+  'token-budget',
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
@@ -52,6 +55,18 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     step: z.number().int(),
     tools: z.array(z.string()),
     toolChoice: z.unknown(),
+    /** The model's name as its provider knows it (`ChatModel.modelName`). */
+    model: z.string().optional(),
+    /** The model's provider (`ChatModel.provider`). */
+    provider: z.string().optional(),
+  }),
+  /** A model call's reply is complete: why the model stopped, and the usage it reported (absent when none). */
+  z.object({
+    type: z.literal('model.response'),
+    ...base,
+    step: z.number().int(),
+    finishReason: z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'other']),
+    usage: UsageSchema.optional(),
   }),
   z.object({ type: z.literal('text.delta'), ...base, step: z.number().int(), text: z.string() }),
   z.object({ type: z.literal('reasoning.delta'), ...base, step: z.number().int(), text: z.string() }),

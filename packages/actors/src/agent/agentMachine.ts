@@ -10,6 +10,7 @@ import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
 import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from './runResult.js';
+import { tokenBudgetSpent } from './runTokenBudget.js';
 import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
 import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
@@ -74,6 +75,7 @@ export const agentMachine = setup({
     batchSettled: ({ context }) => context.batch.pending === 0,
     isLastOutcome: ({ context }) => context.batch.pending === 1,
     stepsExhausted: ({ context }) => context.step >= context.runtime.maxSteps,
+    tokenBudgetSpent: ({ context }) => tokenBudgetSpent(context),
     endedByMiddleware: ({ context }) => context.endedBy !== undefined,
     toolCallsExhausted: ({ context }) => context.toolCallCount >= context.runtime.maxToolCalls,
     tooManyConsecutiveErrors: ({ context }) =>
@@ -278,6 +280,7 @@ export const agentMachine = setup({
         { guard: 'endedByMiddleware', target: 'endedByMiddleware' },
         { guard: 'rulesFailed', target: 'failed' },
         { guard: 'rulesEnded', target: 'terminalToolCalled' },
+        { guard: 'tokenBudgetSpent', target: 'tokenBudgetSpent' },
         { guard: 'stepsExhausted', target: 'maxStepsReached' },
         { guard: 'toolCallsExhausted', target: 'thinking', actions: [assign({ finalCall: 'max-tool-calls' }), 'startStep'] },
         {
@@ -291,6 +294,7 @@ export const agentMachine = setup({
     done: { type: 'final', entry: { type: 'finish', params: { reason: 'completed' } } },
     terminalToolCalled: { type: 'final', entry: { type: 'finish', params: { reason: 'terminal-tool' } } },
     maxStepsReached: { type: 'final', entry: { type: 'finish', params: { reason: 'max-steps' } } },
+    tokenBudgetSpent: { type: 'final', entry: { type: 'finish', params: { reason: 'token-budget' } } },
     limitReached: {
       type: 'final',
       entry: { type: 'finish', params: ({ context }) => ({ reason: context.finalCall ?? 'max-tool-calls' }) },

@@ -31,6 +31,9 @@ export const AgentOptionsSchema = z.object(
     detailedErrors: z.boolean(expects('must be true or false')).optional(),
     toolChoice: ToolChoiceSchema.optional(),
     inspect: inspectSchema().optional(),
+    // Checked where they are read, with messages of their own (`tokenBudget`, `checkPriceTable`).
+    maxTokens: z.unknown().optional(),
+    prices: z.unknown().optional(),
     stateSchema: z
       .custom((value) => isObject(value) && typeof value.safeParse === 'function', expects('must be a zod schema, e.g. z.object({ topic: z.string() })'))
       .optional(),

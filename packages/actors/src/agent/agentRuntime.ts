@@ -1,13 +1,14 @@
-import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord } from '@agentchart/core';
+import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord, TokenBudget } from '@agentchart/core';
 import type { z } from 'zod';
 import type { LiveToolSet } from './liveTools.js';
+import type { RunBudgetSettings } from './runTokenBudget.js';
 
 /**
  * The parts of a run that are code, not data: the model, the tools, the
  * middleware. Built for every run from its agent (and run options); never
  * persisted: a resumed run gets them again from the agent that resumes it.
  */
-export interface AgentRuntime {
+export interface AgentRuntime extends RunBudgetSettings {
   readonly agentName: string;
   readonly model: ChatModel;
   /** The agent's own tools (never mutated). */
@@ -49,7 +50,7 @@ export interface AgentRuntime {
  */
 export function agentRuntime(
   base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules'>,
-  run: { liveTools: LiveToolSet; middleware: readonly FunctionMiddleware[]; mirrorToolRules?: boolean },
+  run: { liveTools: LiveToolSet; middleware: readonly FunctionMiddleware[]; mirrorToolRules?: boolean; tokenBudget?: TokenBudget | undefined },
 ): AgentRuntime {
   return {
     agentName: base.agentName,
@@ -65,5 +66,8 @@ export function agentRuntime(
     toolRules: base.toolRules,
     mirrorToolRules: run.mirrorToolRules ?? false,
     stateSchema: base.stateSchema,
+    // A run-level `maxTokens` overrides the agent's.
+    tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
+    prices: base.prices,
   };
 }

@@ -103,16 +103,25 @@ export const agentSteps = {
         step,
         tools: request.tools.map((tool) => tool.name),
         toolChoice: request.toolChoice,
+        model: context.runtime.model.modelName,
+        provider: context.runtime.model.provider,
       });
     },
 
     takeReply: (context, event, enqueue) => {
       if (event.type !== 'model.reply') return;
-      const { usage, ...draft } = event.reply;
+      const { usage, finishReason, ...draft } = event.reply;
       enqueue.assign({ draft });
-      if (usage === undefined) return;
+      const base = { runId: context.runId, agent: context.runtime.agentName, step: context.step };
+      // A stream that ended without saying why: tool calls if it made some, else a plain stop.
+      const reason = finishReason ?? (draft.toolCalls.length > 0 ? 'tool-calls' : 'stop');
+      if (usage === undefined) {
+        enqueue.emit({ type: 'model.response', ...base, finishReason: reason });
+        return;
+      }
       enqueue.assign({ usage: addUsage(context.usage, usage) });
-      enqueue.emit({ type: 'usage', runId: context.runId, agent: context.runtime.agentName, step: context.step, usage });
+      enqueue.emit({ type: 'usage', ...base, usage });
+      enqueue.emit({ type: 'model.response', ...base, finishReason: reason, usage });
     },
 
     runBatch: (context, _event, enqueue) => {

@@ -10,7 +10,12 @@ import {
   type ToolMode,
   type CompiledToolRules,
   type ToolRuleInput,
+  type PriceTable,
+  type TokenBudget,
+  type TokenBudgetOption,
+  checkPriceTable,
   type UnnamedToolPolicy,
+  tokenBudget,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { assertOptions } from '../assertOptions.js';
@@ -79,6 +84,14 @@ export interface AgentOptions {
    * checked against it (make keys optional that may be absent).
    */
   stateSchema?: z.ZodType<StateRecord>;
+  /**
+   * Tokens a run may use (input + output, or each), counted from the usage
+   * the model reports: once reached, the run ends with stop reason
+   * `token-budget` after the current step. A run can override it.
+   */
+  maxTokens?: TokenBudgetOption;
+  /** Prices per million tokens by model name: runs of a priced model report `cost` in their result. */
+  prices?: PriceTable;
 }
 
 /** What `agent.run` takes beside the input. */
@@ -93,6 +106,8 @@ export interface RunOptions {
   inspect?: InspectOption;
   /** Initial values of the run's shared state (checked against `stateSchema`). */
   state?: StateRecord;
+  /** Overrides the agent's `maxTokens` for this run. */
+  maxTokens?: TokenBudgetOption;
 }
 
 /** What `agent.resume` takes beside the persisted run. */
@@ -195,7 +210,8 @@ class ConfiguredAgent implements Agent {
     const state = validateInitialState(runOptions.state, config.stateSchema);
     const inspect = combineInspectors(this.#inspect, runOptions.inspect, ...globalInspectors());
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
-    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined);
+    const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
+    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined, budget);
     return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect);
   }
 
@@ -216,11 +232,13 @@ function runtimeFor(
   liveTools: Iterable<AnyTool>,
   middleware: readonly FunctionMiddleware[],
   mirrorToolRules = false,
+  budget: TokenBudget | undefined = config.tokenBudget,
 ): AgentRuntime {
   return agentRuntime(config, {
     liveTools: new LiveToolSet(liveTools),
     middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
     mirrorToolRules,
+    tokenBudget: budget,
   });
 }
 
@@ -246,6 +264,8 @@ function buildConfig(options: AgentOptions): AgentConfig {
         ? undefined
         : sharedToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
     addableTools,
+    tokenBudget: tokenBudget(options.maxTokens, `createAgent({ name: "${options.name}", maxTokens })`),
+    prices: checkPriceTable(options.prices, `createAgent({ name: "${options.name}", prices })`),
   };
 }
 

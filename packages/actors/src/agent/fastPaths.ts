@@ -1,5 +1,6 @@
 import type { AgentContext } from './agentContext.js';
 import type { AgentMachineEvent } from './agentMachine.js';
+import { tokenBudgetSpent } from './runTokenBudget.js';
 
 /**
  * The two shortcuts of the common step: a reply whose calls need no approval
@@ -26,7 +27,7 @@ export function continuesAfterBatch(context: AgentContext, event: AgentMachineEv
   if (event.type !== 'tool.settled' || context.batch.pending !== 1 || context.runtime.toolRules !== undefined) return false;
   const { runtime } = context;
   if (event.outcome.endsRun || context.endedBy !== undefined) return false;
-  if (context.step >= runtime.maxSteps || context.toolCallCount >= runtime.maxToolCalls) return false;
+  if (context.step >= runtime.maxSteps || context.toolCallCount >= runtime.maxToolCalls || tokenBudgetSpent(context)) return false;
   const failed = event.outcome.isError || context.batch.outcomes.some((outcome) => outcome?.isError === true);
   return !(failed && context.consecutiveErrorBatches + 1 >= runtime.maxConsecutiveErrors);
 }

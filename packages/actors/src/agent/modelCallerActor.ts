@@ -1,4 +1,4 @@
-import { type ChatModel, type ChatRequest, type ModelEvent, type Usage } from '@agentchart/core';
+import { type ChatModel, type ChatRequest, type FinishReason, type ModelEvent, type Usage } from '@agentchart/core';
 import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import { fromCallback } from 'xstate';
@@ -14,6 +14,8 @@ export interface CallModelCommand {
 /** A finished model reply: the draft plus the usage it reported. */
 export interface ModelReply extends ReplyDraft {
   usage?: Usage;
+  /** Why the model stopped (absent when its stream ended without a `finish` event). */
+  finishReason?: FinishReason;
 }
 
 /** What the model caller sends its parent. */
@@ -52,6 +54,7 @@ export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, rece
             reply.usage = reply.usage === undefined ? event.usage : addUsage(reply.usage, event.usage);
             return;
           case 'finish':
+            reply.finishReason = event.reason;
             return;
         }
       },

@@ -1,5 +1,6 @@
 import type { ErrorInfo, Message, StateRecord, StopReason, Usage } from '@agentchart/core';
 import type { AgentContext, ToolCallRecord } from './agentContext.js';
+import { runCost } from './runTokenBudget.js';
 
 /** What a finished run returns. */
 export interface RunResult {
@@ -15,6 +16,8 @@ export interface RunResult {
   /** Every tool call the run answered, in order, with what the model saw. */
   toolCalls: ToolCallRecord[];
   usage: Usage;
+  /** What `usage` cost, when the run was given a price table (`prices`) that prices its model. */
+  cost?: number;
   /** The shared state's values when the run ended. */
   state: StateRecord;
   /** Model calls made. */
@@ -40,6 +43,8 @@ export function toRunResult(context: AgentContext): RunResult {
     stopReason: context.stopReason ?? 'completed',
   };
   if (context.error) result.error = context.error;
+  const cost = runCost(context);
+  if (cost !== undefined) result.cost = cost;
   if (context.endedBy !== undefined) {
     const { callId } = context.endedBy;
     result.endedBy = context.endedBy;

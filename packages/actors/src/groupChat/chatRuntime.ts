@@ -1,4 +1,4 @@
-import type { ChatModel, Message } from '@agentchart/core';
+import type { ChatModel, Message, PriceTable, TokenBudget } from '@agentchart/core';
 import type { ChatMember } from './chatMembers.js';
 import type { ViewMode } from './chatViews.js';
 import type { SpeakerGraph } from './compileTransitions.js';
@@ -30,4 +30,8 @@ export interface ChatRuntime {
   readonly views: ViewMode;
   /** Every handoff tool name of every agent (to recover turns from saved messages). */
   readonly handoffToolNames: ReadonlySet<string>;
+  /** The chat's `maxTokens` (a run can override it). */
+  readonly tokenBudget: TokenBudget | undefined;
+  /** The chat's `prices`, used for every agent turn (over the agent's own). */
+  readonly prices: PriceTable | undefined;
 }

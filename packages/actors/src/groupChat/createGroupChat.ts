@@ -1,4 +1,4 @@
-import type { Message } from '@agentchart/core';
+import { type Message, checkPriceTable, tokenBudget } from '@agentchart/core';
 import type { AnyStateMachine } from 'xstate';
 import { assertOptions } from '../assertOptions.js';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
@@ -75,8 +75,10 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
   const initialState = options.sharedState ?? {};
   const name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
 
-  const start = (chatStart: ChatStart, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) =>
-    startChatRun(runtime, chatStart, runOptions.signal, combineInspectors(options.inspect, runOptions.inspect));
+  const start = (chatStart: ChatStart, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect' | 'maxTokens'>) => {
+    const budget = runOptions.maxTokens === undefined ? runtime.tokenBudget : tokenBudget(runOptions.maxTokens, 'chat.run(input, { maxTokens })');
+    return startChatRun(runtime, { ...chatStart, tokenBudget: budget }, runOptions.signal, combineInspectors(options.inspect, runOptions.inspect));
+  };
   /** Where a run resumed from `snapshot` starts, every part of it checked (throws before anything runs). */
   const resumeStart = (snapshot: unknown): ChatStart & { resumedFrom: GroupChatSnapshot } => {
     const copy = parseChatSnapshot(snapshot, runtime.participants);
@@ -146,6 +148,8 @@ function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; wa
     isTerminationMessage: normalizeTerminate(options.terminate),
     views,
     handoffToolNames: handoffToolNamesOf(members),
+    tokenBudget: tokenBudget(options.maxTokens, 'createGroupChat({ maxTokens })'),
+    prices: checkPriceTable(options.prices, 'createGroupChat({ prices })'),
   };
   return { runtime, warnings: problems.filter((problem) => problem.severity === 'warning') };
 }

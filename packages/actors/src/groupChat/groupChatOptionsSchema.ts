@@ -97,6 +97,9 @@ export const GroupChatOptionsSchema = z.object(
       .optional(),
     description: z.string(expects('must be a string')).optional(),
     inspect: inspectSchema().optional(),
+    // Checked where they are read, with messages of their own (`tokenBudget`, `checkPriceTable`).
+    maxTokens: z.unknown().optional(),
+    prices: z.unknown().optional(),
   },
   expects('must be an options object: { agents, speakerSelection, maxRounds, ... }'),
 );
@@ -110,6 +113,7 @@ export const GroupChatRunOptionsSchema = z.object(
     sharedState: z.record(z.string(), z.unknown(), expects('must be an object of initial values, e.g. { sources: [] }')).optional(),
     inspect: inspectSchema().optional(),
     unknownSpeakers: z.enum(['refuse', 'context'], expects("must be 'refuse' or 'context'")).optional(),
+    maxTokens: z.unknown().optional(),
   },
   expects('must be an options object: { signal?, sharedState?, inspect?, unknownSpeakers? }'),
 );

@@ -1,4 +1,4 @@
-import type { ChatModel, ErrorInfo, Message, RunEvent, StateChange } from '@agentchart/core';
+import type { ChatModel, ErrorInfo, Message, PriceTable, RunEvent, StateChange, TokenBudgetOption, Usage } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ApprovalRequest } from '../agent/approvals.js';
@@ -115,6 +115,15 @@ export interface GroupChatOptions {
   description?: string;
   /** An XState inspector for every run's actor system (the manager, its agents, the shared state). */
   inspect?: InspectOption;
+  /**
+   * Tokens a run of the chat may use (input + output, or each), counted from
+   * the usage its agents' models report: once reached, the chat ends with
+   * reason `token-budget`; the speaking agent gets what is left as its own
+   * budget, so its turn ends after the step that spends it.
+   */
+  maxTokens?: TokenBudgetOption;
+  /** Prices per million tokens by model name, for every agent turn (over the agents' own): the result reports `cost`. */
+  prices?: PriceTable;
 }
 
 /**
@@ -126,6 +135,7 @@ export interface GroupChatOptions {
  * - `no-eligible-speaker`: the transitions left nobody who may speak.
  * - `empty-reply`: a speaker produced nothing (no text, no tool call).
  * - `returned-to-user`: afterWork `user` in a chat without a human participant.
+ * - `token-budget`: the turns used the chat's `maxTokens`.
  * - `aborted`: the signal was aborted or `abort()` was called.
  * - `error`: a speaker's run failed or a selection function returned an ineligible name (see `error`).
  */
@@ -137,6 +147,7 @@ export type TerminationReason =
   | 'no-eligible-speaker'
   | 'empty-reply'
   | 'returned-to-user'
+  | 'token-budget'
   | 'aborted'
   | 'error';
 
@@ -174,11 +185,22 @@ export interface GroupChatResult {
   /** Turns taken (including restored ones). */
   rounds: number;
   error?: ErrorInfo;
+  /** Tokens the agents' models reported during this run (nested chats included; a resumed run counts from the resume). */
+  usage: Usage;
+  /** What that usage cost, when a price table priced some turn's model. */
+  cost?: number;
 }
 
 /** Everything a chat reports on `events$`, in order. */
 export type ChatEvent =
-  | { type: 'chat.started'; chatId: string; messages: Message[]; resumed: boolean }
+  | {
+      type: 'chat.started';
+      chatId: string;
+      /** The chat's name (`GroupChatOptions.name`, default `group_chat`). */
+      name?: string;
+      messages: Message[];
+      resumed: boolean;
+    }
   | { type: 'speaker.selected'; chatId: string; round: number; speaker: string; by: SelectionSource; eligible: string[] }
   | { type: 'speaker.choice.requested'; chatId: string; eligible: string[] }
   | { type: 'speaker.chosen'; chatId: string; speaker: string }
@@ -217,6 +239,8 @@ export interface GroupChatRunOptions {
   sharedState?: Record<string, unknown>;
   /** An XState inspector for this run, beside the chat's own. */
   inspect?: InspectOption;
+  /** Overrides the chat's `maxTokens` for this run. */
+  maxTokens?: TokenBudgetOption;
   /**
    * Input messages attributed (`name`) to someone who is not a participant:
    * `'refuse'` (default) throws `UnknownSpeakerError` naming them; `'context'`

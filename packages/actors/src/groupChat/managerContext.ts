@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message } from '@agentchart/core';
+import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
@@ -34,6 +34,8 @@ export interface ManagerRun {
   inspected: boolean;
   /** The chat's shared-state actor (systemId `sharedState`), one per chat; agents' tools read and write it. */
   sharedState: SharedStateRef;
+  /** The run's token budget (the chat's `maxTokens`, or the run's). */
+  tokenBudget: TokenBudget | undefined;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */
@@ -71,6 +73,14 @@ export interface ManagerContext {
   error: ErrorInfo | undefined;
   /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
   resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  /** What the turns of this run used so far (a resumed chat counts from the resume). */
+  spend: ChatSpend;
+}
+
+/** A chat's tokens so far, and what they cost (for turns whose model has a price). */
+export interface ChatSpend {
+  usage: Usage;
+  cost: number | undefined;
 }
 
 /** What selection functions and termination predicates see. */

@@ -1,4 +1,4 @@
-import { type Message, type RunEvent } from '@agentchart/core';
+import { type Message, type RunEvent, type TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import type { Observable } from 'rxjs';
 import { type ActorRefFrom, assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
@@ -18,6 +18,7 @@ import { type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor, nestedReply } from './nestedChatActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
+import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
 
@@ -42,6 +43,8 @@ export interface ManagerInput {
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
   resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  /** The run's token budget. */
+  tokenBudget?: TokenBudget | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -83,6 +86,7 @@ export const managerMachine = setup({
     announceStart: emit(({ context }) => ({
       type: 'chat.started' as const,
       chatId: context.run.chatId,
+      name: context.runtime.name,
       messages: context.messages,
       resumed: context.turns.length > 0 || context.resumeWaiting !== undefined,
     })),
@@ -99,6 +103,7 @@ export const managerMachine = setup({
     decide: assign(({ context }) => {
       if (context.reason !== undefined) return {};
       if (context.rounds >= context.runtime.maxRounds) return { reason: 'max-rounds' as const };
+      if (chatBudgetSpent(context)) return { reason: 'token-budget' as const };
       const { eligible, decision, randomState } = decideNextSpeaker(context);
       const update: Partial<ManagerContext> = { selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined };
       if (decision.kind === 'speaker') return { ...update, ...selected(decision.speaker) };
@@ -179,7 +184,7 @@ export const managerMachine = setup({
         resumed === undefined
           ? spawnAgent(turn.machine, {
               id: 'speaker',
-              input: { runtime: turn.runtime(context.run.inspected), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
+              input: { runtime: turnRuntime(turn.runtime(context.run.inspected), context), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
             })
           : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
       child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
@@ -199,7 +204,7 @@ export const managerMachine = setup({
     recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
       const speaker = context.speaker as string;
       const review = reviewTurn(context, speaker, outcome);
-      enqueue.assign(review.update);
+      enqueue.assign({ ...review.update, spend: countTurn(context.spend, outcome) });
       enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
       if (outcome.handoff !== undefined) {
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
@@ -237,6 +242,7 @@ export const managerMachine = setup({
       inspect: input.inspect,
       inspected: input.inspect !== undefined || globalInspectors().length > 0,
       sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+      tokenBudget: input.tokenBudget,
     },
     messages: input.messages,
     turns: input.turns,
@@ -251,6 +257,7 @@ export const managerMachine = setup({
     reason: undefined,
     error: undefined,
     resumeWaiting: input.resumeWaiting,
+    spend: noSpend(),
   }),
   invoke: { src: 'inbound', input: ({ context }) => ({ controls$: context.run.controls$ }) },
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
@@ -366,6 +373,7 @@ export const managerMachine = setup({
                 inspect: context.run.inspect,
                 forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
                 resume: context.resumeWaiting?.kind === 'nested' ? context.resumeWaiting.snapshot : undefined,
+                maxTokens: nestedMaxTokens(context),
               };
             },
             onDone: {
@@ -391,8 +399,10 @@ export const managerMachine = setup({
       lastSpeaker: context.lastSpeaker,
       reason: context.reason ?? 'aborted',
       rounds: context.rounds,
+      usage: context.spend.usage,
     };
     if (context.error !== undefined) result.error = context.error;
+    if (context.spend.cost !== undefined) result.cost = context.spend.cost;
     return result;
   },
 });
@@ -440,10 +450,17 @@ function agentTurnOutcome(context: ManagerContext, result: RunResult): TurnOutco
     messages: result.messages.slice(context.view.length),
     handoff: handoffCall === undefined ? undefined : member?.handoffTools.get(handoffCall.call.name),
     error: result.stopReason === 'error' ? result.error : undefined,
+    usage: result.usage,
+    cost: result.cost,
   };
 }
 
 /** A nested chat's turn: one reply, the text of its last turn that said something. */
 function nestedTurnOutcome(context: ManagerContext, result: GroupChatResult): TurnOutcome {
-  return { messages: [nestedReply(context.speaker as string, result)], error: result.reason === 'error' ? result.error : undefined };
+  return {
+    messages: [nestedReply(context.speaker as string, result)],
+    error: result.reason === 'error' ? result.error : undefined,
+    usage: result.usage,
+    cost: result.cost,
+  };
 }

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message } from '@agentchart/core';
+import type { AssistantMessage, Message, TokenBudgetOption } from '@agentchart/core';
 import { type AnyActorRef, fromPromise } from 'xstate';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { ChatRuntime } from './chatRuntime.js';
@@ -23,6 +23,8 @@ export interface NestedChatInput {
   forward: (event: ChatEvent) => void;
   /** A persisted run of the nested chat to continue instead of a new run on `messages`. */
   resume?: GroupChatSnapshot | undefined;
+  /** What is left of the outer chat's token budget. */
+  maxTokens?: TokenBudgetOption | undefined;
 }
 
 /** A chat's transcript: its messages and the turns among them. */
@@ -89,7 +91,7 @@ export const nestedChatActor = fromPromise<GroupChatResult, NestedChatInput>(asy
   const run =
     resume !== undefined && chat.resume !== undefined
       ? chat.resume(resume, { signal, inspect })
-      : chat.run(input.messages, { signal, inspect, unknownSpeakers: 'context' });
+      : chat.run(input.messages, { signal, inspect, unknownSpeakers: 'context', ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }) });
   nestedRuns.set(self, run);
   const subscription = run.events$.subscribe(input.forward);
   try {

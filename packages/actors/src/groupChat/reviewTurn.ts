@@ -1,4 +1,4 @@
-import type { ErrorInfo, Message } from '@agentchart/core';
+import type { ErrorInfo, Message, Usage } from '@agentchart/core';
 import { TERMINATE } from './chatMembers.js';
 import type { ChatTurn } from './groupChatTypes.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
@@ -8,6 +8,9 @@ export interface TurnOutcome {
   messages: Message[];
   handoff?: string | undefined;
   error?: ErrorInfo | undefined;
+  /** The tokens the turn used, and what they cost (when priced). */
+  usage?: Usage | undefined;
+  cost?: number | undefined;
 }
 
 /** The context after a turn is appended to the transcript. */

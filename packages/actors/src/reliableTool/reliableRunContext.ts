@@ -1,3 +1,4 @@
+import type { ReliableRunCaller } from './reliableToolEvents.js';
 import type { ErrorInfo, Message, SharedState, Usage } from '@agentchart/core';
 import type { ModelReply } from './collectModelReply.js';
 import type { ReliableToolAttempt } from './reliableToolAttempt.js';
@@ -24,6 +25,8 @@ export interface AttemptDraft {
 export interface ReliableRunContext {
   runtime: ReliableToolRuntime;
   runId: string;
+  /** The agent's tool call this run executes, when an agent called the reliable tool. */
+  caller: ReliableRunCaller | undefined;
   task: string;
   validationPromptAddition: string | undefined;
   /** Prepended messages and ground-truth messages, shown to both models. */

@@ -1,4 +1,4 @@
-import { type ErrorInfo, type Message, type SharedState, msg } from '@agentchart/core';
+import { type ErrorInfo, type Message, type SharedState, type Usage, msg } from '@agentchart/core';
 import { addUsage, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
@@ -9,7 +9,7 @@ import type { ReliableRunContext } from './reliableRunContext.js';
 import { invokeToolActor, runnerActor, validatorActor } from './reliableRunActors.js';
 import type { AttemptOutcome, ReliableToolAttempt } from './reliableToolAttempt.js';
 import type { ReliableToolErrorCode } from './reliableToolError.js';
-import type { ReliableToolEvent, ReliableToolEventOf } from './reliableToolEvents.js';
+import type { ReliableModelRole, ReliableRunCaller, ReliableToolEvent, ReliableToolEventOf } from './reliableToolEvents.js';
 import type { ReliableToolRuntime } from './reliableToolRuntime.js';
 
 export interface ReliableRunInput {
@@ -21,6 +21,8 @@ export interface ReliableRunInput {
   preamble: Message[];
   /** The shared state the wrapped tool sees (default: the run's own, empty). */
   state?: SharedState;
+  /** The agent's tool call this run executes, when an agent called the reliable tool. */
+  caller?: ReliableRunCaller;
 }
 
 export type ReliableRunMachineEvent = { type: 'abort' };
@@ -71,6 +73,19 @@ export const reliableRunMachine = setup({
     attemptsExhausted: ({ context }) => context.attempts.length >= context.runtime.maxToolInvocations,
   },
   actions: {
+    announceModelCall: emit(({ context }, params: { role: ReliableModelRole }) => {
+      const model = params.role === 'runner' ? context.runtime.runnerModel : context.runtime.validatorModel;
+      return {
+        type: 'reliable.model.request' as const,
+        tool: context.runtime.name,
+        runId: context.runId,
+        attempt: context.current.attempt,
+        role: params.role,
+        model: model.modelName,
+        provider: model.provider,
+      };
+    }),
+    reportModelReply: emit(({ context }, params: { role: ReliableModelRole; usage: Usage }) => modelResponse(context, params.role, params.usage)),
     startAttempt: enqueueActions(({ context, enqueue }) => {
       const attempt = context.attempts.length + 1;
       enqueue.assign({ current: { attempt } });
@@ -140,6 +155,7 @@ export const reliableRunMachine = setup({
   context: ({ input, spawn }) => ({
     runtime: input.runtime,
     runId: input.runId,
+    caller: input.caller,
     task: input.task,
     validationPromptAddition: input.validationPromptAddition,
     preamble: input.preamble,
@@ -161,7 +177,9 @@ export const reliableRunMachine = setup({
       runId: context.runId,
       task: context.task,
       maxToolInvocations: context.runtime.maxToolInvocations,
+      wrappedTool: context.runtime.tool.name,
     };
+    if (context.caller !== undefined) started.caller = context.caller;
     if (context.validationPromptAddition !== undefined) started.validationPromptAddition = context.validationPromptAddition;
     return started;
   }),
@@ -169,7 +187,7 @@ export const reliableRunMachine = setup({
   on: { abort: '.aborted' },
   states: {
     runnerTurn: {
-      entry: 'startAttempt',
+      entry: ['startAttempt', { type: 'announceModelCall', params: { role: 'runner' } }],
       invoke: {
         src: 'runner',
         input: ({ context }) => ({
@@ -182,13 +200,16 @@ export const reliableRunMachine = setup({
         }),
         onDone: {
           target: 'checkingCall',
-          actions: assign(({ context, event }) => {
-            const { reply, reading } = event.output;
-            const current = reading.ok
-              ? { ...context.current, reply, runnerCall: reading.runnerCall }
-              : { ...context.current, reply, noCallReason: reading.reason };
-            return { current, usage: addUsage(context.usage, reply.usage) };
-          }),
+          actions: [
+            assign(({ context, event }) => {
+              const { reply, reading } = event.output;
+              const current = reading.ok
+                ? { ...context.current, reply, runnerCall: reading.runnerCall }
+                : { ...context.current, reply, noCallReason: reading.reason };
+              return { current, usage: addUsage(context.usage, reply.usage) };
+            }),
+            { type: 'reportModelReply', params: ({ event }) => ({ role: 'runner' as const, usage: event.output.reply.usage }) },
+          ],
         },
         onError: modelFailed,
       },
@@ -232,6 +253,7 @@ export const reliableRunMachine = setup({
       ],
     },
     validating: {
+      entry: { type: 'announceModelCall', params: { role: 'validator' } },
       invoke: {
         src: 'validator',
         input: ({ context }) => ({ model: context.runtime.validatorModel, request: buildValidatorRequest(context) }),
@@ -240,6 +262,7 @@ export const reliableRunMachine = setup({
           actions: enqueueActions(({ context, event, enqueue }) => {
             const { reply, verdict } = event.output;
             enqueue.assign({ current: { ...context.current, validation: verdict }, usage: addUsage(context.usage, reply.usage) });
+            enqueue.emit(modelResponse(context, 'validator', reply.usage));
             enqueue.emit({
               type: 'reliable.validator.verdict',
               tool: context.runtime.name,
@@ -286,4 +309,8 @@ function toReliableRunOutput(context: ReliableRunContext): ReliableRunOutput {
   }
   if (runnerCall) output.successfulArgs = runnerCall.args;
   return output;
+}
+
+function modelResponse(context: ReliableRunContext, role: ReliableModelRole, usage: Usage): ReliableToolEvent {
+  return { type: 'reliable.model.response', tool: context.runtime.name, runId: context.runId, attempt: context.current.attempt, role, usage };
 }

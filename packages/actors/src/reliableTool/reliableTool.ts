@@ -10,7 +10,7 @@ import {
 } from '@agentchart/core';
 import { type Observable, Subject } from 'rxjs';
 import { z } from 'zod';
-import type { ReliableToolEvent } from './reliableToolEvents.js';
+import type { ReliableRunCaller, ReliableToolEvent } from './reliableToolEvents.js';
 import { type ReliableToolOptions, readContextItems, resolveReliableToolRuntime } from './reliableToolOptions.js';
 import { type ReliableRunDetails, type ReliableRunRequest, type ReliableRunSettings, startReliableRun } from './startReliableRun.js';
 
@@ -97,7 +97,7 @@ export function reliableTool<P extends ToolParameters, R>(options: ReliableToolO
   const events = new Subject<ReliableToolEvent>();
   const settings: ReliableRunSettings = { runtime, dynamicValidation, messages: context.messages, groundTruth: context.groundTruth, events };
 
-  const runWithDetails = (request: ReliableRunRequest) => startReliableRun<V>(settings, request);
+  const runWithDetails = (request: ReliableRunRequest, caller?: ReliableRunCaller) => startReliableRun<V>(settings, request, caller);
   const run = async (request: ReliableRunRequest): Promise<V> => {
     const details = await runWithDetails(request);
     if (!details.ok) throw details.error;
@@ -117,7 +117,7 @@ export function reliableTool<P extends ToolParameters, R>(options: ReliableToolO
     execute: async (args, ctx) => {
       const request: ReliableRunRequest = { task: args.task, signal: ctx.signal, state: ctx.state };
       if (args.validationPromptAddition !== undefined) request.validationPromptAddition = args.validationPromptAddition;
-      const details = await runWithDetails(request);
+      const details = await runWithDetails(request, { runId: ctx.runId, agent: ctx.agentName, callId: ctx.callId });
       if (!details.ok) throw details.error;
       return toolResult(details.value, { text: details.text });
     },
@@ -137,6 +137,6 @@ export function reliableTool<P extends ToolParameters, R>(options: ReliableToolO
       return functionSchema();
     },
     run,
-    runWithDetails,
+    runWithDetails: (request) => runWithDetails(request),
   };
 }

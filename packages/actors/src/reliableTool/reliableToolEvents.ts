@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '@agentchart/core';
+import type { ErrorInfo, Usage } from '@agentchart/core';
 import type { ReliableToolAttempt } from './reliableToolAttempt.js';
 import type { ReliableToolErrorCode } from './reliableToolError.js';
 
@@ -7,6 +7,16 @@ export interface Base {
   /** The reliable tool's name. */
   tool: string;
   runId: string;
+}
+
+/** Which of a reliable tool's two models. */
+export type ReliableModelRole = 'runner' | 'validator';
+
+/** The agent's tool call a reliable run executes. */
+export interface ReliableRunCaller {
+  runId: string;
+  agent: string;
+  callId: string;
 }
 
 /**
@@ -22,8 +32,16 @@ export type ReliableToolEvent =
       maxToolInvocations: number;
       /** The run's extra validation criteria, when it has some (dynamic validation). */
       validationPromptAddition?: string;
+      /** The wrapped tool's name. */
+      wrappedTool?: string;
+      /** The agent's tool call this run executes, when an agent called the reliable tool. */
+      caller?: ReliableRunCaller;
     })
   | (Base & { type: 'reliable.attempt.started'; attempt: number })
+  /** The runner or the validator calls its model. */
+  | (Base & { type: 'reliable.model.request'; attempt: number; role: ReliableModelRole; model: string; provider: string })
+  /** The runner's or the validator's model replied (failures end the run: see `reliable.run.finished`). */
+  | (Base & { type: 'reliable.model.response'; attempt: number; role: ReliableModelRole; usage: Usage })
   | (Base & {
       type: 'reliable.runner.call';
       attempt: number;

@@ -7,7 +7,7 @@ import { groundTruthMessages } from './prompts.js';
 import { type ReliableRunOutput, reliableRunMachine } from './reliableRunMachine.js';
 import type { ReliableToolAttempt } from './reliableToolAttempt.js';
 import { ReliableToolError } from './reliableToolError.js';
-import type { ReliableToolEvent } from './reliableToolEvents.js';
+import type { ReliableRunCaller, ReliableToolEvent } from './reliableToolEvents.js';
 import { readContextItems } from './reliableToolOptions.js';
 import type { ReliableToolRuntime } from './reliableToolRuntime.js';
 
@@ -57,8 +57,15 @@ export interface ReliableRunSettings {
   events: Observer<ReliableToolEvent>;
 }
 
-/** Runs the reliable-run machine for one request: its own actor tree, its own run id. */
-export function startReliableRun<V>(settings: ReliableRunSettings, request: ReliableRunRequest): Promise<ReliableRunDetails<V>> {
+/**
+ * Runs the reliable-run machine for one request: its own actor tree, its own run id.
+ * `caller` is the agent's tool call the run executes (reported on `reliable.run.started`).
+ */
+export function startReliableRun<V>(
+  settings: ReliableRunSettings,
+  request: ReliableRunRequest,
+  caller?: ReliableRunCaller,
+): Promise<ReliableRunDetails<V>> {
   const runId = newRunId();
   const { runtime } = settings;
   const problem = requestProblem(settings, request);
@@ -79,6 +86,7 @@ export function startReliableRun<V>(settings: ReliableRunSettings, request: Reli
       validationPromptAddition: request.validationPromptAddition,
       preamble,
       ...(request.state ? { state: request.state } : {}),
+      ...(caller ? { caller } : {}),
     },
   });
   actor.on('*', (event) => settings.events.next(event));

@@ -121,6 +121,7 @@ function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefin
     case 'text.delta':
     case 'reasoning.delta':
     case 'usage':
+    case 'model.response':
       return undefined;
     default:
       return `• ${agent}: ${event.type}`;
