@@ -1,6 +1,16 @@
 import { createActor } from 'xstate';
 import fc from 'fast-check';
-import { type AnyTool, REDACTED, ToolRulesError, compileToolRules, defineTool, explainBlockedCall, initialToolRuleState, redactText, redactValue } from '@agentchart/core';
+import {
+  type AnyTool,
+  REDACTED,
+  ToolRulesError,
+  compileToolRules,
+  defineTool,
+  explainBlockedCall,
+  initialToolRuleState,
+  redactText,
+  redactValue,
+} from '@agentchart/core';
 import { argumentsToValidate, getOwn } from '@agentchart/core/internal';
 import { sanitizeValue } from '@agentchart/inspect';
 import { describe, expect, it } from 'vitest';
@@ -37,7 +47,9 @@ const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown; object: u
   ),
   object: fc
     .array(fc.tuple(hostileKey, tie('value')), { maxLength: 5 })
-    .map((entries) => JSON.parse(`{${entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'}`).join(',')}}`) as unknown),
+    .map(
+      (entries) => JSON.parse(`{${entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'}`).join(',')}}`) as unknown,
+    ),
 })).object;
 
 const strictTool = defineTool({

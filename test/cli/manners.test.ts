@@ -64,7 +64,9 @@ describe('agentchart CLI manners', () => {
     expect(unknown.stderr).toMatch(/^agentchart: Unknown command "draw"\.\n\nUsage:/);
     const missing = await agentchart(['trace']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.startsWith(`agentchart: agentchart trace needs a file or an example name.\n\n${USAGE_LINES.trace}\n\nExamples: `)).toBe(true);
+    expect(missing.stderr.startsWith(`agentchart: agentchart trace needs a file or an example name.\n\n${USAGE_LINES.trace}\n\nExamples: `)).toBe(
+      true,
+    );
   });
 
   it("resolves a relative path from the caller's directory, also when pnpm runs it from the workspace root", async () => {
@@ -110,6 +112,8 @@ describe('example and bench manners', () => {
     const outcome = await tsx('bench/run.ts', ['nope']);
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toBe('');
-    expect(outcome.stderr).toMatch(/^bench: no benchmark named "nope"\.\n\nUsage: npx pnpm@12\.4\.2 bench \[<name> …\].*\nBenchmarks: .*agentLoop.*toolRules/);
+    expect(outcome.stderr).toMatch(
+      /^bench: no benchmark named "nope"\.\n\nUsage: npx pnpm@12\.4\.2 bench \[<name> …\].*\nBenchmarks: .*agentLoop.*toolRules/,
+    );
   });
 });

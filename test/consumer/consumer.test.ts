@@ -83,14 +83,18 @@ describe('a consumer outside the workspace', () => {
     }
   });
 
-  it.each(['20', '22', '24'])('runs an agent with tool rules and a group chat from a plain ESM script on Node %s', async (major) => {
-    const node = major === '20' ? [process.execPath] : ['npx', '--yes', `node@${major}`];
-    const { stdout } = await run(node[0]!, [...node.slice(1), 'agentAndChat.mjs'], app(), 10 * MINUTES);
-    const lines = stdout.trim().split('\n');
-    expect(lines.slice(0, -1)).toEqual(EXPECTED_SCRIPT_OUTPUT);
-    expect(lines.at(-1)).toMatch(new RegExp(`^node ${major}\\.\\d+\\.\\d+$`));
-    report.push(`Node ${major}:\n  ${lines.join('\n  ')}`);
-  }, 10 * MINUTES);
+  it.each(['20', '22', '24'])(
+    'runs an agent with tool rules and a group chat from a plain ESM script on Node %s',
+    async (major) => {
+      const node = major === '20' ? [process.execPath] : ['npx', '--yes', `node@${major}`];
+      const { stdout } = await run(node[0]!, [...node.slice(1), 'agentAndChat.mjs'], app(), 10 * MINUTES);
+      const lines = stdout.trim().split('\n');
+      expect(lines.slice(0, -1)).toEqual(EXPECTED_SCRIPT_OUTPUT);
+      expect(lines.at(-1)).toMatch(new RegExp(`^node ${major}\\.\\d+\\.\\d+$`));
+      report.push(`Node ${major}:\n  ${lines.join('\n  ')}`);
+    },
+    10 * MINUTES,
+  );
 
   it('loads from CommonJS with require() (require of ES modules, Node >= 20.19)', async () => {
     const { stdout } = await run(process.execPath, ['requireActors.cjs'], app());
@@ -132,17 +136,21 @@ describe('a consumer outside the workspace', () => {
     5 * MINUTES,
   );
 
-  it('passes publint (strict) and arethetypeswrong (ESM-only profile) for every package', async () => {
-    for (const tarball of tarballs) {
-      const publint = await run(bin('publint'), ['run', '--strict', tarball], work);
-      expect(publint.stdout).toContain('All good!');
-      // ESM only: CommonJS users require() the ES modules (Node >= 20.19), which attw's
-      // node16-from-CJS check (a dynamic import) predates; the esm-only profile leaves it out.
-      // attw exits 1 on any problem it does not ignore (run() then throws).
-      const attw = await run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'], work);
-      expect(attw.stdout).toContain('node16 (from ESM): 🟢 (ESM)');
-      expect(attw.stdout).toContain('bundler: 🟢');
-    }
-    report.push(`publint and attw: no problems in ${packageNames.join(', ')}`);
-  }, 5 * MINUTES);
+  it(
+    'passes publint (strict) and arethetypeswrong (ESM-only profile) for every package',
+    async () => {
+      for (const tarball of tarballs) {
+        const publint = await run(bin('publint'), ['run', '--strict', tarball], work);
+        expect(publint.stdout).toContain('All good!');
+        // ESM only: CommonJS users require() the ES modules (Node >= 20.19), which attw's
+        // node16-from-CJS check (a dynamic import) predates; the esm-only profile leaves it out.
+        // attw exits 1 on any problem it does not ignore (run() then throws).
+        const attw = await run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'], work);
+        expect(attw.stdout).toContain('node16 (from ESM): 🟢 (ESM)');
+        expect(attw.stdout).toContain('bundler: 🟢');
+      }
+      report.push(`publint and attw: no problems in ${packageNames.join(', ')}`);
+    },
+    5 * MINUTES,
+  );
 });

@@ -15,7 +15,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const out = join(root, 'node_modules/.cache/doc-snippets');
-const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 interface Snippet {
   doc: string;
@@ -50,7 +55,9 @@ let diagnostics = new Map<string, string[]>();
 function isInsideImport(diagnostic: ts.Diagnostic): boolean {
   const source = diagnostic.file;
   if (!source || diagnostic.start === undefined) return false;
-  return source.statements.some((statement) => ts.isImportDeclaration(statement) && statement.pos <= diagnostic.start! && diagnostic.start! < statement.end);
+  return source.statements.some(
+    (statement) => ts.isImportDeclaration(statement) && statement.pos <= diagnostic.start! && diagnostic.start! < statement.end,
+  );
 }
 
 beforeAll(() => {

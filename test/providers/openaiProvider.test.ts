@@ -96,7 +96,7 @@ describe('openai provider', () => {
       execute: () => 'x',
     });
     await collectEvents(model().stream(ask({ tools: [lookup.spec], parallelToolCalls: false })));
-    const body = server.requests[0]?.body as { parallel_tool_calls: boolean; tools: Array<{ function: Record<string, unknown> }> };
+    const body = server.requests[0]!.body as { parallel_tool_calls: boolean; tools: Array<{ function: Record<string, unknown> }> };
     expect(body.parallel_tool_calls).toBe(false);
     expect(body.tools[0]?.function).toEqual({
       name: 'lookup',

@@ -1,4 +1,16 @@
-import { type CompiledToolRules, type ToolRuleState, type ToolRulesEvent, applyCall, applyOutput, approveCall, callEvent, canEnd, compileToolRules, rejectCall, rules } from '@agentchart/core';
+import {
+  type CompiledToolRules,
+  type ToolRuleState,
+  type ToolRulesEvent,
+  applyCall,
+  applyOutput,
+  approveCall,
+  callEvent,
+  canEnd,
+  compileToolRules,
+  rejectCall,
+  rules,
+} from '@agentchart/core';
 import { blockingRule, toolStateKey } from '@agentchart/core/internal';
 import { applyEnd } from '@agentchart/core/internal';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +33,12 @@ const RULE_SETS: Record<string, { tools: string[]; rules: unknown[] }> = {
       rules.init('search'),
       rules.child('search', ['read', 'check']),
       rules.maxCount('search', 2),
-      rules.conditional('check', { cases: [[true, 'publish'], [false, 'revise']] }),
+      rules.conditional('check', {
+        cases: [
+          [true, 'publish'],
+          [false, 'revise'],
+        ],
+      }),
       rules.parent('login', ['save']),
       rules.requiresApproval('publish'),
       rules.requiredBeforeExit('read'),
@@ -32,7 +49,13 @@ const RULE_SETS: Record<string, { tools: string[]; rules: unknown[] }> = {
   requiredMatch: {
     tools: ['classify', 'left', 'right', 'stop'],
     rules: [
-      rules.conditional('classify', { cases: [['l', 'left'], ['r', 'right']], requireMatch: true }),
+      rules.conditional('classify', {
+        cases: [
+          ['l', 'left'],
+          ['r', 'right'],
+        ],
+        requireMatch: true,
+      }),
       rules.maxCount('classify', 2),
       rules.requiresApproval('right'),
       rules.terminal('stop'),

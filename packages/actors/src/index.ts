@@ -1,7 +1,7 @@
-export { type ToolCallRecord, type ToolOutcome } from './agent/agentContext.js';
+export type { ToolCallRecord, ToolOutcome } from './agent/agentContext.js';
 export { agentMachine } from './agent/agentMachine.js';
-export { type AgentRun } from './agent/agentRun.js';
-export { type ApprovalDecision, type ApprovalRequest } from './agent/approvals.js';
+export type { AgentRun } from './agent/agentRun.js';
+export type { ApprovalDecision, ApprovalRequest } from './agent/approvals.js';
 export {
   type Agent,
   type AgentOptions,
@@ -10,8 +10,8 @@ export {
   type RunOptions,
 } from './agent/createAgent.js';
 export { LiveToolSet, type ToolListChange } from './agent/liveTools.js';
-export { type RunResult } from './agent/runResult.js';
-export { type PersistedRun } from './agent/runSnapshot.js';
+export type { RunResult } from './agent/runResult.js';
+export type { PersistedRun } from './agent/runSnapshot.js';
 export {
   DEFAULT_MAX_CONSECUTIVE_ERRORS,
   DEFAULT_OPENAPI_TIMEOUT_MS,
@@ -28,40 +28,40 @@ export {
   type TransitionProblem,
   UnknownSpeakerError,
 } from './groupChat/groupChatErrors.js';
-export {
-  type AfterWork,
-  type ChatEvent,
-  type ChatEventOf,
-  type ChatTurn,
-  type ChatWaiting,
-  type GroupChatMember,
-  type GroupChatOptions,
-  type GroupChatResult,
-  type GroupChatRun,
-  type GroupChatRunOptions,
-  type GroupChatSnapshot,
-  type Handoff,
-  type MemberOptions,
-  type NestedChatParticipant,
-  type Participant,
-  type PersistableWaiting,
-  type PersistedApprovalWaiting,
-  type PersistedNestedWaiting,
-  type SelectionSource,
-  type SelectionState,
-  type SelectSpeaker,
-  type SharedStateValues,
-  type SpeakerSelection,
-  type SpeakerTransitions,
-  type TerminateCondition,
-  type TerminationReason,
+export type {
+  AfterWork,
+  ChatEvent,
+  ChatEventOf,
+  ChatTurn,
+  ChatWaiting,
+  GroupChatMember,
+  GroupChatOptions,
+  GroupChatResult,
+  GroupChatRun,
+  GroupChatRunOptions,
+  GroupChatSnapshot,
+  Handoff,
+  MemberOptions,
+  NestedChatParticipant,
+  Participant,
+  PersistableWaiting,
+  PersistedApprovalWaiting,
+  PersistedNestedWaiting,
+  SelectionSource,
+  SelectionState,
+  SelectSpeaker,
+  SharedStateValues,
+  SpeakerSelection,
+  SpeakerTransitions,
+  TerminateCondition,
+  TerminationReason,
 } from './groupChat/groupChatTypes.js';
 export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';
-export { type InspectOption } from './inspection/inspectOption.js';
+export type { InspectOption } from './inspection/inspectOption.js';
 export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
-export { type OpenApiDocument } from './openapi/openApiDocument.js';
-export { type OpenApiCredential } from './openapi/securityCredentials.js';
-export { type OpenApiResponse } from './openapi/sendOpenApiRequest.js';
+export type { OpenApiDocument } from './openapi/openApiDocument.js';
+export type { OpenApiCredential } from './openapi/securityCredentials.js';
+export type { OpenApiResponse } from './openapi/sendOpenApiRequest.js';
 export { type OpenApiToolsOptions, toolsFromOpenAPI } from './openapi/toolsFromOpenAPI.js';
 export { reliableRunMachine } from './reliableTool/reliableRunMachine.js';
 export {
@@ -72,16 +72,16 @@ export {
   type ToolSchema,
   type ToolValue,
 } from './reliableTool/reliableTool.js';
-export { type AttemptOutcome, type ReliableToolAttempt } from './reliableTool/reliableToolAttempt.js';
+export type { AttemptOutcome, ReliableToolAttempt } from './reliableTool/reliableToolAttempt.js';
 export { ReliableToolError, type ReliableToolErrorCode } from './reliableTool/reliableToolError.js';
-export {
-  type ReliableModelRole,
-  type ReliableRunCaller,
-  type ReliableToolEvent,
-  type ReliableToolEventOf,
+export type {
+  ReliableModelRole,
+  ReliableRunCaller,
+  ReliableToolEvent,
+  ReliableToolEventOf,
 } from './reliableTool/reliableToolEvents.js';
-export { type ReliableToolOptions } from './reliableTool/reliableToolOptions.js';
-export { type ReliableRunDetails, type ReliableRunRequest } from './reliableTool/startReliableRun.js';
+export type { ReliableToolOptions } from './reliableTool/reliableToolOptions.js';
+export type { ReliableRunDetails, ReliableRunRequest } from './reliableTool/startReliableRun.js';
 export { type ValidationResult, ValidationResultSchema } from './reliableTool/validationResult.js';
 export {
   sharedStateHandle,

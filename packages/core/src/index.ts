@@ -7,15 +7,15 @@ export {
   type TokenBudgetOption,
 } from './tokenBudget.js';
 export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';
-export {
-  type ChatModel,
-  type ChatRequest,
-  type FinishReason,
-  type JsonSchema,
-  type ModelEvent,
-  type ResponseFormat,
-  type ToolChoice,
-  type ToolSpec,
+export type {
+  ChatModel,
+  ChatRequest,
+  FinishReason,
+  JsonSchema,
+  ModelEvent,
+  ResponseFormat,
+  ToolChoice,
+  ToolSpec,
 } from './chatModel.js';
 export { DEFAULT_MAX_ANALYSIS_STATES } from './constants.js';
 export {
@@ -49,10 +49,10 @@ export {
   type Usage,
   type UserMessage,
 } from './messages.js';
-export {
-  type FunctionInvocationContext,
-  type FunctionInvocationMetadata,
-  type FunctionMiddleware,
+export type {
+  FunctionInvocationContext,
+  FunctionInvocationMetadata,
+  FunctionMiddleware,
 } from './middleware.js';
 export { type ErrorInfo, type RunEvent, type RunEventOf, RunEventSchema, type StopReason } from './runEvents.js';
 export {
@@ -63,10 +63,10 @@ export {
   type StateRecord,
   typedState,
 } from './sharedState.js';
-export { type ApprovalContext, type ToolApproval } from './toolApproval.js';
+export type { ApprovalContext, ToolApproval } from './toolApproval.js';
 export { directToolContext, type ToolContext, type ToolsToAdd, type ToolsToRemove } from './toolContext.js';
 export { isToolError, ToolError } from './toolError.js';
-export { type ToolMode, type ToolModeSetting } from './toolMode.js';
+export type { ToolMode, ToolModeSetting } from './toolMode.js';
 export { toolResult, type ToolResultValue } from './toolResult.js';
 export {
   type Deadlock,
@@ -98,7 +98,7 @@ export {
   rejectCall,
   type RuleBlock,
 } from './toolRules/toolRuleEngine.js';
-export { type ToolRuleProgram } from './toolRules/toolRuleProgram.js';
+export type { ToolRuleProgram } from './toolRules/toolRuleProgram.js';
 export {
   type ChildRule,
   type ConditionalKey,
@@ -117,4 +117,4 @@ export { type ConditionalBranch, initialToolRuleState, type ToolRuleState } from
 export { type ArgumentIssue, type ArgumentValidation, validateToolArguments } from './validateToolArguments.js';
 export { REDACTED, type RedactionOptions, redactText, redactValue } from './redaction/redactSecrets.js';
 export { registerSecrets } from './redaction/secretRegistry.js';
-export { type UnnamedToolPolicy } from './toolRules/unnamedTools.js';
+export type { UnnamedToolPolicy } from './toolRules/unnamedTools.js';

@@ -26,7 +26,7 @@ export {
 } from './trace/createTraceRecorder.js';
 export { formatTimeline, type TimelineOptions } from './trace/formatTimeline.js';
 export { parseTrace, readTraceFile, replayTrace } from './trace/readTrace.js';
-export { type AnyRunEvent } from './trace/runEntries.js';
-export { type Trace, type TraceEntry, type TraceEntryOf, type TraceHeader } from './trace/traceFormat.js';
+export type { AnyRunEvent } from './trace/runEntries.js';
+export type { Trace, TraceEntry, TraceEntryOf, TraceHeader } from './trace/traceFormat.js';
 export { memorySink, ndjsonFileSink, toNdjson, type TraceLine, type TraceSink } from './trace/traceSinks.js';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/startViewServer.js';

@@ -12,7 +12,7 @@ export {
   type ScriptedTurn,
 } from './scripted/scriptedModel.js';
 export { type OpenAICompat, detectCompat } from './openai/serverProfile.js';
-export { type TransportOptions } from './transport/transportOptions.js';
+export type { TransportOptions } from './transport/transportOptions.js';
 export { ollamaServerVersion, THINK_FALSE_KEEPS_FORMAT } from './ollama/ollamaVersion.js';
 export { aiSdk, type AiSdkModelOptions } from './aiSdk/aiSdkModel.js';
 export type { AiSdkLanguageModel } from './aiSdk/aiSdkShape.js';

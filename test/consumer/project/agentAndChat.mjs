@@ -30,7 +30,9 @@ const agent = createAgent({
   ]),
 });
 const run = await agent.run('How many hearts does an octopus have?').result;
-console.log(`agent: ${run.stopReason}; answer: ${run.toolCalls.at(-1)?.value}; calls: ${run.toolCalls.map((record) => `${record.call.name}${record.refusedBy ? ` (refused by ${record.refusedBy})` : ''}`).join(', ')}`);
+console.log(
+  `agent: ${run.stopReason}; answer: ${run.toolCalls.at(-1)?.value}; calls: ${run.toolCalls.map((record) => `${record.call.name}${record.refusedBy ? ` (refused by ${record.refusedBy})` : ''}`).join(', ')}`,
+);
 
 const chat = createGroupChat({
   agents: [

@@ -1,5 +1,5 @@
 import { type AnyTool, RunSnapshotError } from '@agentchart/core';
-import { type Actor, type SnapshotFrom } from 'xstate';
+import type { Actor, SnapshotFrom } from 'xstate';
 import { z } from 'zod';
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import type { AgentContext } from './agentContext.js';
@@ -136,7 +136,11 @@ export function restoreRun(
   const machine = persisted.version === 1 ? migrateV1(persisted.machine) : persisted.machine;
   // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
   const mirrorToolRules = (machine.children as Record<string, unknown> | undefined)?.toolRules !== undefined;
-  const context = { ...data, batch, runtime: agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules }) };
+  const context = {
+    ...data,
+    batch,
+    runtime: agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules }),
+  };
   const snapshot = { ...machine, context } as unknown as SnapshotFrom<typeof agentMachine>;
   return { runId: persisted.runId, snapshot };
 }

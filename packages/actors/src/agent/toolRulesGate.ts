@@ -1,4 +1,16 @@
-import { type AnyTool, type CompiledToolRules, type RuleBlock, type ToolCall, type ToolRuleState, type ToolRulesEvent, allowedTools, applyCall, callEvent, explainBlockedCall, prefilledArgs } from '@agentchart/core';
+import {
+  type AnyTool,
+  type CompiledToolRules,
+  type RuleBlock,
+  type ToolCall,
+  type ToolRuleState,
+  type ToolRulesEvent,
+  allowedTools,
+  applyCall,
+  callEvent,
+  explainBlockedCall,
+  prefilledArgs,
+} from '@agentchart/core';
 import { argumentsToValidate, unnamedToolBlock } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 

@@ -1,4 +1,14 @@
-import { type CompiledToolRules, type ErrorInfo, type ToolRuleState, type ToolRulesEvent, ToolRulesError, type UserMessage, allowedTools, applyOutput, explainBlockedEnd } from '@agentchart/core';
+import {
+  type CompiledToolRules,
+  type ErrorInfo,
+  type ToolRuleState,
+  type ToolRulesEvent,
+  ToolRulesError,
+  type UserMessage,
+  allowedTools,
+  applyOutput,
+  explainBlockedEnd,
+} from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 import { lastAdmittedIndex } from './toolRulesGate.js';

@@ -1,4 +1,12 @@
-import { type ChatRequest, type CompiledToolRules, type Message, type ToolRuleState, allowedTools, explainBlockedEnd, renderToolRulesPrompt } from '@agentchart/core';
+import {
+  type ChatRequest,
+  type CompiledToolRules,
+  type Message,
+  type ToolRuleState,
+  allowedTools,
+  explainBlockedEnd,
+  renderToolRulesPrompt,
+} from '@agentchart/core';
 import { unnamedToolBlock } from '@agentchart/core/internal';
 
 /**

@@ -182,4 +182,3 @@ function initialRandomState(selection: SelectionMethod): number {
   if (selection.method === 'random' && selection.seed !== undefined) return selection.seed | 0;
   return (Math.random() * 2 ** 32) | 0;
 }
-

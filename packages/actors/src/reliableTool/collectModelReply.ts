@@ -1,4 +1,4 @@
-import { type ChatModel, type ChatRequest, type ToolCall, type Usage } from '@agentchart/core';
+import type { ChatModel, ChatRequest, ToolCall, Usage } from '@agentchart/core';
 import { addUsage, zeroUsage } from '@agentchart/core/internal';
 
 /** A whole model reply, assembled from its stream. */

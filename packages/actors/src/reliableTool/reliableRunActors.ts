@@ -1,4 +1,12 @@
-import { type AnyTool, type ChatModel, type ChatRequest, type SharedState, type ToolCall, type ToolContext, directToolContext } from '@agentchart/core';
+import {
+  type AnyTool,
+  type ChatModel,
+  type ChatRequest,
+  type SharedState,
+  type ToolCall,
+  type ToolContext,
+  directToolContext,
+} from '@agentchart/core';
 import { toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
 import { fromPromise } from 'xstate';
 import { type ModelReply, collectModelReply } from './collectModelReply.js';

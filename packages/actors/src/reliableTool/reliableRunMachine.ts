@@ -120,8 +120,7 @@ export const reliableRunMachine = setup({
       enqueue.emit({ type: 'reliable.attempt.finished', tool: context.runtime.name, runId: context.runId, attempt: record.attempt, record });
     }),
     interrupt: enqueueActions(({ context, enqueue }, params: { code: ReliableToolErrorCode; error: ErrorInfo }) => {
-      const reason =
-        params.code === 'RELIABLE_TOOL_ABORTED' ? 'the run was aborted' : `a model failed: ${params.error.message}`;
+      const reason = params.code === 'RELIABLE_TOOL_ABORTED' ? 'the run was aborted' : `a model failed: ${params.error.message}`;
       const record = attemptRecord(context.current, 'interrupted', reason, params.error);
       enqueue.assign({ attempts: [...context.attempts, record], failure: { code: params.code, reason, error: params.error } });
       enqueue.emit({ type: 'reliable.attempt.finished', tool: context.runtime.name, runId: context.runId, attempt: record.attempt, record });

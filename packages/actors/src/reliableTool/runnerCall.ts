@@ -1,4 +1,13 @@
-import { type AnyTool, type JsonSchema, type ToolCall, type ToolContext, type ToolSpec, ToolDefinitionError, isToolError, validateToolArguments } from '@agentchart/core';
+import {
+  type AnyTool,
+  type JsonSchema,
+  type ToolCall,
+  type ToolContext,
+  type ToolSpec,
+  ToolDefinitionError,
+  isToolError,
+  validateToolArguments,
+} from '@agentchart/core';
 import { formatArgumentIssues, toErrorInfo } from '@agentchart/core/internal';
 import type { ModelReply } from './collectModelReply.js';
 
@@ -52,11 +61,7 @@ export type RunnerCallReading = { ok: true; runnerCall: RunnerCall } | { ok: fal
  * `ToolError` or crash included — is a reply without a valid call, with the
  * reason the runner will be shown.
  */
-export async function readRunnerCall(
-  tool: AnyTool,
-  reply: ModelReply,
-  contextFor: (call: ToolCall) => ToolContext,
-): Promise<RunnerCallReading> {
+export async function readRunnerCall(tool: AnyTool, reply: ModelReply, contextFor: (call: ToolCall) => ToolContext): Promise<RunnerCallReading> {
   const call = reply.toolCalls[0];
   if (call === undefined) {
     return { ok: false, reason: `The runner replied without calling "${tool.name}"; a call of "${tool.name}" is required.` };

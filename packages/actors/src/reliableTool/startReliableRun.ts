@@ -73,11 +73,7 @@ export function startReliableRun<V>(
   const context = readContextItems(`reliableTool "${runtime.name}" run`, request.messages, request.groundTruth);
   if (!context.ok) return Promise.resolve(failed(runId, runtime.name, 'RELIABLE_TOOL_REQUEST_INVALID', context.problem, []));
 
-  const preamble: Message[] = [
-    ...settings.messages,
-    ...context.messages,
-    ...groundTruthMessages([...settings.groundTruth, ...context.groundTruth]),
-  ];
+  const preamble: Message[] = [...settings.messages, ...context.messages, ...groundTruthMessages([...settings.groundTruth, ...context.groundTruth])];
   const actor = createActor(reliableRunMachine, {
     input: {
       runtime,

@@ -56,11 +56,10 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
       else setOwn(next, key, value);
       const checked = checkStateSchema(schema, next);
       if (!checked.ok) {
-        throw new SharedStateError(
-          'STATE_INVALID',
-          `Writing "${key}" would break the shared state's schema: ${checked.issues.join('; ')}.`,
-          { key, issues: checked.issues },
-        );
+        throw new SharedStateError('STATE_INVALID', `Writing "${key}" would break the shared state's schema: ${checked.issues.join('; ')}.`, {
+          key,
+          issues: checked.issues,
+        });
       }
     }
     ref.send({ type: 'state.write', key, value, deleted, ...(source ? { source } : {}) });

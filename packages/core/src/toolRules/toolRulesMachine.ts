@@ -1,21 +1,5 @@
-import {
-  type EventObject,
-  type MetaObject,
-  type NonReducibleUnknown,
-  type StateMachine,
-  type StateSchema,
-  assign,
-  setup,
-} from 'xstate';
-import {
-  applyCall,
-  applyEnd,
-  applyOutput,
-  approveCall,
-  blockingRule,
-  canEnd,
-  rejectCall,
-} from './toolRuleEngine.js';
+import { type EventObject, type MetaObject, type NonReducibleUnknown, type StateMachine, type StateSchema, assign, setup } from 'xstate';
+import { applyCall, applyEnd, applyOutput, approveCall, blockingRule, canEnd, rejectCall } from './toolRuleEngine.js';
 import type { ToolRuleProgram } from './toolRuleProgram.js';
 import { type ToolRuleState, initialToolRuleState } from './toolRuleState.js';
 
@@ -53,8 +37,7 @@ export function createToolRulesMachine(program: ToolRuleProgram): ToolRulesMachi
       allowed: ({ context }, params: { tool: string }) => blockingRule(program, context, params.tool) === null,
       canEnd: ({ context }) => canEnd(program, context),
       awaitingOutput: ({ context }) => context.branch?.status === 'pending',
-      outputUnmatched: ({ context, event }) =>
-        event.type === 'output' && applyOutput(program, context, event.value).state.phase === 'failed',
+      outputUnmatched: ({ context, event }) => event.type === 'output' && applyOutput(program, context, event.value).state.phase === 'failed',
       awaiting: ({ context }, params: { tool: string }) => context.awaitingApproval === params.tool,
       lastIs: ({ context }, params: { tool: string | null }) => context.awaitingApproval !== null && context.last === params.tool,
     },

@@ -41,7 +41,9 @@ const usage = (command?: Command) =>
   command === undefined
     ? `Usage:\n${Object.values(COMMANDS)
         .map((entry) => `  ${entry.usage}`)
-        .join('\n')}\n  agentchart check-model --provider ollama|openai --model <name> …\n  agentchart <command> --help\n\nExamples: ${exampleNames().join(', ')}`
+        .join(
+          '\n',
+        )}\n  agentchart check-model --provider ollama|openai --model <name> …\n  agentchart <command> --help\n\nExamples: ${exampleNames().join(', ')}`
     : `Usage: ${COMMANDS[command].usage}\n\nExamples: ${exampleNames().join(', ')}`;
 
 class UsageError extends Error {}
