@@ -47,6 +47,8 @@ for (const name of names) {
     target: 'node20',
     outfile,
     logLevel: 'warning',
+    // Database drivers load native code or optional peers at run time: resolved from node_modules, not bundled.
+    external: ['@libsql/client', 'libsql', 'pg', 'pg-native'],
     // Bundled CommonJS dependencies still call require().
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });

@@ -97,3 +97,14 @@ export {
   type StateChangedEmitted,
   type StateWriteEvent,
 } from './sharedState/sharedStateMachine.js';
+export {
+  DEFAULT_LEASE_MS,
+  type DurableRun,
+  type PendingResumes,
+  type StoreOptions,
+  persistRunToStore,
+  resumePending,
+  resumeRunFromStore,
+} from './durable/storedRuns.js';
+export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
+export { argumentsHash } from './durable/argumentsHash.js';

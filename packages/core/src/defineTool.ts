@@ -39,6 +39,13 @@ export interface ToolDefinition<P extends ToolParameters, R> {
    * default), `always`, or a predicate over the validated arguments.
    */
   approval?: ToolApproval<z.output<P>>;
+  /**
+   * Running a call twice does no harm (it reads, or it passes
+   * `ctx.idempotencyKey` to a service that deduplicates). A durable run
+   * re-runs such a call when a crash left it in doubt; any other in-doubt
+   * call waits for a person's decision instead.
+   */
+  idempotent?: boolean;
 }
 
 /** A typed tool, ready to give to an agent. */
@@ -58,6 +65,8 @@ export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
   readonly spec: ToolSpec;
   /** How calls are approved: `never`, `always`, or `conditional` (decided by `needsApproval`). */
   readonly approval: 'never' | 'always' | 'conditional';
+  /** Safe to run again after a crash left a call in doubt (see `ToolDefinition.idempotent`). */
+  readonly idempotent?: boolean;
   execute(args: z.output<P>, ctx: ToolContext): R | Promise<R>;
   /** Whether this call (with validated arguments) waits for a human decision. */
   needsApproval(args: z.output<P>, ctx: ApprovalContext): boolean | Promise<boolean>;
@@ -132,6 +141,7 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
     approval: typeof approval === 'function' ? 'conditional' : approval,
     execute: definition.execute,
     needsApproval: typeof approval === 'function' ? approval : () => approval === 'always',
+    ...(definition.idempotent === true ? { idempotent: true } : {}),
   };
   const contextual = definition.parameters;
   if (typeof contextual === 'function') return { ...tool, parametersFor: (ctx) => contextual(ctx) };

@@ -131,11 +131,14 @@ export class ApprovalError extends AgentchartError {
 /**
  * A run could not be persisted (it is not waiting for approval) or a
  * persisted run could not be resumed (wrong format or version, another agent,
- * a tool the resuming agent does not have). `code` says which.
+ * a tool the resuming agent does not have, a field that is not what the run
+ * wrote: `details.path` says where), its signature does not match
+ * (`SNAPSHOT_TAMPERED`), or the run was persisted and only its resumed copy
+ * may go on (`RUN_PERSISTED`). `code` says which.
  */
 export class RunSnapshotError extends AgentchartError {
   constructor(
-    code: 'RUN_NOT_PERSISTABLE' | 'RUN_SNAPSHOT_INVALID' | 'RUN_SNAPSHOT_TOOL_MISSING',
+    code: 'RUN_NOT_PERSISTABLE' | 'RUN_SNAPSHOT_INVALID' | 'RUN_SNAPSHOT_TOOL_MISSING' | 'SNAPSHOT_TAMPERED' | 'RUN_PERSISTED',
     message: string,
     details: Record<string, unknown> = {},
   ) {

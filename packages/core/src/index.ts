@@ -1,3 +1,16 @@
+export type {
+  NewStoredRun,
+  RunLease,
+  RunStore,
+  StateWrite,
+  StoredRun,
+  StoredRunKind,
+  StoredRunStatus,
+  StoredRunSummary,
+  ToolCallJournalEntry,
+  ToolCallStart,
+} from './runStore.js';
+export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
 export {
   budgetSpent,
   remainingBudget,

@@ -26,3 +26,6 @@ export { StopReasonSchema } from './runEvents.js';
 export { restoreOptionalNulls, toParametersJsonSchema } from './toolJsonSchema.js';
 export { blockingRule } from './toolRules/toolRuleEngine.js';
 export { toolStateKey } from './toolRules/toolRulesMachine.js';
+export { ErrorInfoSchema } from './runEvents.js';
+export { UsageSchema } from './messages.js';
+export { RULE_STATES } from './toolRules/toolRulesMachine.js';

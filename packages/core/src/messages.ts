@@ -17,6 +17,12 @@ export const ToolCallSchema = z.object({
   // Optional: a call with malformed arguments has none, and JSON drops the `undefined`.
   arguments: z.unknown().optional(),
   malformedArguments: z.string().optional(),
+  /**
+   * The id the model gave, when it repeated an id already used in the run and
+   * the runtime gave this call its own `id` (see `makeCallIdsUnique`).
+   * Providers send this one back to the model; everything else uses `id`.
+   */
+  modelId: z.string().min(1).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 

@@ -23,6 +23,12 @@ export interface ToolContext {
   readonly agentName: string;
   /** The run the call belongs to. */
   readonly runId: string;
+  /**
+   * The same on every attempt of this call, across crashes and resumes
+   * (`<runId>:<callId>`): pass it to a service that deduplicates requests
+   * (a payment API's idempotency key). `undefined` outside an agent run.
+   */
+  readonly idempotencyKey?: string;
   /** Aborted when the run is aborted: pass it to anything that waits. */
   readonly signal: AbortSignal;
   /** The run's (or group chat's) shared state; see `SharedState`. */

@@ -1,4 +1,12 @@
-import { ApprovalError, ConfigurationError, type Message, type RunEvent, type StateRecord, type ToolModeSetting } from '@agentchart/core';
+import {
+  ApprovalError,
+  ConfigurationError,
+  RunSnapshotError,
+  type Message,
+  type RunEvent,
+  type StateRecord,
+  type ToolModeSetting,
+} from '@agentchart/core';
 import { type Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../ids.js';
@@ -46,7 +54,9 @@ export interface AgentRun {
   /**
    * The run, while it waits for approval, as JSON: store it and continue it
    * later, in any process, with `agent.resume(snapshot)`. Throws
-   * `RunSnapshotError` in any other state.
+   * `RunSnapshotError` in any other state. After it, this copy is fenced:
+   * `approve` / `reject` throw `RUN_PERSISTED` (only the resumed copy goes
+   * on); `abort()` still ends it.
    */
   persist(): PersistedRun;
   /** The root actor, for inspection. */
@@ -120,7 +130,17 @@ function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: bool
     const snapshot = actor.getSnapshot();
     return snapshot.matches('awaitingApproval') ? pendingRequests(snapshot.context.approvals) : [];
   };
+  // After persist(), only the resumed copy may decide: two copies approving would run the call twice.
+  let persisted = false;
   const decide = (id: string, approved: boolean, reason?: string) => {
+    if (persisted) {
+      throw new RunSnapshotError(
+        'RUN_PERSISTED',
+        `Run "${runId}" was persisted: decide its calls on the copy agent.resume(snapshot) returns, not on this one (only one copy may go on). ` +
+          'This copy can only be aborted.',
+        { runId },
+      );
+    }
     if (reason !== undefined && typeof reason !== 'string') {
       throw new ConfigurationError(
         `run.reject(id, reason): the reason is shown to the model, so it must be a string (got a value of type ${typeof reason}).`,
@@ -146,7 +166,11 @@ function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: bool
     },
     approve: (id) => decide(id, true),
     reject: (id, reason) => decide(id, false, reason),
-    persist: () => persistRun(actor),
+    persist: () => {
+      const snapshot = persistRun(actor);
+      persisted = true;
+      return snapshot;
+    },
     actor,
   };
   announceRun(run);

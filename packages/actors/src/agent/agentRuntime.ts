@@ -1,6 +1,7 @@
 import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord, TokenBudget } from '@agentchart/core';
 import type { z } from 'zod';
 import type { LiveToolSet } from './liveTools.js';
+import type { SnapshotKey } from './snapshotSignature.js';
 import type { RunBudgetSettings } from './runTokenBudget.js';
 
 /**
@@ -37,6 +38,8 @@ export interface AgentRuntime extends RunBudgetSettings {
   readonly mirrorToolRules?: boolean;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
+  /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */
+  readonly snapshotKey?: SnapshotKey | undefined;
 }
 
 /**
@@ -66,6 +69,7 @@ export function agentRuntime(
     toolRules: base.toolRules,
     mirrorToolRules: run.mirrorToolRules ?? false,
     stateSchema: base.stateSchema,
+    snapshotKey: base.snapshotKey,
     // A run-level `maxTokens` overrides the agent's.
     tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
     prices: base.prices,

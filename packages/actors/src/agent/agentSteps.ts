@@ -13,6 +13,7 @@ import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } 
 import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
+import { makeCallIdsUnique } from './uniqueCallIds.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
@@ -109,7 +110,8 @@ export const agentSteps = {
 
   takeReply: (context, event, enqueue) => {
     if (event.type !== 'model.reply') return;
-    const { usage, finishReason, ...draft } = event.reply;
+    const { usage, finishReason, ...reply } = event.reply;
+    const draft = { ...reply, toolCalls: makeCallIdsUnique(reply.toolCalls, context.messages) };
     enqueue.assign({ draft });
     const base = { runId: context.runId, agent: context.runtime.agentName, step: context.step };
     // A stream that ended without saying why: tool calls if it made some, else a plain stop.

@@ -25,6 +25,7 @@ import { validateInitialState } from './validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
+import { type SnapshotKey, checkSnapshotKey } from './snapshotSignature.js';
 import { LiveToolSet, assertIsTool } from './liveTools.js';
 import { sharedToolRules } from './sharedToolRules.js';
 import { middlewareList } from './middleware.js';
@@ -84,6 +85,12 @@ export interface AgentOptions {
    * checked against it (make keys optional that may be absent).
    */
   stateSchema?: z.ZodType<StateRecord>;
+  /**
+   * A secret that signs every snapshot `run.persist()` writes (HMAC-SHA256);
+   * `agent.resume` then refuses an unsigned or edited one (`SNAPSHOT_TAMPERED`).
+   * At least 16 bytes.
+   */
+  snapshotKey?: SnapshotKey;
   /**
    * Tokens a run may use (input + output, or each), counted from the usage
    * the model reports: once reached, the run ends with stop reason
@@ -220,7 +227,9 @@ class ConfiguredAgent implements Agent {
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
     const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
-    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware));
+    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware), {
+      snapshotKey: config.snapshotKey,
+    });
     const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
     return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
   }
@@ -259,6 +268,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     maxConsecutiveErrors: options.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS,
     detailedErrors: options.detailedErrors ?? DEFAULT_DETAILED_ERRORS,
     stateSchema: options.stateSchema,
+    snapshotKey: checkSnapshotKey(options.snapshotKey, `createAgent({ name: "${options.name}" })`),
     toolRules:
       options.toolRules === undefined
         ? undefined

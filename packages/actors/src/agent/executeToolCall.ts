@@ -70,6 +70,11 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
   }
 }
 
+/** The idempotency key of a call: run-unique call ids make it unique, and it never changes. */
+export function idempotencyKeyOf(runId: string, callId: string): string {
+  return `${runId}:${callId}`;
+}
+
 /** What a run's tool context reads from its batch. */
 type RunToolEnvironment = Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged'>;
 
@@ -96,6 +101,10 @@ class RunToolContext implements ToolContext {
     this.agentName = env.agentName;
     this.runId = env.runId;
     this.signal = env.signal;
+  }
+
+  get idempotencyKey(): string {
+    return idempotencyKeyOf(this.runId, this.callId);
   }
 
   get state(): ToolContext['state'] {

@@ -1,10 +1,16 @@
 import { type AnyTool, RunSnapshotError } from '@agentchart/core';
+import { setOwn } from '@agentchart/core/internal';
 import type { Actor, SnapshotFrom } from 'xstate';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import type { AgentContext } from './agentContext.js';
 import type { agentMachine } from './agentMachine.js';
 import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
+import { checkRunSnapshot } from './checkRunSnapshot.js';
+import { PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
+import { rebuildChildren } from './rebuildChildren.js';
+import { type SnapshotKey, signSnapshot, verifySnapshot } from './snapshotSignature.js';
+import { SHARED_STATE_SYSTEM_ID } from '../sharedState/sharedStateMachine.js';
 
 /**
  * A run waiting for approval, as plain JSON: the agent machine's persisted
@@ -21,40 +27,20 @@ export interface PersistedRun {
   liveTools: string[];
   /** The XState persisted snapshot of the agent machine, `context.runtime` left out. */
   machine: PersistedMachine;
+  /** `hmac-sha256:…` of everything else, when the agent has a `snapshotKey`. */
+  signature?: string;
 }
 
-const PersistedMachineSchema = z.looseObject({
-  status: z.literal('active'),
-  value: z.unknown(),
-  context: z.looseObject({ runId: z.string(), messages: z.array(z.unknown()) }),
-});
-type PersistedMachine = z.infer<typeof PersistedMachineSchema>;
-
-const PersistedRunSchema = z.object({
-  format: z.literal('agentchart.run'),
-  version: z.number().int(),
-  agent: z.string(),
-  runId: z.string(),
-  liveTools: z.array(z.string()),
-  machine: PersistedMachineSchema,
-});
+/** How `restoreRun` checks and restores. */
+export interface RestoreOptions {
+  /** The agent's key: the snapshot must carry its signature. */
+  snapshotKey?: SnapshotKey | undefined;
+  /** The run takes part in a group chat, whose shared state the chat attaches (the run has none of its own). */
+  sharedStateFromChat?: boolean;
+}
 
 /** The persisted versions this release reads (1: before the model caller and tool runner became run-long children). */
 const SUPPORTED_VERSIONS: readonly number[] = [1, RUN_SNAPSHOT_VERSION];
-
-/** Version 1 runs had no run-long `model` and `toolRunner` children: give them idle ones. */
-function migrateV1(machine: PersistedMachine): PersistedMachine {
-  const children = (machine.children ?? {}) as Record<string, unknown>;
-  const idle = { status: 'active', output: undefined, error: undefined, input: undefined };
-  return {
-    ...machine,
-    children: {
-      ...children,
-      model: { src: 'modelCaller', snapshot: idle },
-      toolRunner: { src: 'toolRunner', snapshot: idle },
-    },
-  };
-}
 
 /** The states a run can be persisted in: those where nothing is running. */
 const PERSISTABLE_STATES = new Set(['awaitingApproval']);
@@ -75,7 +61,7 @@ export function persistRun(actor: Actor<typeof agentMachine>): PersistedRun {
   // Persist without the runtime: it is code (model clients may even hold cycles).
   const persisted = actor.logic.getPersistedSnapshot({ ...snapshot, context: data as AgentContext });
   const machine = JSON.parse(JSON.stringify(persisted)) as PersistedMachine;
-  return {
+  const run: PersistedRun = {
     format: 'agentchart.run',
     version: RUN_SNAPSHOT_VERSION,
     agent: runtime.agentName,
@@ -83,42 +69,63 @@ export function persistRun(actor: Actor<typeof agentMachine>): PersistedRun {
     liveTools: runtime.liveTools.names(),
     machine,
   };
+  return runtime.snapshotKey === undefined ? run : signSnapshot(run, runtime.snapshotKey);
 }
 
 /**
  * Checks a persisted run and returns the machine snapshot to restore, with
  * `runtime` attached. `makeRuntime` receives the live tools, resolved by name
  * from `knownTools` (the resuming agent's tools plus any tools it was given
- * for resuming); a name that cannot be resolved throws.
+ * for resuming); a name that cannot be resolved throws. With a `snapshotKey`
+ * the signature is checked first (`SNAPSHOT_TAMPERED`); then every field
+ * (`runSnapshotSchema`) and what follows from the transcript
+ * (`checkRunSnapshot`). Nothing runs before all of it passed; the machine's
+ * children are rebuilt from the checked data, not taken from the snapshot.
  */
 export function restoreRun(
   value: unknown,
   agentName: string,
   knownTools: ReadonlyMap<string, AnyTool>,
   makeRuntime: (liveTools: AnyTool[]) => AgentRuntime,
+  options: RestoreOptions = {},
 ): { runId: string; snapshot: SnapshotFrom<typeof agentMachine> } {
-  const parsed = PersistedRunSchema.safeParse(value);
-  if (!parsed.success) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'This is not a persisted agentchart run (not an object). Pass what run.persist() returned.', {
+      path: '',
+    });
+  }
+  const version = (value as { version?: unknown }).version;
+  if (typeof version === 'number' && !SUPPORTED_VERSIONS.includes(version)) {
     throw new RunSnapshotError(
       'RUN_SNAPSHOT_INVALID',
-      `This is not a persisted agentchart run: ${parsed.error.issues[0]?.message ?? 'invalid'}. Pass what run.persist() returned.`,
-      { issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) },
+      `Persisted run version ${version} is not supported; this version of agentchart reads versions ${SUPPORTED_VERSIONS.join(', ')}.`,
+      { version, supported: SUPPORTED_VERSIONS },
+    );
+  }
+  const { snapshotKey, sharedStateFromChat = false } = options;
+  if (snapshotKey !== undefined) verifySnapshot(value, snapshotKey, 'persisted run');
+  const parsed = PersistedRunSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join('.') ?? '';
+    throw new RunSnapshotError(
+      'RUN_SNAPSHOT_INVALID',
+      `This is not a persisted agentchart run: at ${path || 'the top'}, ${issue?.message ?? 'invalid'}. Pass what run.persist() returned, unchanged.`,
+      { path, issues: parsed.error.issues.map((each: z.core.$ZodIssue) => `${each.path.join('.')}: ${each.message}`) },
     );
   }
   const persisted = parsed.data;
-  if (!SUPPORTED_VERSIONS.includes(persisted.version)) {
-    throw new RunSnapshotError(
-      'RUN_SNAPSHOT_INVALID',
-      `Persisted run version ${persisted.version} is not supported; this version of agentchart reads versions ${SUPPORTED_VERSIONS.join(', ')}.`,
-      { version: persisted.version, supported: SUPPORTED_VERSIONS },
-    );
-  }
   if (persisted.agent !== agentName) {
     throw new RunSnapshotError(
       'RUN_SNAPSHOT_INVALID',
       `The persisted run belongs to agent "${persisted.agent}"; resume it with that agent, not "${agentName}".`,
       { agent: persisted.agent, resumingAgent: agentName },
     );
+  }
+  if (persisted.machine.context.runId !== persisted.runId) {
+    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', "The persisted run is not valid at machine.context.runId: it is not the run's id.", {
+      path: 'machine.context.runId',
+    });
   }
   const missing = persisted.liveTools.filter((name) => !knownTools.has(name));
   if (missing.length > 0) {
@@ -129,18 +136,67 @@ export function restoreRun(
       { missing },
     );
   }
-  const runtime = makeRuntime(persisted.liveTools.map((name) => knownTools.get(name) as AnyTool));
-  const data = persisted.machine.context as unknown as Omit<AgentContext, 'runtime'>;
+  const liveTools = persisted.liveTools.map((name) => knownTools.get(name) as AnyTool);
+  const runtime = makeRuntime(liveTools);
+  const data = persisted.machine.context;
+  checkRunSnapshot(data, {
+    liveTools: new Map(liveTools.map((tool) => [tool.name, tool])),
+    toolRules: runtime.toolRules,
+    maxSteps: runtime.maxSteps,
+  });
+  const sharedValues = ownSharedValues(value, persisted.machine.children.sharedState?.snapshot.context);
+  if (sharedValues === undefined && !sharedStateFromChat) {
+    throw new RunSnapshotError(
+      'RUN_SNAPSHOT_INVALID',
+      "The persisted run is not valid at machine.children.sharedState: the run's shared state is missing.",
+      {
+        path: 'machine.children.sharedState',
+      },
+    );
+  }
+  if (sharedValues !== undefined && runtime.stateSchema !== undefined) {
+    const state = runtime.stateSchema.safeParse(sharedValues.values);
+    if (!state.success) {
+      throw new RunSnapshotError(
+        'RUN_SNAPSHOT_INVALID',
+        `The persisted run's shared state does not match the agent's stateSchema: ${state.error.issues[0]?.message}.`,
+        {
+          path: 'machine.children.sharedState.snapshot.context.values',
+        },
+      );
+    }
+  }
   // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
   const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
-  const machine = persisted.version === 1 ? migrateV1(persisted.machine) : persisted.machine;
+  // The run's own shared state is its child (rebuilt below); a chat's is attached by the chat.
+  const sharedState = sharedValues === undefined ? data.sharedState : { xstate$$type: 1, id: SHARED_STATE_SYSTEM_ID };
   // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
-  const mirrorToolRules = (machine.children as Record<string, unknown> | undefined)?.toolRules !== undefined;
-  const context = {
-    ...data,
-    batch,
-    runtime: agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules }),
+  const mirrorToolRules = (persisted.machine.children as Record<string, unknown>).toolRules !== undefined && data.rules !== undefined;
+  const restoredRuntime = agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules });
+  const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
+  const machine = {
+    status: 'active',
+    value: 'awaitingApproval',
+    historyValue: {},
+    context,
+    children: rebuildChildren(sharedValues, mirrorToolRules ? data.rules : undefined),
   };
-  const snapshot = { ...machine, context } as unknown as SnapshotFrom<typeof agentMachine>;
-  return { runId: persisted.runId, snapshot };
+  return { runId: persisted.runId, snapshot: machine as unknown as SnapshotFrom<typeof agentMachine> };
+}
+
+/**
+ * The shared state's values as the snapshot holds them, own keys only: zod's
+ * record parse would turn a `__proto__` key into a prototype, so the checked
+ * shape is read back from the raw snapshot key by key.
+ */
+function ownSharedValues(
+  raw: unknown,
+  checked: { values: Record<string, unknown>; version: number } | undefined,
+): { values: Record<string, unknown>; version: number } | undefined {
+  if (checked === undefined) return undefined;
+  const values = (raw as { machine: { children: { sharedState: { snapshot: { context: { values: Record<string, unknown> } } } } } }).machine.children
+    .sharedState.snapshot.context.values;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(values)) setOwn(copy, key, values[key]);
+  return { values: copy, version: checked.version };
 }

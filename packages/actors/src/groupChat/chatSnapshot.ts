@@ -2,6 +2,7 @@ import { MessageSchema } from '@agentchart/core';
 import { z } from 'zod';
 import { ChatSnapshotError } from './groupChatErrors.js';
 import type { GroupChatSnapshot } from './groupChatTypes.js';
+import { checkChatTurns } from './checkChatTurns.js';
 
 /** The snapshot version `run.snapshot()` writes (2: a wait for tool approval can be persisted). */
 const CHAT_SNAPSHOT_VERSION = 2;
@@ -85,6 +86,7 @@ export function parseChatSnapshot(value: unknown, participants: readonly string[
       { strangers },
     );
   }
+  checkChatTurns(snapshot, participants);
   return snapshot;
 }
 

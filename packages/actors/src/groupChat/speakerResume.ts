@@ -34,10 +34,11 @@ export function restoreSpeakerRun(waiting: PersistedApprovalWaiting, runtime: Ch
     );
   }
   const { turn } = member;
-  const { snapshot } = restoreRun(waiting.run, member.name, turn.knownTools, (liveTools) => ({
-    ...turn.runtime(),
-    liveTools: new LiveToolSet(liveTools),
-  }));
+  const base = turn.runtime();
+  const { snapshot } = restoreRun(waiting.run, member.name, turn.knownTools, (liveTools) => ({ ...base, liveTools: new LiveToolSet(liveTools) }), {
+    snapshotKey: base.snapshotKey,
+    sharedStateFromChat: true,
+  });
   return { kind: 'approval', speaker: member.name, snapshot };
 }
 

@@ -12,6 +12,7 @@ import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'ope
  * toOpenAIMessages([msg.tool('call_1', 'add', '5')]); // [{ role: 'tool', tool_call_id: 'call_1', content: '5' }]
  */
 export function toOpenAIMessages(messages: readonly Message[], reasoningField?: 'reasoning_content' | 'reasoning'): ChatCompletionMessageParam[] {
+  const wireId = modelCallIds(messages);
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
@@ -26,7 +27,7 @@ export function toOpenAIMessages(messages: readonly Message[], reasoningField?: 
         if (reasoningField !== undefined && message.reasoning) (param as unknown as Record<string, unknown>)[reasoningField] = message.reasoning;
         if (message.toolCalls && message.toolCalls.length > 0) {
           param.tool_calls = message.toolCalls.map((call) => ({
-            id: call.id,
+            id: call.modelId ?? call.id,
             type: 'function' as const,
             function: { name: call.name, arguments: call.malformedArguments ?? JSON.stringify(call.arguments ?? {}) },
           }));
@@ -34,9 +35,19 @@ export function toOpenAIMessages(messages: readonly Message[], reasoningField?: 
         return param;
       }
       case 'tool':
-        return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+        return { role: 'tool', tool_call_id: wireId.get(message.toolCallId) ?? message.toolCallId, content: message.content };
     }
   });
+}
+
+/** The model's own ids of calls the runtime renamed (a repeated id), by the run-unique id. */
+function modelCallIds(messages: readonly Message[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || message.toolCalls === undefined) continue;
+    for (const call of message.toolCalls) if (call.modelId !== undefined) ids.set(call.id, call.modelId);
+  }
+  return ids;
 }
 
 /** Tools as functions; a tool that asks for `strict` gets a schema strict mode accepts. */

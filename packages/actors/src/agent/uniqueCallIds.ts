@@ -1,0 +1,32 @@
+import type { Message, ToolCall } from '@agentchart/core';
+
+/**
+ * Gives every call of a reply an id no other call of the run has: a call
+ * whose id the model already used (in this reply or earlier in the
+ * transcript) gets `<id>~<n>`, with the model's id kept as `modelId` for the
+ * wire. Approvals, results and the journal then address each call apart.
+ * Calls with fresh ids are returned as they are.
+ *
+ * @example
+ * makeCallIdsUnique([{ id: 'dup', name: 'a' }, { id: 'dup', name: 'b' }], []);
+ * // [{ id: 'dup', name: 'a' }, { id: 'dup~2', name: 'b', modelId: 'dup' }]
+ */
+export function makeCallIdsUnique(calls: readonly ToolCall[], transcript: readonly Message[]): ToolCall[] {
+  if (calls.length === 0) return calls as ToolCall[];
+  const used = new Set<string>();
+  for (const message of transcript) {
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) used.add(call.id);
+    else if (message.role === 'tool') used.add(message.toolCallId);
+  }
+  return calls.map((call) => {
+    if (!used.has(call.id)) {
+      used.add(call.id);
+      return call;
+    }
+    let n = 2;
+    while (used.has(`${call.id}~${n}`)) n += 1;
+    const id = `${call.id}~${n}`;
+    used.add(id);
+    return { ...call, id, modelId: call.modelId ?? call.id };
+  });
+}

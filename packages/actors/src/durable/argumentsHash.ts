@@ -1,0 +1,16 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../agent/snapshotSignature.js';
+
+/**
+ * The journal's fingerprint of a call's arguments: SHA-256 of their JSON
+ * with sorted keys, so a call re-made with other arguments under the same
+ * id is told apart.
+ *
+ * @example
+ * argumentsHash({ b: 1, a: 2 }) === argumentsHash({ a: 2, b: 1 }); // true
+ */
+export function argumentsHash(args: unknown): string {
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson(args ?? null))
+    .digest('hex')}`;
+}

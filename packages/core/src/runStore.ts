@@ -1,0 +1,147 @@
+/**
+ * The durable store of runs and chats: their state as versioned JSON, owner
+ * leases with fencing tokens, and the tool-call journal. An interface only
+ * (no I/O here); `@agentchart/store/sqlite` and `@agentchart/store/postgres`
+ * implement it, and one contract test suite checks both.
+ *
+ * Every write takes the `RunLease` it was made under. The store accepts it
+ * only while that lease is the current one (its fencing token is the latest
+ * issued for the run and it has not expired); otherwise it throws
+ * `RunLeaseLostError` and changes nothing, so an owner that was paused past
+ * its lease can neither checkpoint nor record a tool call.
+ */
+
+/** What a stored record is: an agent run or a group chat. */
+export type StoredRunKind = 'run' | 'chat';
+
+/**
+ * Where a stored run is: `running` (a step is under way or next),
+ * `waiting` (for a person: an approval, a human turn), `finished` (it ended,
+ * whatever the stop reason). `listUnfinished` lists the first two.
+ */
+export type StoredRunStatus = 'running' | 'waiting' | 'finished';
+
+/** A lease on one run: the right to write it until `expiresAt`, under `token`. */
+export interface RunLease {
+  readonly runId: string;
+  readonly owner: string;
+  /** The fencing token: grows by one each time the run changes hands. */
+  readonly token: number;
+  /** Milliseconds since the epoch (the store's clock). */
+  readonly expiresAt: number;
+}
+
+/** A run or chat as stored, with its current lease holder (if any). */
+export interface StoredRun {
+  readonly runId: string;
+  readonly kind: StoredRunKind;
+  /** The agent's or the chat's name, so a process knows which one resumes it. */
+  readonly name: string;
+  readonly status: StoredRunStatus;
+  /** Grows by one with every `saveState`; 0 before the first. */
+  readonly version: number;
+  /** The checkpoint as saved (JSON), `undefined` before the first. */
+  readonly state: unknown;
+  readonly leaseOwner: string | undefined;
+  readonly leaseToken: number;
+  readonly leaseExpiresAt: number | undefined;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A stored run without its state: what `listUnfinished` returns. */
+export type StoredRunSummary = Omit<StoredRun, 'state'>;
+
+/** One tool call in the journal: recorded before it executes, completed after. */
+export interface ToolCallJournalEntry {
+  readonly runId: string;
+  /** The run-unique call id (see the agent's call ids). */
+  readonly callId: string;
+  readonly toolName: string;
+  /** A hash of the call's arguments, to tell a re-made call from another call with the same id. */
+  readonly argumentsHash: string;
+  /** The key `execute` receives as `ctx.idempotencyKey`: the same on every attempt of this call. */
+  readonly idempotencyKey: string;
+  /** `started`: recorded before execution, no result yet (in doubt after a crash). */
+  readonly status: 'started' | 'finished';
+  /** The recorded result (JSON), once finished. */
+  readonly result: unknown;
+  /** The fencing token of the lease the call was started under. */
+  readonly startedToken: number;
+  readonly startedAt: number;
+  readonly finishedAt: number | undefined;
+}
+
+/** What `recordCallStarted` records. */
+export interface ToolCallStart {
+  callId: string;
+  toolName: string;
+  argumentsHash: string;
+  idempotencyKey: string;
+}
+
+/** What `createRun` creates. */
+export interface NewStoredRun {
+  runId: string;
+  kind: StoredRunKind;
+  name: string;
+  /** Who takes the first lease (a process or worker id). */
+  owner: string;
+  /** How long the first lease lasts, in milliseconds. */
+  leaseMs: number;
+}
+
+/** What `saveState` writes. */
+export interface StateWrite {
+  status: StoredRunStatus;
+  /** JSON-serialisable. */
+  state: unknown;
+}
+
+/**
+ * The store of durable runs and chats.
+ *
+ * @example
+ * const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'worker-1', leaseMs: 30_000 });
+ * await store.saveState(lease, { status: 'running', state: checkpoint });
+ * const { entry, created } = await store.recordCallStarted(lease, { callId, toolName, argumentsHash, idempotencyKey });
+ * if (created) await store.recordCallResult(lease, callId, await execute());
+ */
+export interface RunStore {
+  /** Creates a run with its first lease (token 1). Throws `RunStoreError` `RUN_ALREADY_EXISTS` when the id is taken. */
+  createRun(run: NewStoredRun): Promise<RunLease>;
+  /**
+   * Takes the lease of an existing run for `owner`: when it has no owner, its
+   * lease expired, or `owner` already holds it. The fencing token grows by one
+   * every time. Throws `RunOwnedElsewhereError` while another owner's lease
+   * holds, `RunStoreError` `RUN_NOT_FOUND` when there is no such run.
+   */
+  acquireLease(runId: string, owner: string, leaseMs: number): Promise<RunLease>;
+  /** Extends a lease that is still current (same token); throws `RunLeaseLostError` otherwise. */
+  renewLease(lease: RunLease, leaseMs: number): Promise<RunLease>;
+  /** Gives a current lease up (another owner may take the run at once); a lease that is no longer current is left as is. */
+  releaseLease(lease: RunLease): Promise<void>;
+  /** Writes a checkpoint under a current lease; returns the new version. Throws `RunLeaseLostError` otherwise. */
+  saveState(lease: RunLease, write: StateWrite): Promise<number>;
+  /** The stored run, or `undefined`. */
+  loadRun(runId: string): Promise<StoredRun | undefined>;
+  /** Every run and chat not `finished`, oldest first (optionally of one kind). */
+  listUnfinished(kind?: StoredRunKind): Promise<StoredRunSummary[]>;
+  /**
+   * Records a call as started before it executes, under a current lease.
+   * When the call is already in the journal, nothing is written and
+   * `created` is false: the entry says whether it finished (use its result)
+   * or is in doubt. Throws `RunLeaseLostError` when the lease is not current.
+   */
+  recordCallStarted(lease: RunLease, start: ToolCallStart): Promise<{ entry: ToolCallJournalEntry; created: boolean }>;
+  /**
+   * Records the result of a started call, under a current lease. A call that
+   * already has a result keeps its first one (the returned entry has it).
+   * Throws `RunStoreError` `CALL_NOT_STARTED` for a call never started.
+   */
+  recordCallResult(lease: RunLease, callId: string, result: unknown): Promise<ToolCallJournalEntry>;
+  /** The journal of one run, in the order the calls were recorded as started. */
+  listCalls(runId: string): Promise<ToolCallJournalEntry[]>;
+  /** Closes the connection(s). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,37 @@
+import type { RunStore } from '@agentchart/core';
+import pg from 'pg';
+import { migrate } from '../shared/migrate.js';
+import { SqlRunStore, type StoreClock } from '../shared/sqlRunStore.js';
+import { postgresDriver } from './postgresDriver.js';
+
+export interface PostgresRunStoreOptions {
+  /** A connection string (`postgres://user@host:port/db`); or pass `pool`. */
+  connectionString?: string;
+  /** A pool of your own (the store does not end it on close). */
+  pool?: pg.Pool;
+  /** The clock leases are measured against (default `Date.now`; every process should agree within a lease's margin). */
+  now?: StoreClock;
+}
+
+/**
+ * Opens (and migrates) the run store in a Postgres database.
+ *
+ * @example
+ * import { createPostgresRunStore } from '@agentchart/store/postgres';
+ * const store = await createPostgresRunStore({ connectionString: process.env.DATABASE_URL });
+ */
+export async function createPostgresRunStore(options: PostgresRunStoreOptions): Promise<RunStore> {
+  const now = options.now ?? Date.now;
+  const ownsPool = options.pool === undefined;
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 4 });
+  // An idle client that loses its connection emits 'error'; the next query reports it, so do not crash here.
+  if (ownsPool) pool.on('error', () => {});
+  const driver = postgresDriver(pool, ownsPool);
+  try {
+    await migrate(driver, now);
+  } catch (error) {
+    await driver.close();
+    throw error;
+  }
+  return new SqlRunStore(driver, now);
+}

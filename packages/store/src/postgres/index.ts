@@ -1,0 +1,1 @@
+export { createPostgresRunStore, type PostgresRunStoreOptions } from './createPostgresRunStore.js';

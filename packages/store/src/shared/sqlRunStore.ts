@@ -1,0 +1,165 @@
+import {
+  ConfigurationError,
+  type NewStoredRun,
+  type RunLease,
+  RunLeaseLostError,
+  RunOwnedElsewhereError,
+  type RunStore,
+  RunStoreError,
+  type StateWrite,
+  type StoredRun,
+  type StoredRunKind,
+  type StoredRunSummary,
+  type ToolCallJournalEntry,
+  type ToolCallStart,
+} from '@agentchart/core';
+import { toJournalEntry, toNumber, toStoredRun, toSummary } from './rows.js';
+import type { SqlDriver } from './sqlDriver.js';
+import { SQL } from './statements.js';
+
+/** The clock the store's leases are measured against (tests pass a fake one). */
+export type StoreClock = () => number;
+
+/**
+ * `RunStore` over any `SqlDriver`: the SQLite and Postgres stores are this
+ * class with their driver. Every fenced write is one statement.
+ */
+export class SqlRunStore implements RunStore {
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly now: StoreClock,
+  ) {}
+
+  async createRun(run: NewStoredRun): Promise<RunLease> {
+    checkLeaseMs(run.leaseMs);
+    const now = this.now();
+    const expiresAt = now + run.leaseMs;
+    const { rows } = await this.driver.query(SQL.createRun, [run.runId, run.kind, run.name, run.owner, expiresAt, now]);
+    if (rows.length === 0) {
+      throw new RunStoreError(
+        'RUN_ALREADY_EXISTS',
+        `The store already has a run "${run.runId}". Resume it (acquire its lease), or create the run under a new id.`,
+        {
+          runId: run.runId,
+        },
+      );
+    }
+    return { runId: run.runId, owner: run.owner, token: toNumber(rows[0]!.lease_token), expiresAt };
+  }
+
+  async acquireLease(runId: string, owner: string, leaseMs: number): Promise<RunLease> {
+    checkLeaseMs(leaseMs);
+    const now = this.now();
+    const expiresAt = now + leaseMs;
+    const { rows } = await this.driver.query(SQL.acquireLease, [runId, owner, expiresAt, now]);
+    if (rows.length > 0) return { runId, owner, token: toNumber(rows[0]!.lease_token), expiresAt };
+    const current = await this.loadSummary(runId);
+    if (current === undefined) throw notFound(runId);
+    throw new RunOwnedElsewhereError(runId, current.leaseOwner ?? '(unknown)', current.leaseExpiresAt ?? now);
+  }
+
+  async renewLease(lease: RunLease, leaseMs: number): Promise<RunLease> {
+    checkLeaseMs(leaseMs);
+    const now = this.now();
+    const expiresAt = now + leaseMs;
+    const { rows } = await this.driver.query(SQL.renewLease, [...fence(lease, now), expiresAt]);
+    if (rows.length === 0) throw await this.lost(lease);
+    return { ...lease, expiresAt };
+  }
+
+  async releaseLease(lease: RunLease): Promise<void> {
+    await this.driver.query(SQL.releaseLease, [lease.runId, lease.owner, lease.token]);
+  }
+
+  async saveState(lease: RunLease, write: StateWrite): Promise<number> {
+    const state = JSON.stringify(write.state ?? null);
+    const { rows } = await this.driver.query(SQL.saveState, [...fence(lease, this.now()), write.status, state]);
+    if (rows.length === 0) throw await this.lost(lease);
+    return toNumber(rows[0]!.version);
+  }
+
+  async loadRun(runId: string): Promise<StoredRun | undefined> {
+    const { rows } = await this.driver.query(SQL.loadRun, [runId]);
+    return rows[0] === undefined ? undefined : toStoredRun(rows[0]);
+  }
+
+  async listUnfinished(kind?: StoredRunKind): Promise<StoredRunSummary[]> {
+    const { rows } = kind === undefined ? await this.driver.query(SQL.listUnfinished) : await this.driver.query(SQL.listUnfinishedOfKind, [kind]);
+    return rows.map(toSummary);
+  }
+
+  async recordCallStarted(lease: RunLease, start: ToolCallStart): Promise<{ entry: ToolCallJournalEntry; created: boolean }> {
+    const params = [...fence(lease, this.now()), start.callId, start.toolName, start.argumentsHash, start.idempotencyKey];
+    const { rows } = await this.driver.query(SQL.recordCallStarted, params);
+    if (rows[0] !== undefined) return { entry: toJournalEntry(rows[0]), created: true };
+    await this.checkCurrent(lease);
+    const existing = await this.loadCall(lease.runId, start.callId);
+    if (existing === undefined) throw await this.lost(lease); // the lease lapsed between the two statements
+    return { entry: existing, created: false };
+  }
+
+  async recordCallResult(lease: RunLease, callId: string, result: unknown): Promise<ToolCallJournalEntry> {
+    const text = JSON.stringify(result ?? null);
+    const { rows } = await this.driver.query(SQL.recordCallResult, [...fence(lease, this.now()), callId, text]);
+    if (rows[0] !== undefined) return toJournalEntry(rows[0]);
+    await this.checkCurrent(lease);
+    const existing = await this.loadCall(lease.runId, callId);
+    if (existing === undefined) {
+      throw new RunStoreError(
+        'CALL_NOT_STARTED',
+        `Call "${callId}" of run "${lease.runId}" was never recorded as started, so it has no result to record. Record it with recordCallStarted before executing it.`,
+        { runId: lease.runId, callId },
+      );
+    }
+    return existing;
+  }
+
+  async listCalls(runId: string): Promise<ToolCallJournalEntry[]> {
+    const { rows } = await this.driver.query(SQL.listCalls, [runId]);
+    return rows.map(toJournalEntry);
+  }
+
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+
+  private async loadSummary(runId: string): Promise<StoredRunSummary | undefined> {
+    const { rows } = await this.driver.query(SQL.loadRun, [runId]);
+    return rows[0] === undefined ? undefined : toSummary(rows[0]);
+  }
+
+  private async loadCall(runId: string, callId: string): Promise<ToolCallJournalEntry | undefined> {
+    const { rows } = await this.driver.query(SQL.loadCall, [runId, callId]);
+    return rows[0] === undefined ? undefined : toJournalEntry(rows[0]);
+  }
+
+  private async checkCurrent(lease: RunLease): Promise<void> {
+    const { rows } = await this.driver.query(SQL.leaseIsCurrent, fence(lease, this.now()));
+    if (rows.length === 0) throw await this.lost(lease);
+  }
+
+  /** The error for a write refused by its fence: not found, or the lease lost (with who holds the run now). */
+  private async lost(lease: RunLease): Promise<Error> {
+    const current = await this.loadSummary(lease.runId);
+    if (current === undefined) return notFound(lease.runId);
+    return new RunLeaseLostError(lease.runId, lease.owner, lease.token, {
+      currentOwner: current.leaseOwner ?? null,
+      currentFence: current.leaseToken,
+      currentExpiresAt: current.leaseExpiresAt ?? null,
+    });
+  }
+}
+
+function fence(lease: RunLease, now: number): [string, string, number, number] {
+  return [lease.runId, lease.owner, lease.token, now];
+}
+
+function notFound(runId: string): RunStoreError {
+  return new RunStoreError('RUN_NOT_FOUND', `The store has no run "${runId}". Check the id (listUnfinished() lists the runs to resume).`, { runId });
+}
+
+function checkLeaseMs(leaseMs: number): void {
+  if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
+    throw new ConfigurationError(`A lease lasts a positive, finite number of milliseconds (got ${leaseMs}). Pass e.g. 30_000.`, { leaseMs });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Every statement the stores run, one text for both databases, with
+ * Postgres' numbered parameters (`$1`); the SQLite driver rewrites them to
+ * SQLite's `?1`. A write is fenced inside the statement itself (its WHERE
+ * names the lease's owner and token and an unexpired lease), so no
+ * transaction spans two round trips.
+ */
+
+const RUN_COLUMNS = 'run_id, kind, name, status, version, lease_owner, lease_token, lease_expires_at, created_at, updated_at';
+
+/** $1 run id, $2 owner, $3 token, $4 now: the lease is current. */
+const LEASE_IS_CURRENT = 'run_id = $1 AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > $4';
+
+export const SQL = {
+  /** $1 id, $2 kind, $3 name, $4 owner, $5 expires, $6 now */
+  createRun: `INSERT INTO agentchart_runs (run_id, kind, name, status, version, state, lease_owner, lease_token, lease_expires_at, created_at, updated_at)
+    VALUES ($1, $2, $3, 'running', 0, NULL, $4, 1, $5, $6, $6)
+    ON CONFLICT (run_id) DO NOTHING
+    RETURNING lease_token`,
+  /** $1 id, $2 owner, $3 expires, $4 now */
+  acquireLease: `UPDATE agentchart_runs SET lease_owner = $2, lease_token = lease_token + 1, lease_expires_at = $3, updated_at = $4
+    WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at <= $4)
+    RETURNING lease_token`,
+  /** $1 id, $2 owner, $3 token, $4 now, $5 new expiry */
+  renewLease: `UPDATE agentchart_runs SET lease_expires_at = $5 WHERE ${LEASE_IS_CURRENT} RETURNING lease_token`,
+  /** $1 id, $2 owner, $3 token */
+  releaseLease: `UPDATE agentchart_runs SET lease_owner = NULL, lease_expires_at = NULL
+    WHERE run_id = $1 AND lease_owner = $2 AND lease_token = $3`,
+  /** $1 id, $2 owner, $3 token, $4 now, $5 status, $6 state */
+  saveState: `UPDATE agentchart_runs SET status = $5, state = $6, version = version + 1, updated_at = $4
+    WHERE ${LEASE_IS_CURRENT} RETURNING version`,
+  /** $1 id */
+  loadRun: `SELECT ${RUN_COLUMNS}, state FROM agentchart_runs WHERE run_id = $1`,
+  listUnfinished: `SELECT ${RUN_COLUMNS} FROM agentchart_runs WHERE status <> 'finished' ORDER BY created_at, run_id`,
+  /** $1 kind */
+  listUnfinishedOfKind: `SELECT ${RUN_COLUMNS} FROM agentchart_runs WHERE status <> 'finished' AND kind = $1 ORDER BY created_at, run_id`,
+  /** $1 id, $2 owner, $3 token, $4 now, $5 call id, $6 tool, $7 arguments hash, $8 idempotency key */
+  recordCallStarted: `INSERT INTO agentchart_tool_calls (run_id, call_id, seq, tool_name, arguments_hash, idempotency_key, status, result, started_token, started_at, finished_at)
+    SELECT CAST($1 AS TEXT), CAST($5 AS TEXT), (SELECT COALESCE(MAX(seq), 0) + 1 FROM agentchart_tool_calls WHERE run_id = $1),
+      CAST($6 AS TEXT), CAST($7 AS TEXT), CAST($8 AS TEXT), 'started', NULL, CAST($3 AS BIGINT), CAST($4 AS BIGINT), NULL
+    WHERE EXISTS (SELECT 1 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT})
+    ON CONFLICT (run_id, call_id) DO NOTHING
+    RETURNING *`,
+  /** $1 id, $2 owner, $3 token, $4 now, $5 call id, $6 result */
+  recordCallResult: `UPDATE agentchart_tool_calls SET status = 'finished', result = $6, finished_at = $4
+    WHERE run_id = $1 AND call_id = $5 AND status = 'started'
+      AND EXISTS (SELECT 1 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT})
+    RETURNING *`,
+  /** $1 id, $2 call id */
+  loadCall: 'SELECT * FROM agentchart_tool_calls WHERE run_id = $1 AND call_id = $2',
+  /** $1 id */
+  listCalls: 'SELECT * FROM agentchart_tool_calls WHERE run_id = $1 ORDER BY seq',
+  /** $1 id, $2 owner, $3 token, $4 now */
+  leaseIsCurrent: `SELECT 1 AS current FROM agentchart_runs WHERE ${LEASE_IS_CURRENT}`,
+  appliedMigrations: 'SELECT version FROM agentchart_schema_migrations ORDER BY version',
+  /** $1 version, $2 name, $3 now */
+  recordMigration: 'INSERT INTO agentchart_schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+} as const;

@@ -1,0 +1,1 @@
+export { createSqliteRunStore, type SqliteRunStoreOptions } from './createSqliteRunStore.js';

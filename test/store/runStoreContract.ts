@@ -1,0 +1,275 @@
+import type { RunStore } from '@agentchart/core';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** A clock the test moves by hand: lease expiry without waiting. */
+export interface TestClock {
+  now: () => number;
+  advance(ms: number): void;
+}
+
+export function testClock(start = 1_700_000_000_000): TestClock {
+  let time = start;
+  return { now: () => time, advance: (ms) => (time += ms) };
+}
+
+/** How a contract run opens its store and reaches under it. */
+export interface StoreHarness {
+  /** A store on the harness' database (every call opens another connection to the same data). */
+  open(clock: TestClock): Promise<RunStore>;
+  /** Records a schema migration newer than this release knows, as a newer agentchart would. */
+  recordFutureMigration(version: number): Promise<void>;
+  /** Undoes `recordFutureMigration`. */
+  forgetMigration(version: number): Promise<void>;
+}
+
+const LEASE = 30_000;
+
+/**
+ * The behaviour every `RunStore` must have, run against SQLite and Postgres
+ * alike (test/store/sqliteRunStore.test.ts, postgresRunStore.test.ts).
+ */
+export function describeRunStoreContract(name: string, harness: () => StoreHarness): void {
+  describe(`RunStore contract: ${name}`, () => {
+    const opened: RunStore[] = [];
+    const clock = testClock();
+    const open = async () => {
+      const store = await harness().open(clock);
+      opened.push(store);
+      return store;
+    };
+    const newId = () => `run_${randomUUID()}`;
+    const start = (callId: string, toolName = 'pay') => ({ callId, toolName, argumentsHash: `hash-${callId}`, idempotencyKey: `key-${callId}` });
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+    });
+
+    it('creates a run with the first lease (token 1) and refuses a second run with the same id', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      expect(lease).toEqual({ runId, owner: 'w1', token: 1, expiresAt: clock.now() + LEASE });
+      const stored = await store.loadRun(runId);
+      expect(stored).toMatchObject({
+        runId,
+        kind: 'run',
+        name: 'payer',
+        status: 'running',
+        version: 0,
+        state: undefined,
+        leaseOwner: 'w1',
+        leaseToken: 1,
+      });
+      await expect(store.createRun({ runId, kind: 'chat', name: 'x', owner: 'w2', leaseMs: LEASE })).rejects.toMatchObject({
+        code: 'RUN_ALREADY_EXISTS',
+      });
+      expect(await store.loadRun(newId())).toBeUndefined();
+    });
+
+    it('saves checkpoints with a growing version and reads back the same JSON', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'chat', name: 'team', owner: 'w1', leaseMs: LEASE });
+      const state = { z: 1, a: ['é', '😀', null], nested: { b: true, a: 0.5 } };
+      expect(await store.saveState(lease, { status: 'running', state })).toBe(1);
+      expect(await store.saveState(lease, { status: 'waiting', state: { ...state, step: 2 } })).toBe(2);
+      const stored = await store.loadRun(runId);
+      expect(stored?.version).toBe(2);
+      expect(stored?.status).toBe('waiting');
+      expect(stored?.state).toEqual({ ...state, step: 2 });
+      expect(Object.keys(stored?.state as object)).toEqual(['z', 'a', 'nested', 'step']);
+      const again = await open();
+      expect((await again.loadRun(runId))?.state).toEqual({ ...state, step: 2 });
+    });
+
+    it('refuses a second owner with RUN_OWNED_ELSEWHERE while the lease holds, and hands the run over once it expires', async () => {
+      const first = await open();
+      const second = await open();
+      const runId = newId();
+      const lease = await first.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      const refused = await second.acquireLease(runId, 'w2', LEASE).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'RUN_OWNED_ELSEWHERE', runId, owner: 'w1', expiresAt: lease.expiresAt });
+      expect((refused as Error).message).toContain('owned by "w1"');
+      clock.advance(LEASE);
+      const taken = await second.acquireLease(runId, 'w2', LEASE);
+      expect(taken).toEqual({ runId, owner: 'w2', token: 2, expiresAt: clock.now() + LEASE });
+      expect(await first.acquireLease(runId, 'w1', LEASE).catch((error: unknown) => (error as { code: string }).code)).toBe('RUN_OWNED_ELSEWHERE');
+    });
+
+    it('fences every write of an owner that lost its lease: nothing is written or journaled', async () => {
+      const first = await open();
+      const second = await open();
+      const runId = newId();
+      const stale = await first.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      await first.saveState(stale, { status: 'running', state: { step: 1 } });
+      await first.recordCallStarted(stale, start('call_a'));
+      clock.advance(LEASE + 1); // w1 is paused past its lease
+      const current = await second.acquireLease(runId, 'w2', LEASE);
+      expect(current.token).toBe(2);
+
+      await expect(first.saveState(stale, { status: 'running', state: { step: 99 } })).rejects.toMatchObject({
+        code: 'RUN_LEASE_LOST',
+        details: { runId, owner: 'w1', fence: 1, currentOwner: 'w2', currentFence: 2 },
+      });
+      await expect(first.recordCallStarted(stale, start('call_b'))).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });
+      await expect(first.recordCallResult(stale, 'call_a', { content: 'late' })).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });
+      await expect(first.renewLease(stale, LEASE)).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });
+      await first.releaseLease(stale); // a stale release changes nothing
+
+      const stored = await second.loadRun(runId);
+      expect(stored).toMatchObject({ version: 1, state: { step: 1 }, leaseOwner: 'w2', leaseToken: 2 });
+      const calls = await second.listCalls(runId);
+      expect(calls.map((call) => [call.callId, call.status])).toEqual([['call_a', 'started']]);
+      expect(await second.saveState(current, { status: 'running', state: { step: 2 } })).toBe(2);
+    });
+
+    it('fences an expired lease even when nobody took the run; acquiring again gives a new token', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      clock.advance(LEASE);
+      await expect(store.saveState(lease, { status: 'running', state: {} })).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });
+      const again = await store.acquireLease(runId, 'w1', LEASE);
+      expect(again.token).toBe(2);
+      expect(await store.saveState(again, { status: 'running', state: {} })).toBe(1);
+    });
+
+    it('re-acquiring by the same owner fences the older handle (two copies in one process)', async () => {
+      const store = await open();
+      const runId = newId();
+      const older = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      const newer = await store.acquireLease(runId, 'w1', LEASE);
+      expect(newer.token).toBe(2);
+      await expect(store.saveState(older, { status: 'running', state: {} })).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });
+      await expect(store.saveState(newer, { status: 'running', state: {} })).resolves.toBe(1);
+    });
+
+    it('renews a current lease and releases it so another owner can take the run at once', async () => {
+      const first = await open();
+      const second = await open();
+      const runId = newId();
+      const lease = await first.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      clock.advance(LEASE - 1);
+      const renewed = await first.renewLease(lease, LEASE);
+      expect(renewed).toEqual({ ...lease, expiresAt: clock.now() + LEASE });
+      clock.advance(LEASE - 1);
+      await expect(second.acquireLease(runId, 'w2', LEASE)).rejects.toMatchObject({ code: 'RUN_OWNED_ELSEWHERE' });
+      await expect(first.saveState(renewed, { status: 'waiting', state: { ok: true } })).resolves.toBe(1);
+      await first.releaseLease(renewed);
+      await expect(first.saveState(renewed, { status: 'waiting', state: {} })).rejects.toMatchObject({ code: 'RUN_LEASE_LOST' });
+      const taken = await second.acquireLease(runId, 'w2', LEASE);
+      expect(taken.token).toBe(2);
+    });
+
+    it('lets exactly one of two owners racing for a free run take it', async () => {
+      const [a, b] = [await open(), await open()];
+      const runId = newId();
+      const lease = await a.createRun({ runId, kind: 'run', name: 'payer', owner: 'w0', leaseMs: LEASE });
+      await a.releaseLease(lease);
+      const outcomes = await Promise.allSettled([a.acquireLease(runId, 'w1', LEASE), b.acquireLease(runId, 'w2', LEASE)]);
+      const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      const lost = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'RUN_OWNED_ELSEWHERE' });
+      expect((won[0] as PromiseFulfilledResult<{ token: number }>).value.token).toBe(2);
+    });
+
+    it('says RUN_NOT_FOUND for a run it does not have', async () => {
+      const store = await open();
+      const runId = newId();
+      await expect(store.acquireLease(runId, 'w1', LEASE)).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
+      await expect(
+        store.saveState({ runId, owner: 'w1', token: 1, expiresAt: clock.now() + LEASE }, { status: 'running', state: {} }),
+      ).rejects.toMatchObject({
+        code: 'RUN_NOT_FOUND',
+      });
+    });
+
+    it('refuses a lease that is not a positive duration', async () => {
+      const store = await open();
+      await expect(store.createRun({ runId: newId(), kind: 'run', name: 'a', owner: 'w1', leaseMs: 0 })).rejects.toMatchObject({
+        code: 'CONFIGURATION_INVALID',
+      });
+      await expect(store.acquireLease(newId(), 'w1', Number.NaN)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    });
+
+    it('journals a call once: started, then its first result; a repeat start says what is recorded', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      const first = await store.recordCallStarted(lease, start('call_1'));
+      expect(first.created).toBe(true);
+      expect(first.entry).toEqual({
+        runId,
+        callId: 'call_1',
+        toolName: 'pay',
+        argumentsHash: 'hash-call_1',
+        idempotencyKey: 'key-call_1',
+        status: 'started',
+        result: undefined,
+        startedToken: 1,
+        startedAt: clock.now(),
+        finishedAt: undefined,
+      });
+      const repeat = await store.recordCallStarted(lease, { ...start('call_1'), argumentsHash: 'other' });
+      expect(repeat).toEqual({ entry: first.entry, created: false });
+
+      clock.advance(5);
+      const finished = await store.recordCallResult(lease, 'call_1', { content: 'paid Bob 250', isError: false });
+      expect(finished).toMatchObject({ status: 'finished', result: { content: 'paid Bob 250', isError: false }, finishedAt: clock.now() });
+      const kept = await store.recordCallResult(lease, 'call_1', { content: 'paid again' });
+      expect(kept.result).toEqual({ content: 'paid Bob 250', isError: false });
+      expect((await store.recordCallStarted(lease, start('call_1'))).entry.status).toBe('finished');
+
+      await expect(store.recordCallResult(lease, 'never', {})).rejects.toMatchObject({ code: 'CALL_NOT_STARTED' });
+    });
+
+    it('lists a run’s calls in start order and keeps in-doubt calls across a reopen', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      await store.recordCallStarted(lease, start('call_b', 'search'));
+      await store.recordCallStarted(lease, start('call_a', 'pay')); // the same millisecond: the order is the order recorded
+      await store.recordCallResult(lease, 'call_b', 'found');
+      const reopened = await open();
+      const calls = await reopened.listCalls(runId);
+      expect(calls.map((call) => [call.callId, call.toolName, call.status, call.result])).toEqual([
+        ['call_b', 'search', 'finished', 'found'],
+        ['call_a', 'pay', 'started', undefined],
+      ]);
+      expect(await reopened.listCalls(newId())).toEqual([]);
+    });
+
+    it('lists unfinished runs and chats, oldest first, of one kind on request', async () => {
+      const store = await open();
+      const ids = [newId(), newId(), newId(), newId()];
+      const leases = [];
+      for (const [index, runId] of ids.entries()) {
+        clock.advance(1);
+        leases.push(await store.createRun({ runId, kind: index === 1 ? 'chat' : 'run', name: `n${index}`, owner: 'w1', leaseMs: LEASE }));
+      }
+      await store.saveState(leases[2]!, { status: 'finished', state: { done: true } });
+      await store.saveState(leases[3]!, { status: 'waiting', state: {} });
+      const mine = (list: { runId: string }[]) => list.map((run) => run.runId).filter((runId) => ids.includes(runId));
+      expect(mine(await store.listUnfinished())).toEqual([ids[0], ids[1], ids[3]]);
+      expect(mine(await store.listUnfinished('chat'))).toEqual([ids[1]]);
+      const summary = (await store.listUnfinished('run')).find((run) => run.runId === ids[3]);
+      expect(summary).toMatchObject({ kind: 'run', name: 'n3', status: 'waiting', version: 1, leaseOwner: 'w1', leaseToken: 1 });
+      expect(summary).not.toHaveProperty('state');
+    });
+
+    it('migrates once and refuses a database migrated by a newer release', async () => {
+      await open();
+      await open(); // a second open finds the schema in place
+      await harness().recordFutureMigration(999);
+      try {
+        await expect(open()).rejects.toMatchObject({ code: 'STORE_SCHEMA_TOO_NEW', details: { schemaVersion: 999 } });
+      } finally {
+        await harness().forgetMigration(999);
+      }
+      await open();
+    });
+  });
+}
