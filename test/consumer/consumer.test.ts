@@ -50,7 +50,13 @@ beforeAll(async () => {
 
   cpSync(project, app, { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'agentchart-consumer', private: true, type: 'module' }, null, 2));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, 'zod@^4.6.7', '@types/node@^20.19.0'], app);
+  // @agentchart/providers' declarations name @ai-sdk/provider's types (aiSdk()); it is an optional peer
+  // dependency, so a user type-checking with skipLibCheck false installs it too (docs/packaging.md).
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, 'zod@^4.6.7', '@types/node@^20.19.0', '@ai-sdk/provider@^3.0.19'],
+    app,
+  );
 }, 15 * MINUTES);
 
 afterAll(() => {
