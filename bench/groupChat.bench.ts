@@ -69,7 +69,10 @@ export async function runBenchmark(): Promise<void> {
   // Warm-up: until the JIT has settled, the first runs cost up to twice as much CPU per turn.
   for (let round = 0; round < 3; round++) await concurrentChats(CONCURRENT_CHATS / 2);
   // The median of several runs: one garbage collection more or less moves a single run's figures by 10-20%.
-  for (const [count, runs] of [[100, 9], [CONCURRENT_CHATS, 5]] as const) {
+  for (const [count, runs] of [
+    [100, 9],
+    [CONCURRENT_CHATS, 5],
+  ] as const) {
     const samples = [];
     for (let run = 0; run < runs; run++) samples.push(await concurrentChats(count));
     const wallMs = median(samples.map((sample) => sample.wallMs));

@@ -76,7 +76,11 @@ export async function runBenchmark(): Promise<void> {
 
   const tools = Array.from({ length: 12 }, (_, index) => `tool${index}`);
   const compiled = compileToolRules(
-    [rules.init('tool0'), ...tools.slice(0, 11).map((tool, index) => rules.child(tool, [tools[index + 1] as string, 'tool0'])), rules.terminal('tool11')],
+    [
+      rules.init('tool0'),
+      ...tools.slice(0, 11).map((tool, index) => rules.child(tool, [tools[index + 1] as string, 'tool0'])),
+      rules.terminal('tool11'),
+    ],
     tools,
   );
   console.log(`explore a 12-tool rule machine for its diagram: ${time(() => machineGraph(compiled.machine), 5).toFixed(1)} ms`);

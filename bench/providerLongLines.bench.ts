@@ -38,7 +38,8 @@ function ollamaFrames(bytes: number): string[] {
 
 function openaiFrames(bytes: number): string[] {
   const head = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{"content":"';
-  const finish = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n';
+  const finish =
+    'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n';
   return [head, ...pieces(bytes), '"},"finish_reason":null}]}\n\n', finish, 'data: [DONE]\n\n'];
 }
 

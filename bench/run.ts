@@ -18,11 +18,21 @@ import { build } from 'esbuild';
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = join(here, '.out');
 const only = process.argv.slice(2);
-const names = readdirSync(here)
+const all = readdirSync(here)
   .filter((file) => file.endsWith('.bench.ts'))
   .map((file) => file.slice(0, -'.bench.ts'.length))
-  .filter((name) => only.length === 0 || only.some((wanted) => name.startsWith(wanted)))
   .sort();
+const usage = `Usage: npx pnpm@12.4.2 bench [<name> …]   (a name may be a prefix)\nBenchmarks: ${all.join(', ')}`;
+if (only.includes('--help') || only.includes('-h')) {
+  console.log(usage);
+  process.exit(0);
+}
+const unknown = only.filter((wanted) => wanted.startsWith('-') || !all.some((name) => name.startsWith(wanted)));
+if (unknown.length > 0) {
+  console.error(`bench: no benchmark named ${unknown.map((name) => `"${name}"`).join(', ')}.\n\n${usage}`);
+  process.exit(1);
+}
+const names = all.filter((name) => only.length === 0 || only.some((wanted) => name.startsWith(wanted)));
 
 mkdirSync(outDir, { recursive: true });
 let failed = 0;

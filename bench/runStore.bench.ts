@@ -19,7 +19,12 @@ function checkpointState(step: number) {
     role: index % 2 === 0 ? 'assistant' : 'tool',
     content: `Step ${index}: ${'lorem ipsum dolor sit amet '.repeat(10)}`,
   }));
-  return { format: 'agentchart.run', version: 2, agent: 'payer', machine: { status: 'active', value: 'awaitingApproval', context: { step, messages } } };
+  return {
+    format: 'agentchart.run',
+    version: 2,
+    agent: 'payer',
+    machine: { status: 'active', value: 'awaitingApproval', context: { step, messages } },
+  };
 }
 
 async function measure(name: string, store: RunStore, steps: number): Promise<void> {
@@ -37,7 +42,9 @@ async function measure(name: string, store: RunStore, steps: number): Promise<vo
     await store.recordCallResult(lease, callId, { content: 'paid', isError: false });
   }
   const journal = Number(process.hrtime.bigint() - start) / 1_000 / steps;
-  console.log(`${name.padEnd(9)} checkpoint (${bytes} B) ${checkpoint.toFixed(0).padStart(5)} µs/step · journaled call (start + result) ${journal.toFixed(0).padStart(5)} µs/call · ${steps} steps`);
+  console.log(
+    `${name.padEnd(9)} checkpoint (${bytes} B) ${checkpoint.toFixed(0).padStart(5)} µs/step · journaled call (start + result) ${journal.toFixed(0).padStart(5)} µs/call · ${steps} steps`,
+  );
 }
 
 export async function runBenchmark(): Promise<void> {

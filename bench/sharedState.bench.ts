@@ -25,9 +25,7 @@ function heapPerActorBytes(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const before = process.memoryUsage().heapUsed;
-  const actors = Array.from({ length: ACTORS }, (_, i) =>
-    createActor(sharedStateMachine, { input: { initial: { index: i } } }).start(),
-  );
+  const actors = Array.from({ length: ACTORS }, (_, i) => createActor(sharedStateMachine, { input: { initial: { index: i } } }).start());
   gc?.();
   const after = process.memoryUsage().heapUsed;
   const bytes = (after - before) / actors.length;

@@ -35,7 +35,11 @@ async function run(): Promise<void> {
   };
   let messages: Message[] = [{ role: 'user', content: 'go' }];
   for (let step = 1; ; step++) {
-    const request = { messages: [{ role: 'system' as const, content: 'Benchmark.' }, ...messages], tools: live.list().map((tool) => tool.spec), toolChoice: 'auto' as const };
+    const request = {
+      messages: [{ role: 'system' as const, content: 'Benchmark.' }, ...messages],
+      tools: live.list().map((tool) => tool.spec),
+      toolChoice: 'auto' as const,
+    };
     events.next({ type: 'model.request', runId: 'run', agent: 'bench', step, tools: request.tools.map((tool) => tool.name), toolChoice: 'auto' });
     const replyEvents = await lastValueFrom(model.stream(request).pipe(toArray()));
     const calls: ToolCall[] = [];
@@ -47,7 +51,16 @@ async function run(): Promise<void> {
     for (const call of calls) {
       events.next({ type: 'tool.call', runId: 'run', agent: 'bench', step, call });
       const outcome = await executeToolCall(call, { ...env, step });
-      events.next({ type: 'tool.result', runId: 'run', agent: 'bench', step, callId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
+      events.next({
+        type: 'tool.result',
+        runId: 'run',
+        agent: 'bench',
+        step,
+        callId: call.id,
+        toolName: call.name,
+        content: outcome.content,
+        isError: outcome.isError,
+      });
       const message: Message = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content };
       messages = [...messages, message];
       events.next({ type: 'message', runId: 'run', agent: 'bench', message });

@@ -88,7 +88,9 @@ export async function runBenchmark(): Promise<void> {
     compileToolRules(rules, tools, { maxAnalysisStates: 1 });
     withoutSearch.push(performance.now() - start);
   }
-  console.log(`  of which the deadlock search: ~${(median(times) - median(withoutSearch)).toFixed(1)} ms (compile without it: ${median(withoutSearch).toFixed(1)} ms)`);
+  console.log(
+    `  of which the deadlock search: ~${(median(times) - median(withoutSearch)).toFixed(1)} ms (compile without it: ${median(withoutSearch).toFixed(1)} ms)`,
+  );
 
   // Runs through the rules as an agent would make them (restarting when a run ends), choosing the allowed set before every step.
   const { program } = compiled;

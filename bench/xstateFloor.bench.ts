@@ -47,7 +47,11 @@ const noChildren = setup({ types }).createMachine({
   initial: 'thinking',
   states: {
     thinking: {
-      entry: [assign({ step: ({ context }) => context.step + 1 }), ({ self }) => queueMicrotask(() => self.send({ type: 'reply' })), emit({ type: 'thinking' })],
+      entry: [
+        assign({ step: ({ context }) => context.step + 1 }),
+        ({ self }) => queueMicrotask(() => self.send({ type: 'reply' })),
+        emit({ type: 'thinking' }),
+      ],
       on: { reply: [{ guard: ({ context }) => context.step > context.max, target: 'done' }, { target: 'acting' }] },
     },
     acting: {
@@ -83,6 +87,8 @@ export async function runBenchmark(): Promise<void> {
     ['no children', noChildren],
   ] as const) {
     const { wall, cpu } = await perStep(machine);
-    console.log(`bare XState, ${name}: ${wall.toFixed(1)} µs wall, ${cpu.toFixed(1)} µs CPU per tool step (${RUNS * STEPS_PER_RUN} steps, ${STEPS_PER_RUN} per run)`);
+    console.log(
+      `bare XState, ${name}: ${wall.toFixed(1)} µs wall, ${cpu.toFixed(1)} µs CPU per tool step (${RUNS * STEPS_PER_RUN} steps, ${STEPS_PER_RUN} per run)`,
+    );
   }
 }

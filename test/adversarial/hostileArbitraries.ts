@@ -11,8 +11,25 @@ export const RUNTIME_SECRET = 'adversarial-runtime-secret-7f3a9c1e';
 
 /** Names a hostile model calls: real, added, look-alikes, prototype members, nonsense. */
 const hostileName = fc.constantFrom(
-  'alpha', 'beta', 'gamma', 'omega', 'alpha', 'beta', 'gamma', 'omega',
-  'Alpha', 'alpha ', '\u0430lpha', 'beta\u200b', 'gamma\n', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'valueOf',
+  'alpha',
+  'beta',
+  'gamma',
+  'omega',
+  'alpha',
+  'beta',
+  'gamma',
+  'omega',
+  'Alpha',
+  'alpha ',
+  '\u0430lpha',
+  'beta\u200b',
+  'gamma\n',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '',
+  'valueOf',
 );
 
 /** Text with, now and then, a credential shape inside it. */
@@ -20,7 +37,12 @@ const hostileText = fc.oneof(
   fc.string({ maxLength: 40 }),
   // Credential shapes are found where they start a word (as they do in text, JSON, headers and URLs).
   fc
-    .tuple(fc.string({ maxLength: 10 }), fc.constantFrom(' ', '"', ':', '=', '\n', '('), fc.constantFrom(...LEAKED_VALUES), fc.string({ maxLength: 10 }))
+    .tuple(
+      fc.string({ maxLength: 10 }),
+      fc.constantFrom(' ', '"', ':', '=', '\n', '('),
+      fc.constantFrom(...LEAKED_VALUES),
+      fc.string({ maxLength: 10 }),
+    )
     .map(([a, separator, secret, b]) => `${a}${separator}${secret} ${b}`),
 );
 
@@ -43,15 +65,17 @@ const hostileArguments: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ n: fc.integer({ min: -10, max: 10 }), s: fc.string({ maxLength: 8 }) }, { requiredKeys: [] }) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom(
-      '{"__proto__":{"n":1000000}}',
-      '{"s":"ok","__proto__":{"n":7,"s":"hidden"}}',
-      '{"n":null,"s":null,"__proto__":{"n":9}}',
-      '{"constructor":{"prototype":{"polluted":true}}}',
-      '{"__proto__":{"polluted":true},"n":1}',
-      '{"toString":"x","valueOf":1,"hasOwnProperty":null}',
-      '{"n":1,"n":1000000}',
-    ).map((json) => JSON.parse(json) as unknown),
+    arbitrary: fc
+      .constantFrom(
+        '{"__proto__":{"n":1000000}}',
+        '{"s":"ok","__proto__":{"n":7,"s":"hidden"}}',
+        '{"n":null,"s":null,"__proto__":{"n":9}}',
+        '{"constructor":{"prototype":{"polluted":true}}}',
+        '{"__proto__":{"polluted":true},"n":1}',
+        '{"toString":"x","valueOf":1,"hasOwnProperty":null}',
+        '{"n":1,"n":1000000}',
+      )
+      .map((json) => JSON.parse(json) as unknown),
   },
   { weight: 1, arbitrary: fc.integer({ min: 50, max: 400 }).map((depth) => printedAs(nested(depth), `<nested ${depth} deep>`)) },
   { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 200_000 }).map(hugeArguments) },

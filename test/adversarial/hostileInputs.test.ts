@@ -4,15 +4,14 @@ import {
   type AnyTool,
   REDACTED,
   ToolRulesError,
-  argumentsToValidate,
   compileToolRules,
   defineTool,
   explainBlockedCall,
-  getOwn,
   initialToolRuleState,
   redactText,
   redactValue,
 } from '@agentchart/core';
+import { argumentsToValidate, getOwn } from '@agentchart/core/internal';
 import { sanitizeValue } from '@agentchart/inspect';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -48,7 +47,9 @@ const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown; object: u
   ),
   object: fc
     .array(fc.tuple(hostileKey, tie('value')), { maxLength: 5 })
-    .map((entries) => JSON.parse(`{${entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'}`).join(',')}}`) as unknown),
+    .map(
+      (entries) => JSON.parse(`{${entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'}`).join(',')}}`) as unknown,
+    ),
 })).object;
 
 const strictTool = defineTool({

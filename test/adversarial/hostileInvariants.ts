@@ -1,4 +1,5 @@
-import { type RunEventOf, StopReasonSchema } from '@agentchart/core';
+import type { RunEventOf } from '@agentchart/core';
+import { StopReasonSchema } from '@agentchart/core/internal';
 import { LEAKED_VALUES } from '../security/secretCorpus.js';
 import { type HostileScenario, RUNTIME_SECRET } from './hostileArbitraries.js';
 import type { HostileRunRecord } from './runHostileScenario.js';
@@ -14,7 +15,8 @@ export function brokenInvariant(scenario: HostileScenario, record: HostileRunRec
   if (probe.polluted !== undefined || probe.n !== undefined || probe.s !== undefined) return 'Object.prototype gained a property';
   if (record.rejectedRules) return undefined;
 
-  if (record.stopReason === undefined || !StopReasonSchema.safeParse(record.stopReason).success) return `no stop reason (${String(record.stopReason)})`;
+  if (record.stopReason === undefined || !StopReasonSchema.safeParse(record.stopReason).success)
+    return `no stop reason (${String(record.stopReason)})`;
   const finished = record.events.filter((event) => event.type === 'run.finished');
   if (finished.length !== 1) return `${finished.length} run.finished events`;
 

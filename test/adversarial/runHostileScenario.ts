@@ -47,9 +47,7 @@ export async function runHostileScenario(scenario: HostileScenario): Promise<Hos
     });
   };
   const omega = makeTool(ADDED_TOOL, scenario.tools.omega);
-  const tools = TOOL_NAMES.map((name) =>
-    makeTool(name, scenario.tools[name], name === 'alpha' ? (_args, add) => add(omega) : undefined),
-  );
+  const tools = TOOL_NAMES.map((name) => makeTool(name, scenario.tools[name], name === 'alpha' ? (_args, add) => add(omega) : undefined));
   const model = scriptedModel(
     scenario.turns.map((turn) => ({
       ...(turn.text !== undefined ? { text: turn.text } : {}),

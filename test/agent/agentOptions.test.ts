@@ -20,14 +20,29 @@ describe('createAgent checks the shape of its options (one schema, JavaScript ca
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'a', model, maxSteps: '3' }, 'createAgent({ name: "a" }): maxSteps must be a whole number of at least 1; got "3".'],
       [{ name: 'a', model, maxToolCalls: 2.5 }, 'createAgent({ name: "a" }): maxToolCalls must be a whole number of at least 1; got 2.5.'],
-      [{ name: 'a', model, maxConsecutiveErrors: 0 }, 'createAgent({ name: "a" }): maxConsecutiveErrors must be a whole number of at least 1; got 0.'],
+      [
+        { name: 'a', model, maxConsecutiveErrors: 0 },
+        'createAgent({ name: "a" }): maxConsecutiveErrors must be a whole number of at least 1; got 0.',
+      ],
       [{ name: 'a', model, detailedErrors: 'no' }, 'createAgent({ name: "a" }): detailedErrors must be true or false; got "no".'],
       [{ name: 'a' }, 'createAgent({ name: "a" }): model must be a ChatModel, e.g. scriptedModel(...), ollama(...) or openai(...); got undefined.'],
-      [{ name: 'a b', model }, 'createAgent({ name: "a b" }): name must be 1 to 64 letters, digits, "_" or "-" (providers reject other names); got "a b".'],
+      [
+        { name: 'a b', model },
+        'createAgent({ name: "a b" }): name must be 1 to 64 letters, digits, "_" or "-" (providers reject other names); got "a b".',
+      ],
       [{ model }, 'createAgent(options): name must be 1 to 64 letters, digits, "_" or "-" (providers reject other names); got undefined.'],
-      [{ name: 'a', model, stateSchema: { topic: 'string' } }, 'createAgent({ name: "a" }): stateSchema must be a zod schema, e.g. z.object({ topic: z.string() }); got {"topic":"string"}.'],
-      [{ name: 'a', model, inspect: 'console' }, 'createAgent({ name: "a" }): inspect must be an XState inspection observer or a function; got "console".'],
-      [{ name: 'a', model, toolChoice: { mode: 'none', allowedTools: ['x'] } }, 'createAgent({ name: "a" }): toolChoice.allowedTools contradicts mode \'none\''],
+      [
+        { name: 'a', model, stateSchema: { topic: 'string' } },
+        'createAgent({ name: "a" }): stateSchema must be a zod schema, e.g. z.object({ topic: z.string() }); got {"topic":"string"}.',
+      ],
+      [
+        { name: 'a', model, inspect: 'console' },
+        'createAgent({ name: "a" }): inspect must be an XState inspection observer or a function; got "console".',
+      ],
+      [
+        { name: 'a', model, toolChoice: { mode: 'none', allowedTools: ['x'] } },
+        'createAgent({ name: "a" }): toolChoice.allowedTools contradicts mode \'none\'',
+      ],
     ];
     for (const [options, message] of cases) {
       const error = refusal(options);
@@ -35,7 +50,9 @@ describe('createAgent checks the shape of its options (one schema, JavaScript ca
       expect((error as ConfigurationError).code).toBe('CONFIGURATION_INVALID');
       expect(error.message.startsWith(message)).toBe(true);
     }
-    expect(refusal(undefined).message).toBe('createAgent(options) must be an options object: { name, model, instructions?, tools?, ... }; got undefined.');
+    expect(refusal(undefined).message).toBe(
+      'createAgent(options) must be an options object: { name, model, instructions?, tools?, ... }; got undefined.',
+    );
     expect(refusal(undefined)).not.toBeInstanceOf(TypeError);
   });
 

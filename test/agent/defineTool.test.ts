@@ -29,9 +29,9 @@ describe('defineTool', () => {
   });
 
   it('rejects a name providers would refuse, saying what is allowed', () => {
-    expect(() =>
-      defineTool({ name: 'get weather', description: 'x', parameters: z.object({}), execute: () => null }),
-    ).toThrowError(/Use 1 to 64 letters, digits, underscores or hyphens/);
+    expect(() => defineTool({ name: 'get weather', description: 'x', parameters: z.object({}), execute: () => null })).toThrowError(
+      /Use 1 to 64 letters, digits, underscores or hyphens/,
+    );
     try {
       defineTool({ name: 'x'.repeat(65), description: 'x', parameters: z.object({}), execute: () => null });
       expect.unreachable();

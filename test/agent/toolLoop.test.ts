@@ -140,11 +140,7 @@ describe('agent tool loop', () => {
     expect(finished).toEqual(['fast done', 'medium done', 'slow done']);
     expect(result.toolCalls.map((record) => record.content)).toEqual(['slow slept 40', 'fast slept 1', 'medium slept 15']);
     expect(lastToolMessage(model.requests[1]?.messages ?? [])).toMatchObject({ toolName: 'medium' });
-    expect(model.requests[1]?.messages.slice(-3).map((m) => (m.role === 'tool' ? m.toolName : m.role))).toEqual([
-      'slow',
-      'fast',
-      'medium',
-    ]);
+    expect(model.requests[1]?.messages.slice(-3).map((m) => (m.role === 'tool' ? m.toolName : m.role))).toEqual(['slow', 'fast', 'medium']);
     // tool.result events arrive as each call settles.
     const settled = (await events).filter((event) => event.type === 'tool.result').map((event) => event.toolName);
     expect(settled).toEqual(['fast', 'medium', 'slow']);
@@ -211,7 +207,9 @@ describe('agent tool loop', () => {
         }),
     };
     const run = createAgent({ name: 'talker', model }).run('hi');
-    const firstDelta = await firstValueFrom(run.events$.pipe((source) => new Observable<RunEvent>((sub) => source.subscribe((e) => e.type === 'text.delta' && sub.next(e)))));
+    const firstDelta = await firstValueFrom(
+      run.events$.pipe((source) => new Observable<RunEvent>((sub) => source.subscribe((e) => e.type === 'text.delta' && sub.next(e)))),
+    );
     expect(firstDelta).toMatchObject({ type: 'text.delta', text: 'Hel' });
     emitSecond?.();
     expect((await run.result).text).toBe('Hello');
@@ -325,7 +323,10 @@ describe('agent tool loop', () => {
 
   it('refuses input messages that are not valid messages, naming the message and the problem', () => {
     const agent = createAgent({ name: 'calc', model: scriptedModel([{ text: 'never' }]), tools: [add] });
-    const input = [{ role: 'user', content: 'Hi' }, { role: 'robot', content: 'beep' }] as unknown as Parameters<typeof agent.run>[0];
+    const input = [
+      { role: 'user', content: 'Hi' },
+      { role: 'robot', content: 'beep' },
+    ] as unknown as Parameters<typeof agent.run>[0];
     expect(() => agent.run(input)).toThrowError(
       "agent.run(input): message 1 is not a valid message (role: Invalid discriminator value. Expected 'system' | 'user' | 'assistant' | 'tool'). " +
         "Build messages with msg.user('...'), msg.assistant('...'), msg.system('...') or msg.tool(...).",

@@ -100,9 +100,7 @@ describe.runIf(available)('live view in headless Chromium', () => {
       expect(await rules.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(['state:toolRules.done']);
       expect(await rules.locator('.state strong').textContent()).toBe('done');
       const agent = page.locator('.owner[data-owner="researcher"] [data-machine="agent"]');
-      expect(await agent.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual([
-        'state:agent.terminalToolCalled',
-      ]);
+      expect(await agent.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(['state:agent.terminalToolCalled']);
 
       const shot = join(userDataDir, 'live-view.png');
       await page.screenshot({ path: shot, fullPage: true });
@@ -120,7 +118,7 @@ describe.runIf(available)('live view in headless Chromium', () => {
     }
   });
 
-  it("follows a group chat: who speaks, handoffs, and the speaker-transition machine", { timeout: 60_000 }, async () => {
+  it('follows a group chat: who speaks, handoffs, and the speaker-transition machine', { timeout: 60_000 }, async () => {
     const view = await startViewServer({ port: 0 });
     const { page, close } = await openBrowser();
     try {
@@ -139,7 +137,11 @@ describe.runIf(available)('live view in headless Chromium', () => {
 
       const changes = await page.locator('#transcript .speaker-change').allTextContents();
       expect(changes).toContain('↪ researcher hands off to critic (tool)');
-      expect(changes.filter((text) => text.startsWith('» next speaker:')).map((text) => text.split(' ')[3])).toEqual(['planner', 'researcher', 'critic']);
+      expect(changes.filter((text) => text.startsWith('» next speaker:')).map((text) => text.split(' ')[3])).toEqual([
+        'planner',
+        'researcher',
+        'critic',
+      ]);
       expect(await page.textContent('#speaker')).toBe('critic');
       const speakers = page.locator('.owner[data-owner="team"] [data-machine="speakers"]');
       expect(await speakers.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(['state:speakers.critic']);

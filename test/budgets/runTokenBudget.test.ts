@@ -47,7 +47,9 @@ describe('token budgets on a run', () => {
     const agent = createAgent({ name: 'adder', model: looping(), tools: [add], maxTokens: 120, prices: { m: { input: 2, output: 10 } } });
     const result = await agent.run('Go.').result;
     expect(result.cost).toBeCloseTo((100 * 2 + 20 * 10) / 1_000_000, 12);
-    const unpriced = await createAgent({ name: 'b', model: looping(), tools: [add], maxTokens: 120, prices: { other: { input: 1, output: 1 } } }).run('Go.').result;
+    const unpriced = await createAgent({ name: 'b', model: looping(), tools: [add], maxTokens: 120, prices: { other: { input: 1, output: 1 } } }).run(
+      'Go.',
+    ).result;
     expect('cost' in unpriced).toBe(false);
   });
 
@@ -65,9 +67,15 @@ describe('token budgets on a run', () => {
       code: 'CONFIGURATION_INVALID',
       message: 'createAgent({ name: "a", maxTokens }) must be a whole number of tokens of at least 1; got 0.',
     });
-    expect(() => createAgent({ name: 'a', model, maxTokens: { outputs: 5 } as never })).toThrow(/unknown key\(s\) outputs: use total, input and output/);
+    expect(() => createAgent({ name: 'a', model, maxTokens: { outputs: 5 } as never })).toThrow(
+      /unknown key\(s\) outputs: use total, input and output/,
+    );
     expect(() => createAgent({ name: 'a', model, maxTokens: {} })).toThrow(/is empty: give total, input or output/);
-    expect(() => createAgent({ name: 'a', model, prices: { m: { input: -1, output: 1 } } })).toThrow(/\["m"\] needs input and output prices per million tokens/);
-    expect(() => createAgent({ name: 'a', model }).run('x', { maxTokens: 1.5 })).toThrow(/agent.run\(input, \{ maxTokens \}\) must be a whole number/);
+    expect(() => createAgent({ name: 'a', model, prices: { m: { input: -1, output: 1 } } })).toThrow(
+      /\["m"\] needs input and output prices per million tokens/,
+    );
+    expect(() => createAgent({ name: 'a', model }).run('x', { maxTokens: 1.5 })).toThrow(
+      /agent.run\(input, \{ maxTokens \}\) must be a whole number/,
+    );
   });
 });

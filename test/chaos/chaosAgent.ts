@@ -14,7 +14,11 @@ import { z } from 'zod';
 
 /** The effects in the ledger: one `<idempotencyKey> <tool>` line each. */
 export function readLedger(path: string): string[] {
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((line) => line !== '') : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+    : [];
 }
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 8)));

@@ -22,7 +22,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 for (;;) {
   const stored = await store.loadRun(runId);
   if (stored === undefined || stored.status === 'finished') break;
-  let durable;
+  let durable: Awaited<ReturnType<typeof resumeRunFromStore>>;
   try {
     durable = await resumeRunFromStore(agent, runId, { store, owner: `worker-${process.pid}`, leaseMs });
   } catch (error) {
@@ -31,7 +31,10 @@ for (;;) {
     continue;
   }
   say('resumed');
-  if (process.env.CHAOS_TRACE) say(`pid ${process.pid} pending ${durable.run.pendingApprovals.map((r) => r.id)} indoubt ${durable.inDoubt.map((e) => e.callId)} journal ${JSON.stringify((await store.listCalls(runId)).map((c) => [c.callId, c.status]))}`);
+  if (process.env.CHAOS_TRACE)
+    say(
+      `pid ${process.pid} pending ${durable.run.pendingApprovals.map((r) => r.id)} indoubt ${durable.inDoubt.map((e) => e.callId)} journal ${JSON.stringify((await store.listCalls(runId)).map((c) => [c.callId, c.status]))}`,
+    );
   try {
     const pending = new Set(durable.run.pendingApprovals.map((request) => request.id));
     for (const entry of durable.inDoubt) {

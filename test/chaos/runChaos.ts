@@ -114,7 +114,9 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
       summary.executedTwice += [...counts.values()].filter((count) => count > 1).length;
       if (process.env.CHAOS_TRACE && [...counts.values()].some((count) => count > 1)) log(trace.join('\n'));
       summary.missingEffects += 3 - counts.size;
-      log(`trial ${trial}: ${kills} kill(s), ${stored?.status ?? 'missing'}, effects ${[...counts.entries()].map(([line, count]) => `${line.split(' ')[1]}×${count}`).join(' ')}`);
+      log(
+        `trial ${trial}: ${kills} kill(s), ${stored?.status ?? 'missing'}, effects ${[...counts.entries()].map(([line, count]) => `${line.split(' ')[1]}×${count}`).join(' ')}`,
+      );
     };
     // Every lane ends before the files go: a failing lane must not pull the database from under the others.
     const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, trials) }, lane));

@@ -31,7 +31,7 @@ const RESEARCH_RULES_MERMAID = [
 ].join('\n');
 
 describe('agentchart CLI', () => {
-  it('draws an example agent\'s rule machine as Mermaid, and the same rules from Letta JSON as SVG', async () => {
+  it("draws an example agent's rule machine as Mermaid, and the same rules from Letta JSON as SVG", async () => {
     // The example runs to show its machines; what it prints is not part of the diagram, on any stream.
     expect(await exec('diagram', 'research-rules', '--machine', 'toolRules')).toEqual({ stdout: RESEARCH_RULES_MERMAID, stderr: '' });
     const svg = await run('diagram', fixture('rules/research.letta.json'), '--format', 'svg');

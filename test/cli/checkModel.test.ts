@@ -30,7 +30,10 @@ function twoTriesOfEveryScenario(): WireTurn[] {
   const weather = (city: string, id: string) => ({ name: 'get_weather', arguments: { city }, id });
   return [
     ...twice({ text: [call('multiply', { a: 6, b: 7 })], unconstrained: { text: ['Six times seven is 42.'] }, usage }, { text: ['42.'], usage }),
-    ...twice({ text: [call('get_time', { city: 'Lisbon' })], unconstrained: { text: ['Lisbon is sunny.'] }, usage }, { text: ['It is 14:05 in Lisbon.'], usage }),
+    ...twice(
+      { text: [call('get_time', { city: 'Lisbon' })], unconstrained: { text: ['Lisbon is sunny.'] }, usage },
+      { text: ['It is 14:05 in Lisbon.'], usage },
+    ),
     ...twice(
       { text: [call('start_ticket', {})], usage },
       { text: [call('classify_ticket', { category: 'billing' })], usage },
@@ -42,9 +45,16 @@ function twoTriesOfEveryScenario(): WireTurn[] {
     { toolCalls: [weather('Lisbon', 'call_l2')], usage },
     { toolCalls: [weather('Porto', 'call_p2')], usage },
     { text: ['Both sunny.'], usage },
-    ...twice({ toolCalls: [weather('Lisbon', 'call_m1')], usage }, { toolCalls: [weather('Lisbon', 'call_m2')], usage }, { text: ['Sunny, 21 °C.'], usage }),
+    ...twice(
+      { toolCalls: [weather('Lisbon', 'call_m1')], usage },
+      { toolCalls: [weather('Lisbon', 'call_m2')], usage },
+      { text: ['Sunny, 21 °C.'], usage },
+    ),
     ...twice({ text: ['{"city":"Lisbon","country":"Portugal"}'], usage }),
-    ...twice({ toolCalls: [{ name: 'read_log', arguments: {}, id: 'call_log' }], usage }, { text: ['The error code is 7319.'], usage: { input: 4100, output: 9 } }),
+    ...twice(
+      { toolCalls: [{ name: 'read_log', arguments: {}, id: 'call_log' }], usage },
+      { text: ['The error code is 7319.'], usage: { input: 4100, output: 9 } },
+    ),
   ];
 }
 
@@ -60,7 +70,10 @@ describe('agentchart check-model', () => {
     process.stdout.write(`\n${stdout}`);
     expect(stderr).toBe('');
     const rows = Object.fromEntries(
-      stdout.split('\n').filter((line) => /^\S+\s+\d+\/\d+\s+\d+%/.test(line)).map((line) => [line.split(/\s+/)[0], line.split(/\s+/).slice(1, 3)]),
+      stdout
+        .split('\n')
+        .filter((line) => /^\S+\s+\d+\/\d+\s+\d+%/.test(line))
+        .map((line) => [line.split(/\s+/)[0], line.split(/\s+/).slice(1, 3)]),
     );
     expect(rows).toEqual({
       'forced-required': ['2/2', '100%'],

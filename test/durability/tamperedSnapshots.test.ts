@@ -168,6 +168,7 @@ describe('tampered run snapshots end in a clear error and execute nothing', () =
 
   it('an unknown field, a stop reason or a negative count is refused with its path', async () => {
     const base = await persistedWaitingRun();
+    // biome-ignore lint/suspicious/noExplicitAny: the test tampers with any field of a persisted snapshot
     const edit = (change: (snapshot: any) => void) => {
       const copy = structuredClone(base);
       change(copy);
@@ -191,7 +192,8 @@ describe('tampered run snapshots end in a clear error and execute nothing', () =
     const paths: (string | number)[][] = [];
     const walk = (value: unknown, path: (string | number)[]) => {
       paths.push(path);
-      if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) walk(inner, [...path, Array.isArray(value) ? Number(key) : key]);
+      if (value !== null && typeof value === 'object')
+        for (const [key, inner] of Object.entries(value)) walk(inner, [...path, Array.isArray(value) ? Number(key) : key]);
     };
     walk(base, []);
     fc.assert(

@@ -20,7 +20,11 @@ describe('the demo’s model choice', () => {
   });
 
   it('takes the model name from AGENTCHART_MODEL, then OLLAMA_MODEL', async () => {
-    const fromEnv = await chooseDemoModel({ argv: [], env: { OLLAMA_HOST: server.url, OLLAMA_MODEL: 'llama3.2', AGENTCHART_MODEL: 'qwen3' }, fallback });
+    const fromEnv = await chooseDemoModel({
+      argv: [],
+      env: { OLLAMA_HOST: server.url, OLLAMA_MODEL: 'llama3.2', AGENTCHART_MODEL: 'qwen3' },
+      fallback,
+    });
     expect(fromEnv.model.modelName).toBe('qwen3');
     const fromOllamaModel = await chooseDemoModel({ argv: ['--model='], env: { OLLAMA_HOST: server.url, OLLAMA_MODEL: 'llama3.2' }, fallback });
     expect(fromOllamaModel.model.modelName).toBe('llama3.2');
@@ -30,7 +34,9 @@ describe('the demo’s model choice', () => {
     const host = `http://127.0.0.1:${await unusedPort()}`;
     const choice = await chooseDemoModel({ argv: ['--model=qwen3'], env: { OLLAMA_HOST: host }, fallback });
     expect(choice.model.provider).toBe('scripted');
-    expect(choice.description).toBe(`scripted (deterministic): no Ollama server answered at ${host}. Start one with \`ollama serve\` to run "qwen3".`);
+    expect(choice.description).toBe(
+      `scripted (deterministic): no Ollama server answered at ${host}. Start one with \`ollama serve\` to run "qwen3".`,
+    );
   });
 
   it('falls back to the scripted model when no model is named, even with a server running', async () => {

@@ -23,8 +23,7 @@ describe('validated citations example', () => {
       { tool: 'QueryDatabase', content: 'Context already retrieved. Please proceed with the AnswerQuestion tool.', isError: true },
       {
         tool: 'AnswerQuestion',
-        content:
-          'Success. The question has been answered with 2 cited fact(s). Dropped because no quote is in the context: "It is 55 metres tall.".',
+        content: 'Success. The question has been answered with 2 cited fact(s). Dropped because no quote is in the context: "It is 55 metres tall.".',
         isError: false,
       },
     ]);
@@ -59,7 +58,11 @@ describe('validated citations example', () => {
   it('refuses an answer none of whose quotes is in the context, and keeps the context for the retry', async () => {
     const model = scriptedModel([
       { toolCalls: [{ name: 'QueryDatabase', arguments: { question: 'When was the Pharos of Alexandria built?' } }] },
-      { toolCalls: [{ name: 'AnswerQuestion', arguments: { answer: 'In 280 BC.', sources: [{ fact: 'Built in 280 BC.', substring_quote: ['280 BC'] }] } }] },
+      {
+        toolCalls: [
+          { name: 'AnswerQuestion', arguments: { answer: 'In 280 BC.', sources: [{ fact: 'Built in 280 BC.', substring_quote: ['280 BC'] }] } },
+        ],
+      },
       { text: 'I could not cite it.' },
     ]);
     const result = await citationsAgent(model).run('When was the Pharos of Alexandria built?').result;

@@ -1,14 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  mathAgent,
-  mathLoaderScript,
-  paymentAgent,
-  paymentScript,
-  recordAgent,
-  recordGateScript,
-} from '@agentchart/examples';
+import { mathAgent, mathLoaderScript, paymentAgent, paymentScript, recordAgent, recordGateScript } from '@agentchart/examples';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 
@@ -23,10 +16,7 @@ describe('tool-control examples', () => {
       ['load_math_tools', 'factorial', 'fibonacci'],
       ['load_math_tools', 'factorial', 'fibonacci'],
     ]);
-    expect(result.toolCalls.map((record) => record.content)).toEqual([
-      'Loaded math tools: factorial, fibonacci. You can now call them.',
-      '5! = 120',
-    ]);
+    expect(result.toolCalls.map((record) => record.content)).toEqual(['Loaded math tools: factorial, fibonacci. You can now call them.', '5! = 120']);
   });
 
   it('gate: update_record is hidden until get_record ran, and hidden again in the next run', async () => {

@@ -27,7 +27,12 @@ describe('tool approvals in a chat', () => {
     const cleaner = talker(
       'cleaner',
       [
-        { toolCalls: [{ id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } }, { id: 'd2', name: 'delete_file', arguments: { path: 'b.txt' } }] },
+        {
+          toolCalls: [
+            { id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } },
+            { id: 'd2', name: 'delete_file', arguments: { path: 'b.txt' } },
+          ],
+        },
         'Deleted a.txt; b.txt was kept.',
       ],
       [deleteFile],
@@ -104,7 +109,13 @@ describe('tool approvals in a chat', () => {
     const result = await resumed.result;
 
     expect(executed).toEqual(['a.txt']);
-    expect(result).toMatchObject({ chatId: snapshot.chatId, reason: 'max-rounds', rounds: 2, lastSpeaker: 'cleaner', sharedState: { deleted: 'a.txt' } });
+    expect(result).toMatchObject({
+      chatId: snapshot.chatId,
+      reason: 'max-rounds',
+      rounds: 2,
+      lastSpeaker: 'cleaner',
+      sharedState: { deleted: 'a.txt' },
+    });
     expect(result.messages).toEqual([
       { role: 'user', content: 'Tidy the folder.' },
       { role: 'assistant', name: 'planner', content: 'Delete a.txt, please.' },

@@ -20,5 +20,4 @@ export function record(run: GroupChatRun): ChatEvent[] {
 }
 
 /** The speakers of `speaker.selected` events, in order. */
-export const speakers = (events: readonly ChatEvent[]) =>
-  events.flatMap((event) => (event.type === 'speaker.selected' ? [event.speaker] : []));
+export const speakers = (events: readonly ChatEvent[]) => events.flatMap((event) => (event.type === 'speaker.selected' ? [event.speaker] : []));

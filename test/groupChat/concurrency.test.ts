@@ -27,7 +27,12 @@ describe('concurrency', () => {
             : { toolCalls: [{ name: 'remember', arguments: { note: `${name}:${task}` } }], latencyMs: 3 };
         }),
       });
-    const chat = createGroupChat({ agents: [agentFor('a'), agentFor('b')], speakerSelection: 'round_robin', sharedState: { notes: [] }, maxRounds: 2 });
+    const chat = createGroupChat({
+      agents: [agentFor('a'), agentFor('b')],
+      speakerSelection: 'round_robin',
+      sharedState: { notes: [] },
+      maxRounds: 2,
+    });
     const first = chat.run('one');
     const second = chat.run('two');
     const [one, two] = await Promise.all([first.result, second.result]);

@@ -44,7 +44,9 @@ describe('handoffs', () => {
     expect(b.model.requests).toHaveLength(0);
     expect(speakers(events)).toEqual(['a', 'b']);
     expect(result.turns.map((turn) => turn.speaker)).toEqual(['a', 'c']);
-    expect(events.filter((event) => event.type === 'handoff')).toEqual([{ type: 'handoff', chatId: result.chatId, from: 'b', to: 'c', via: 'context' }]);
+    expect(events.filter((event) => event.type === 'handoff')).toEqual([
+      { type: 'handoff', chatId: result.chatId, from: 'b', to: 'c', via: 'context' },
+    ]);
   });
 
   it('a context condition that does not hold leaves the turn to the model', async () => {
@@ -65,11 +67,7 @@ describe('handoffs', () => {
     const b = talker('b', ['B']);
     const c = talker('c', ['C']);
     const chat = createGroupChat({
-      agents: [
-        { agent: a.agent, handoffs: [{ to: 'b' }], afterWork: 'c' },
-        { agent: b.agent, afterWork: 'a' },
-        c.agent,
-      ],
+      agents: [{ agent: a.agent, handoffs: [{ to: 'b' }], afterWork: 'c' }, { agent: b.agent, afterWork: 'a' }, c.agent],
       speakerSelection: 'round_robin',
       maxRounds: 4,
     });
@@ -78,11 +76,9 @@ describe('handoffs', () => {
     const result = await run.result;
     // a hands off to b (tool, over afterWork c); b's afterWork a (over round robin c); a answers, afterWork c.
     expect(speakers(events)).toEqual(['a', 'b', 'a', 'c']);
-    expect(events.filter((event) => event.type === 'handoff').map((event) => event.type === 'handoff' && `${event.from}>${event.to}:${event.via}`)).toEqual([
-      'a>b:tool',
-      'b>a:after-work',
-      'a>c:after-work',
-    ]);
+    expect(
+      events.filter((event) => event.type === 'handoff').map((event) => event.type === 'handoff' && `${event.from}>${event.to}:${event.via}`),
+    ).toEqual(['a>b:tool', 'b>a:after-work', 'a>c:after-work']);
     expect(result.reason).toBe('max-rounds');
   });
 

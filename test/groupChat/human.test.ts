@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ChatNotWaitingError, ChatSnapshotError, type GroupChatResult, type GroupChatSnapshot, createGroupChat, humanAgent } from '@agentchart/actors';
+import {
+  ChatNotWaitingError,
+  ChatSnapshotError,
+  type GroupChatResult,
+  type GroupChatSnapshot,
+  createGroupChat,
+  humanAgent,
+} from '@agentchart/actors';
 import { describe, expect, it } from 'vitest';
 import { record, talker } from './chatTestKit.js';
 import { makeReviewChat } from './fixtures/humanChat.js';
@@ -100,7 +107,11 @@ describe('a human participant', () => {
   });
 
   it('a chat waiting for a person ends when aborted', async () => {
-    const chat = createGroupChat({ agents: [humanAgent({ name: 'alice' }), talker('a', ['A']).agent], speakerSelection: 'round_robin', maxRounds: 3 });
+    const chat = createGroupChat({
+      agents: [humanAgent({ name: 'alice' }), talker('a', ['A']).agent],
+      speakerSelection: 'round_robin',
+      maxRounds: 3,
+    });
     const run = chat.run('task');
     run.events$.subscribe((event) => {
       if (event.type === 'human.waiting') run.abort();

@@ -26,7 +26,12 @@ describe('inspection', () => {
     });
     const result = await chat.run('task').result;
     stop();
-    expect(actors.filter((id) => id === 'groupChat' || id === 'sharedState' || id === 'agent')).toEqual(['groupChat', 'sharedState', 'agent', 'agent']);
+    expect(actors.filter((id) => id === 'groupChat' || id === 'sharedState' || id === 'agent')).toEqual([
+      'groupChat',
+      'sharedState',
+      'agent',
+      'agent',
+    ]);
     expect(observed.map(({ runId, name }) => ({ runId, name }))).toEqual([{ runId: result.chatId, name: 'duo' }]);
     expect(observed[0]?.types.filter((type) => type === 'run.finished')).toHaveLength(2);
   });

@@ -135,7 +135,9 @@ describe('a person inside a nested chat', () => {
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'desk', content: 'Published v2.' });
   });
 
-  it('a wait inside a nested chat is persisted (version 3) and resumed in a fresh chat object, where say() reaches the person', { timeout: 3_000 }, async () => {
+  it('a wait inside a nested chat is persisted (version 3) and resumed in a fresh chat object, where say() reaches the person', {
+    timeout: 3_000,
+  }, async () => {
     const first = reviewTeamChat().run('Ship v2.');
     const snapshot = await new Promise<GroupChatSnapshot>((resolve) => void atNested(first, 'human.waiting', () => resolve(first.snapshot())));
     first.abort();
@@ -184,7 +186,9 @@ describe('a person inside a nested chat', () => {
     expect(result).toMatchObject({ reason: 'max-rounds', rounds: 3 });
   });
 
-  it('an approval inside a nested chat is persisted; right after resume, waiting(), snapshot() and approve() reach it', { timeout: 3_000 }, async () => {
+  it('an approval inside a nested chat is persisted; right after resume, waiting(), snapshot() and approve() reach it', {
+    timeout: 3_000,
+  }, async () => {
     const executed: string[] = [];
     const first = publishingChat(executed).run('Publish v2.');
     const snapshot = await new Promise<GroupChatSnapshot>(
@@ -235,7 +239,9 @@ describe('a person inside a nested chat', () => {
     ]);
   });
 
-  it('a chat resumed in a wait inside a nested chat and aborted at once keeps the nested chat’s reply so far, as before it was persisted', { timeout: 3_000 }, async () => {
+  it('a chat resumed in a wait inside a nested chat and aborted at once keeps the nested chat’s reply so far, as before it was persisted', {
+    timeout: 3_000,
+  }, async () => {
     const first = reviewTeamChat().run('Ship v2.');
     const snapshot = await new Promise<GroupChatSnapshot>((resolve) => void atNested(first, 'human.waiting', () => resolve(first.snapshot())));
     first.abort();

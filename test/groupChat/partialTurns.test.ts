@@ -176,7 +176,14 @@ describe('a turn cut short', () => {
 describe('a nested chat’s turn cut short', () => {
   it('an abort while a nested chat speaks keeps its reply so far: the text of its last turn that said something, partial turns included', async () => {
     const researcher = talker('researcher', ['Octopuses have three hearts.']);
-    const critic = talker('critic', [{ text: 'Checking.', toolCalls: [lookupCall] }, { text: 'late', latencyMs: 5_000 }], [lookup]);
+    const critic = talker(
+      'critic',
+      [
+        { text: 'Checking.', toolCalls: [lookupCall] },
+        { text: 'late', latencyMs: 5_000 },
+      ],
+      [lookup],
+    );
     const team = createGroupChat({ name: 'research_team', agents: [researcher.agent, critic.agent], speakerSelection: 'round_robin', maxRounds: 2 });
     const planner = talker('planner', ['We need a fact.']);
     const chat = createGroupChat({ agents: [planner.agent, team], speakerSelection: 'round_robin', maxRounds: 3 });
@@ -197,14 +204,23 @@ describe('a nested chat’s turn cut short', () => {
       { speaker: 'research_team', start: 2, end: 3, partial: true },
     ]);
     expect(result).toMatchObject({ reason: 'aborted', rounds: 2, lastSpeaker: 'research_team' });
-    expect(events.filter((event) => event.type === 'turn.finished').at(-1)).toMatchObject({ speaker: 'research_team', messages: [reply], partial: true });
+    expect(events.filter((event) => event.type === 'turn.finished').at(-1)).toMatchObject({
+      speaker: 'research_team',
+      messages: [reply],
+      partial: true,
+    });
   });
 
   it('an abort from a handler of the nested chat’s events (its turns taken in one go) ends each chat once', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const writer = talker('writer', ['Draft.']);
-      const team = createGroupChat({ name: 'team', agents: [writer.agent, humanAgent({ name: 'alice' })], speakerSelection: 'round_robin', maxRounds: 2 });
+      const team = createGroupChat({
+        name: 'team',
+        agents: [writer.agent, humanAgent({ name: 'alice' })],
+        speakerSelection: 'round_robin',
+        maxRounds: 2,
+      });
       const run = createGroupChat({ agents: [team], speakerSelection: 'round_robin', maxRounds: 1 }).run('task');
       run.events$.subscribe((event) => {
         if (event.type === 'nested.event' && event.event.type === 'human.waiting') run.abort();

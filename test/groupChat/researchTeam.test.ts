@@ -11,7 +11,12 @@ describe('the research-team example', () => {
       critic: scriptedModel(researchTeamScript.critic),
     });
     const result = await chat.run('How many hearts does an octopus have?').result;
-    expect(result).toMatchObject({ reason: 'terminate-message', rounds: 3, lastSpeaker: 'critic', sharedState: { sources: ['https://example.org/octopus'] } });
+    expect(result).toMatchObject({
+      reason: 'terminate-message',
+      rounds: 3,
+      lastSpeaker: 'critic',
+      sharedState: { sources: ['https://example.org/octopus'] },
+    });
     expect(result.turns.map((turn) => turn.speaker)).toEqual(['planner', 'researcher', 'critic']);
     // The rules offered search_web alone first, then read_page alone after it.
     expect(researcherModel.requests.map((request) => request.tools.map((tool) => tool.name))).toEqual([

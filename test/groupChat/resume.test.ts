@@ -73,7 +73,11 @@ describe('shared state', () => {
     const critic = talker('critic', [{ toolCalls: [{ name: 'approve' }] }, 'Approved.'], [approve]);
     const planner = talker('planner', ['Plan.']);
     const chat = createGroupChat({
-      agents: [planner.agent, critic.agent, { agent: talker('writer', ['W']).agent, handoffs: [{ to: 'terminate', when: (s) => s.approved === true }] }],
+      agents: [
+        planner.agent,
+        critic.agent,
+        { agent: talker('writer', ['W']).agent, handoffs: [{ to: 'terminate', when: (s) => s.approved === true }] },
+      ],
       speakerSelection: 'round_robin',
       sharedState: { approved: false },
       maxRounds: 5,
@@ -83,7 +87,14 @@ describe('shared state', () => {
     const result = await run.result;
     expect(result).toMatchObject({ reason: 'handoff-terminate', rounds: 2, sharedState: { approved: true } });
     expect(events.filter((event) => event.type === 'state.changed').map((event) => event.type === 'state.changed' && event.change)).toEqual([
-      { key: 'approved', value: true, previous: false, deleted: false, version: 1, source: { agent: 'critic', toolName: 'approve', callId: 'call_0_0' } },
+      {
+        key: 'approved',
+        value: true,
+        previous: false,
+        deleted: false,
+        version: 1,
+        source: { agent: 'critic', toolName: 'approve', callId: 'call_0_0' },
+      },
     ]);
   });
 });

@@ -54,9 +54,16 @@ describe('speaker selection', () => {
     });
     const events = record(run);
     const result = await run.result;
-    expect(requested).toEqual([['a', 'b', 'c'], ['a', 'c'], ['b', 'c']]);
+    expect(requested).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'c'],
+      ['b', 'c'],
+    ]);
     expect(speakers(events)).toEqual(['b', 'a']);
-    expect(events.filter((event) => event.type === 'speaker.selected').map((event) => (event as ChatEventOf<'speaker.selected'>).by)).toEqual(['manual', 'manual']);
+    expect(events.filter((event) => event.type === 'speaker.selected').map((event) => (event as ChatEventOf<'speaker.selected'>).by)).toEqual([
+      'manual',
+      'manual',
+    ]);
     expect(result.reason).toBe('selector-terminate');
     expect(result.rounds).toBe(2);
   });
@@ -128,7 +135,11 @@ describe('speaker selection', () => {
     const events = record(run);
     const result = await run.result;
     expect(speakers(events)).toEqual(['c', 'a']);
-    expect(seen).toEqual([['a', 'b', 'c'], ['a', 'b'], ['b', 'c']]);
+    expect(seen).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'b'],
+      ['b', 'c'],
+    ]);
     expect(result.reason).toBe('selector-terminate');
   });
 

@@ -58,7 +58,8 @@ describe('compiled tool rules', () => {
   const tool = (name: string) => defineTool({ name, description: name, parameters: z.object({}), execute: () => name });
   it('agents with the same rules for the same tools share one compiled rule set; other tools get their own', () => {
     const tools = [tool('search'), tool('read')];
-    const make = (list = tools) => createAgent({ name: 'r', model: model(), tools: list, toolRules: [rules.init('search'), rules.child('search', ['read'])] });
+    const make = (list = tools) =>
+      createAgent({ name: 'r', model: model(), tools: list, toolRules: [rules.init('search'), rules.child('search', ['read'])] });
     expect(make().toolRules).toBe(make().toolRules);
     expect(make([...tools, tool('write')]).toolRules).not.toBe(make().toolRules);
     expect(make([...tools, tool('write')]).toolRules?.toolNames).toEqual(['search', 'read', 'write']);

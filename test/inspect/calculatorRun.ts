@@ -17,10 +17,7 @@ export const SECRET = 'tok-very-secret-123';
 export function lookupAgent(options: Partial<AgentOptions> = {}) {
   return createAgent({
     name: 'librarian',
-    model: scriptedModel([
-      { toolCalls: [{ name: 'lookup', arguments: { query: 'books', token: SECRET } }] },
-      { text: 'There are 3 books.' },
-    ]),
+    model: scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { query: 'books', token: SECRET } }] }, { text: 'There are 3 books.' }]),
     instructions: 'Use the tools.',
     tools: [lookup],
     ...options,

@@ -3,11 +3,10 @@ import { type TraceEntryOf, createTraceRecorder, formatTimeline, memorySink, par
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 
-const speaker = (name: string, text: string) =>
-  createAgent({ name, model: scriptedModel(() => ({ text })), instructions: `You are ${name}.` });
+const speaker = (name: string, text: string) => createAgent({ name, model: scriptedModel(() => ({ text })), instructions: `You are ${name}.` });
 
 describe('recording a group chat', () => {
-  it('records who speaks, their agents\' events, and moves the speaker-transition machine', async () => {
+  it("records who speaks, their agents' events, and moves the speaker-transition machine", async () => {
     const chat = createGroupChat({
       agents: [speaker('planner', 'Plan: go.'), speaker('critic', 'APPROVED')],
       speakerSelection: 'round_robin',
@@ -24,9 +23,7 @@ describe('recording a group chat', () => {
     await recorder.close();
 
     const trace = parseTrace(sink.toNdjson());
-    const speakersActor = trace.entries.find(
-      (entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.name === 'speakers',
-    );
+    const speakersActor = trace.entries.find((entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.name === 'speakers');
     expect(speakersActor).toMatchObject({ machine: 'speakers', label: 'team' });
     // The chat's inspect option reaches the manager and every speaking agent.
     const machines = trace.entries.flatMap((entry) => (entry.kind === 'machine' ? [entry.machine] : []));
@@ -38,7 +35,9 @@ describe('recording a group chat', () => {
     );
     expect(moves).toEqual(['(start)', 'planner', 'critic']);
     const agentMessages = trace.entries.flatMap((entry) =>
-      entry.kind === 'run' && entry.event.type === 'message' ? [`${String(entry.event.speaker)}: ${JSON.stringify((entry.event.message as { content: string }).content)}`] : [],
+      entry.kind === 'run' && entry.event.type === 'message'
+        ? [`${String(entry.event.speaker)}: ${JSON.stringify((entry.event.message as { content: string }).content)}`]
+        : [],
     );
     expect(agentMessages).toEqual(['planner: "Plan: go."', 'critic: "APPROVED"']);
     const timeline = formatTimeline(trace);
@@ -47,7 +46,7 @@ describe('recording a group chat', () => {
     expect(timeline).toMatch(/■ chat finished: \S+/);
   });
 
-  it('records a nested chat once, when it is recorded as a run of its own, with both chats\' actors', async () => {
+  it("records a nested chat once, when it is recorded as a run of its own, with both chats' actors", async () => {
     const team = createGroupChat({
       name: 'research_team',
       agents: [speaker('researcher', 'Three hearts.'), speaker('critic', 'Verified.')],
@@ -71,13 +70,15 @@ describe('recording a group chat', () => {
     }
     await recorder.close();
     const { entries } = parseTrace(sink.toNdjson());
-    const selected = entries.flatMap((entry) => (entry.kind === 'run' && entry.event.type === 'speaker.selected' ? [String(entry.event.speaker)] : []));
+    const selected = entries.flatMap((entry) =>
+      entry.kind === 'run' && entry.event.type === 'speaker.selected' ? [String(entry.event.speaker)] : [],
+    );
     expect(selected).toEqual(['planner', 'research_team', 'researcher', 'critic', 'planner']);
     const actors = entries.flatMap((entry) => (entry.kind === 'actor' && entry.name !== 'agent' ? [entry.name] : []));
     expect(actors.filter((name) => name === 'groupChat' || name === 'nestedChat')).toEqual(['groupChat', 'nestedChat', 'groupChat']);
   });
 
-  it("shows a rejected selector answer and why a chat failed in the timeline", async () => {
+  it('shows a rejected selector answer and why a chat failed in the timeline', async () => {
     const timelineOf = async (chat: ReturnType<typeof createGroupChat>) => {
       const sink = memorySink();
       const recorder = createTraceRecorder({ sink });

@@ -89,11 +89,20 @@ describe('machine diagrams', () => {
 
   it('draws a rule machine by what it allows, a conditional tool by what each output allows next', () => {
     const compiled = compileToolRules(
-      [rules.init('check'), rules.conditional('check', { cases: [[true, 'publish'], [false, 'revise']] }), rules.terminal('publish')],
+      [
+        rules.init('check'),
+        rules.conditional('check', {
+          cases: [
+            [true, 'publish'],
+            [false, 'revise'],
+          ],
+        }),
+        rules.terminal('publish'),
+      ],
       ['check', 'publish', 'revise'],
     );
-    const edges = machineGraph(compiled.machine).edges.map((edge) =>
-      `${edge.source} -> ${edge.target}: ${edge.label}${edge.guard ? ` [${edge.guard}]` : ''}`,
+    const edges = machineGraph(compiled.machine).edges.map(
+      (edge) => `${edge.source} -> ${edge.target}: ${edge.label}${edge.guard ? ` [${edge.guard}]` : ''}`,
     );
     expect(edges).toEqual(
       expect.arrayContaining([

@@ -36,7 +36,15 @@ describe('OpenAPI credentials under inspection', () => {
     const recorder = createTraceRecorder({ sink });
     const agent = createAgent({
       name: 'reporter',
-      model: scriptedModel([{ toolCalls: [{ name: 'whoami', arguments: {} }, { name: 'report', arguments: {} }] }, { text: 'Done.' }]),
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { name: 'whoami', arguments: {} },
+            { name: 'report', arguments: {} },
+          ],
+        },
+        { text: 'Done.' },
+      ]),
       tools: toolsFromOpenAPI(reportsApi(server.url), { auth: { bearer: BEARER, queryKey: QUERY_KEY } }),
     });
     const run = agent.run('Who am I, and the report?', { inspect: recorder.inspect });

@@ -38,13 +38,9 @@ describe('traces', () => {
     expect(trace.entries.map((entry) => entry.seq)).toEqual(trace.entries.map((_, index) => index));
     const kinds = new Set(trace.entries.map((entry) => entry.kind));
     expect([...kinds].sort()).toEqual(['actor', 'event', 'machine', 'run', 'snapshot']);
-    const root = trace.entries.find(
-      (entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.parentId === undefined,
-    );
+    const root = trace.entries.find((entry): entry is TraceEntryOf<'actor'> => entry.kind === 'actor' && entry.parentId === undefined);
     expect(root).toMatchObject({ kind: 'actor', name: 'agent', machine: 'agent', label: 'librarian' });
-    const states = trace.entries.flatMap((entry) =>
-      entry.kind === 'snapshot' && entry.actorId === root?.actorId ? [String(entry.value)] : [],
-    );
+    const states = trace.entries.flatMap((entry) => (entry.kind === 'snapshot' && entry.actorId === root?.actorId ? [String(entry.value)] : []));
     const changes = states.filter((state, index) => state !== states[index - 1]);
     // stepDone is left within the macrostep that enters it, so no snapshot rests there.
     expect(changes.slice(0, 2)).toEqual(['idle', 'thinking']);

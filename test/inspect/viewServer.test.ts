@@ -14,7 +14,11 @@ async function readEvents(url: string, count: number): Promise<unknown[]> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let text = '';
-  const data = () => text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as unknown);
+  const data = () =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as unknown);
   while (data().length < count) {
     const { value, done } = await reader.read();
     if (done) break;

@@ -37,8 +37,12 @@ describe('toolsFromOpenAPI refuses parameters it could not send', () => {
 
   it('refuses a parameter with an unknown `in` and one without a name', () => {
     const body = (parameters: unknown[]) => documentWith({ '/users': { get: { operationId: 'listUsers', parameters, responses: ok } } });
-    expect(refusal(body([{ name: 'limit', in: 'body' }])).message).toMatch(/^Operation GET \/users \("listUsers"\): parameter "limit" has `in: "body"`, so it could not be sent/);
-    expect(refusal(body([{ in: 'query' }])).message).toMatch(/^Operation GET \/users \("listUsers"\) has a parameter without a name \(in: "query"\): give it a `name`/);
+    expect(refusal(body([{ name: 'limit', in: 'body' }])).message).toMatch(
+      /^Operation GET \/users \("listUsers"\): parameter "limit" has `in: "body"`, so it could not be sent/,
+    );
+    expect(refusal(body([{ in: 'query' }])).message).toMatch(
+      /^Operation GET \/users \("listUsers"\) has a parameter without a name \(in: "query"\): give it a `name`/,
+    );
   });
 
   it('refuses a path template variable that no path parameter fills, naming the variable', () => {

@@ -28,8 +28,20 @@ function accountsApi(serverUrl: string): OpenApiDocument {
           summary: 'Lists entries.',
           parameters: [
             { name: 'ids', in: 'path', required: true, schema: { type: 'array', items: { type: 'integer' } } },
-            { name: 'coords', in: 'path', required: true, style: 'matrix', explode: true, schema: { type: 'object', properties: { x: { type: 'integer' }, y: { type: 'integer' } } } },
-            { name: 'filter', in: 'query', style: 'deepObject', schema: { type: 'object', properties: { kind: { type: 'string' }, min: { type: 'number' } } } },
+            {
+              name: 'coords',
+              in: 'path',
+              required: true,
+              style: 'matrix',
+              explode: true,
+              schema: { type: 'object', properties: { x: { type: 'integer' }, y: { type: 'integer' } } },
+            },
+            {
+              name: 'filter',
+              in: 'query',
+              style: 'deepObject',
+              schema: { type: 'object', properties: { kind: { type: 'string' }, min: { type: 'number' } } },
+            },
             { name: 'fields', in: 'query', explode: false, schema: { type: 'array', items: { type: 'string' } } },
             { name: 'session', in: 'cookie', schema: { type: 'string' } },
             { name: 'Authorization', in: 'header', schema: { type: 'string' } },
@@ -45,7 +57,11 @@ function accountsApi(serverUrl: string): OpenApiDocument {
             required: true,
             content: {
               'application/x-www-form-urlencoded': {
-                schema: { type: 'object', required: ['owner'], properties: { owner: { type: 'string' }, id: { type: 'integer', readOnly: true }, limit: { type: 'integer', nullable: true } } },
+                schema: {
+                  type: 'object',
+                  required: ['owner'],
+                  properties: { owner: { type: 'string' }, id: { type: 'integer', readOnly: true }, limit: { type: 'integer', nullable: true } },
+                },
               },
             },
           },
@@ -102,8 +118,12 @@ async function call(tools: AnyTool[], name: string, args: unknown) {
 }
 
 describe('toolsFromOpenAPI requests', () => {
-  it('uses the document\'s server, and places path, query, header and cookie parameters in their styles', async () => {
-    const tools = toolsFromOpenAPI(accountsApi(server.url), { auth: { bearer: 'tok-123' }, headers: { 'X-Client': 'agentchart' }, query: { v: '2' } });
+  it("uses the document's server, and places path, query, header and cookie parameters in their styles", async () => {
+    const tools = toolsFromOpenAPI(accountsApi(server.url), {
+      auth: { bearer: 'tok-123' },
+      headers: { 'X-Client': 'agentchart' },
+      query: { v: '2' },
+    });
     const listEntries = tools.find((tool) => tool.name === 'list_entries') as AnyTool;
     expect(Object.keys(listEntries.jsonSchema.properties as object)).toEqual(['X-Trace', 'ids', 'coords', 'filter', 'fields', 'session']);
     expect(listEntries.jsonSchema.required).toEqual(['ids', 'coords']);

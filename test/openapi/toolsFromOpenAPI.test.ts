@@ -56,9 +56,25 @@ const lastRequest = (): RecordedRequest => server.requests.at(-1) as RecordedReq
 describe('toolsFromOpenAPI on the Petstore document', () => {
   it('makes one tool per operation, named by operationId and described by summary and description', () => {
     expect(tools.map((tool) => tool.name)).toEqual([
-      'addPet', 'updatePet', 'findPetsByStatus', 'findPetsByTags', 'getPetById', 'updatePetWithForm', 'deletePet', 'uploadFile',
-      'getInventory', 'placeOrder', 'getOrderById', 'deleteOrder', 'createUser', 'createUsersWithListInput', 'loginUser',
-      'logoutUser', 'getUserByName', 'updateUser', 'deleteUser',
+      'addPet',
+      'updatePet',
+      'findPetsByStatus',
+      'findPetsByTags',
+      'getPetById',
+      'updatePetWithForm',
+      'deletePet',
+      'uploadFile',
+      'getInventory',
+      'placeOrder',
+      'getOrderById',
+      'deleteOrder',
+      'createUser',
+      'createUsersWithListInput',
+      'loginUser',
+      'logoutUser',
+      'getUserByName',
+      'updateUser',
+      'deleteUser',
     ]);
     const getPetById = tools.find((tool) => tool.name === 'getPetById') as AnyTool;
     expect(getPetById.spec).toEqual({
@@ -134,7 +150,9 @@ describe('toolsFromOpenAPI on the Petstore document', () => {
     ]);
     expect(server.requests).toEqual([]);
     expect(records.map((record) => record.isError)).toEqual([true, true, true]);
-    expect(records[0]?.content).toBe('Invalid arguments for tool "getPetById":\n- petId: Invalid input: expected number, received string\nFix these and call "getPetById" again.');
+    expect(records[0]?.content).toBe(
+      'Invalid arguments for tool "getPetById":\n- petId: Invalid input: expected number, received string\nFix these and call "getPetById" again.',
+    );
     expect(records[1]?.content).toBe(
       'Invalid arguments for tool "addPet":\n' +
         '- body.name: Invalid input: expected string, received undefined\n' +
@@ -190,7 +208,7 @@ describe('toolsFromOpenAPI credentials', () => {
 });
 
 describe('toolsFromOpenAPI requests stay on the API server', () => {
-  it('needs baseUrl when the document\'s server URL is relative', () => {
+  it("needs baseUrl when the document's server URL is relative", () => {
     expect(() => toolsFromOpenAPI(petstore)).toThrow(ConfigurationError);
     expect(() => toolsFromOpenAPI(petstore)).toThrow(/is not an absolute http\(s\) URL: pass `baseUrl`/);
   });

@@ -15,11 +15,7 @@ const NAMES_ONLY = ['gen_ai.agent.name', 'gen_ai.tool.call.id', 'agentchart.stop
 describe('genAiTracing span events and nesting', () => {
   it('rule refusals are span events of the run, approvals span events of the tool call', async () => {
     const { tracer, spans } = memoryTracing();
-    const model = scriptedModel([
-      { toolCalls: [{ id: 'r1', name: 'read' }] },
-      { toolCalls: [{ id: 's1', name: 'search' }] },
-      { text: 'ok' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ id: 'r1', name: 'read' }] }, { toolCalls: [{ id: 's1', name: 'search' }] }, { text: 'ok' }]);
     const agent = createAgent({ name: 'a', model, tools: [tool('search', 'always'), tool('read')], toolRules: [rules.init('search')] });
     const run = agent.run('Go');
     genAiTracing({ tracer }).traceRun(run);
@@ -155,15 +151,23 @@ describe('genAiTracing of a resumed run', () => {
 });
 
 describe('genAiTracing: budgets and reliable tools called from code', () => {
-  it("a chat ended by its token budget says so on its span, and so does the turn that spent it", async () => {
+  it('a chat ended by its token budget says so on its span, and so does the turn that spent it', async () => {
     const { tracer, spans } = memoryTracing();
     const spender = (name: string) =>
-      createAgent({ name, model: scriptedModel(() => ({ toolCalls: [{ name: 'search' }], usage: { inputTokens: 100, outputTokens: 0 } })), tools: [tool('search')] });
+      createAgent({
+        name,
+        model: scriptedModel(() => ({ toolCalls: [{ name: 'search' }], usage: { inputTokens: 100, outputTokens: 0 } })),
+        tools: [tool('search')],
+      });
     const chat = createGroupChat({ agents: [spender('a'), spender('b')], speakerSelection: 'round_robin', maxRounds: 4, maxTokens: 250 });
     const run = chat.run('Go.');
     genAiTracing({ tracer }).traceChat(run);
     await run.result;
-    expect(spanTree(spans(), ['agentchart.stop_reason', 'gen_ai.usage.input_tokens']).split('\n').filter((line) => !line.includes('[CLIENT]') && !line.includes('execute_tool'))).toEqual([
+    expect(
+      spanTree(spans(), ['agentchart.stop_reason', 'gen_ai.usage.input_tokens'])
+        .split('\n')
+        .filter((line) => !line.includes('[CLIENT]') && !line.includes('execute_tool')),
+    ).toEqual([
       'invoke_workflow group_chat [INTERNAL] agentchart.stop_reason="token-budget" usage.input_tokens=300 events=agentchart.speaker.selected',
       '  invoke_agent a [INTERNAL] agentchart.stop_reason="token-budget" usage.input_tokens=300',
     ]);

@@ -20,7 +20,10 @@ function twoAgentChat() {
     name: 'researcher',
     model: scriptedModel(
       [
-        { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Lisbon', apiKey: 'sk-live-1234567890abcdef' } }], usage: { inputTokens: 50, outputTokens: 10 } },
+        {
+          toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Lisbon', apiKey: 'sk-live-1234567890abcdef' } }],
+          usage: { inputTokens: 50, outputTokens: 10 },
+        },
         { text: 'Lisbon: sunny, 24°C.', usage: { inputTokens: 80, outputTokens: 8 } },
       ],
       { name: 'qwen3:8b' },
@@ -55,7 +58,11 @@ describe('genAiTracing', () => {
     );
     // Every span of the chat carries its id as the conversation id; one trace.
     const all = spans();
-    expect(all.filter((span) => span.name !== 'invoke_workflow trip_planning').every((span) => span.attributes['gen_ai.conversation.id'] === result.chatId)).toBe(true);
+    expect(
+      all
+        .filter((span) => span.name !== 'invoke_workflow trip_planning')
+        .every((span) => span.attributes['gen_ai.conversation.id'] === result.chatId),
+    ).toBe(true);
     expect(new Set(all.map((span) => span.spanContext().traceId)).size).toBe(1);
     expect(spanNamed(all, 'invoke_agent researcher').attributes['gen_ai.agent.id']).toMatch(/.+/);
   });
@@ -66,7 +73,12 @@ describe('genAiTracing', () => {
     genAiTracing({ tracer: quiet.tracer }).traceChat(quietRun);
     await quietRun.result;
     const contentKeys = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'];
-    expect(quiet.spans().flatMap((span) => Object.keys(span.attributes)).filter((key) => contentKeys.includes(key))).toEqual([]);
+    expect(
+      quiet
+        .spans()
+        .flatMap((span) => Object.keys(span.attributes))
+        .filter((key) => contentKeys.includes(key)),
+    ).toEqual([]);
 
     const loud = memoryTracing();
     const loudRun = twoAgentChat().run('Weather for a trip to Lisbon?');

@@ -1,4 +1,4 @@
-import { type ChatRequest, type ModelError, msg } from '@agentchart/core';
+import { type ChatRequest, ConfigurationError, type ModelError, msg } from '@agentchart/core';
 import { ollama, probeOllama, resolveOllamaHost } from '@agentchart/providers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { collectEvents } from './wire/collectEvents.js';
@@ -30,7 +30,7 @@ describe('ollama provider', () => {
         { type: 'usage', usage: { inputTokens: 40, outputTokens: 12 } },
         { type: 'finish', reason: 'tool-calls' },
       ]);
-      const body = server.requests[0]?.body as { messages: unknown[]; format: unknown; tools: unknown[] };
+      const body = server.requests[0]!.body as { messages: unknown[]; format: unknown; tools: unknown[] };
       expect(body.tools).toHaveLength(1);
       expect(body.format).toEqual({
         type: 'object',
@@ -49,7 +49,7 @@ describe('ollama provider', () => {
       server.script({ text: ['{"name":"add","arguments":{"a":1,"b":2}}'] });
       const { events } = await collectEvents(model().stream(ask({ toolChoice: 'required' })));
       expect(events[0]).toEqual({ type: 'tool-call', call: { id: 'ollama_0_0', name: 'add', arguments: { a: 1, b: 2 } } });
-      const body = server.requests[0]?.body as { format: { anyOf: unknown[] } };
+      const body = server.requests[0]!.body as { format: { anyOf: unknown[] } };
       expect(body.format.anyOf).toHaveLength(2);
     });
 
@@ -69,7 +69,7 @@ describe('ollama provider', () => {
         { type: 'tool-call', call: { id: 'ollama_0_0', name: 'multiply', arguments: undefined, malformedArguments: '' } },
         { type: 'finish', reason: 'tool-calls' },
       ]);
-      expect((server.requests[1]?.body as { messages: unknown[] }).messages.at(-1)).toEqual({
+      expect((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1)).toEqual({
         role: 'system',
         content:
           'Your reply was not a tool call (you wrote nothing). You must call the tool "multiply" now. ' +
@@ -78,7 +78,9 @@ describe('ollama provider', () => {
       const required = await collectEvents(model().stream(ask({ toolChoice: 'required' })));
       expect(required.events).toEqual([]);
       expect((required.error as ModelError).code).toBe('MODEL_RESPONSE_INVALID');
-      expect((required.error as ModelError).message).toContain('The model had to call one of add, multiply, but twice wrote no call (the second time: "Sorry.")');
+      expect((required.error as ModelError).message).toContain(
+        'The model had to call one of add, multiply, but twice wrote no call (the second time: "Sorry.")',
+      );
       expect(server.requests).toHaveLength(4);
     });
 
@@ -102,7 +104,11 @@ describe('ollama provider', () => {
     const reply = { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] };
     server.script(reply, reply, reply);
     const transcript = [msg.user('1+1?')];
-    const grown = [...transcript, msg.assistant('', [{ id: 'ollama_0_0', name: 'add', arguments: { a: 1, b: 1 } }]), msg.tool('ollama_0_0', 'add', '2')];
+    const grown = [
+      ...transcript,
+      msg.assistant('', [{ id: 'ollama_0_0', name: 'add', arguments: { a: 1, b: 1 } }]),
+      msg.tool('ollama_0_0', 'add', '2'),
+    ];
     const ids: string[] = [];
     for (const messages of [transcript, transcript, grown]) {
       const { events } = await collectEvents(model().stream(ask({ messages })));
@@ -151,6 +157,21 @@ describe('ollama provider', () => {
       expect(await probeOllama({ host: 'http://' })).toEqual({ host: 'http://', available: false });
     });
 
+    it.each(['ftp://gpu-box:11434', 'file:///tmp/ollama.sock'])('refuses a host that is not http(s) when the model is created (%s)', (host) => {
+      const scheme = host.slice(0, host.indexOf(':'));
+      let error: unknown;
+      try {
+        ollama({ model: 'qwen3', host });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({
+        code: 'CONFIGURATION_INVALID',
+        message: `The Ollama host ${JSON.stringify(host)} is a ${scheme} URL; Ollama serves HTTP. Give \`host\` (or OLLAMA_HOST) as an http(s) URL, e.g. "http://127.0.0.1:11434", or as "host:port".`,
+      });
+    });
+
     it('probes a running server and reports its version', async () => {
       expect(await probeOllama({ host: server.url })).toEqual({ host: server.url, available: true, version: '0.12.0' });
     });
@@ -166,9 +187,16 @@ describe('ollama provider', () => {
       server.script({ text: ['{"speaker":"critic"}'] });
       const schema = { type: 'object', properties: { speaker: { type: 'string', enum: ['critic'] } }, required: ['speaker'] };
       await collectEvents(
-        model().stream(ask({ messages: [msg.user('Plan it.'), msg.user('Step 1 done.', 'planner')], tools: [], toolChoice: 'none', responseFormat: { type: 'json_schema', name: 'next_speaker', schema } })),
+        model().stream(
+          ask({
+            messages: [msg.user('Plan it.'), msg.user('Step 1 done.', 'planner')],
+            tools: [],
+            toolChoice: 'none',
+            responseFormat: { type: 'json_schema', name: 'next_speaker', schema },
+          }),
+        ),
       );
-      const body = server.requests[0]?.body as { messages: unknown[]; format: unknown };
+      const body = server.requests[0]!.body as { messages: unknown[]; format: unknown };
       expect(body.messages).toEqual([
         { role: 'user', content: 'Plan it.' },
         { role: 'user', content: 'planner: Step 1 done.' },

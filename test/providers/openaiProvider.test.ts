@@ -81,7 +81,7 @@ describe('openai provider', () => {
     expect(result.stopReason).toBe('completed');
     expect(result.toolCalls[0]?.call).toEqual({ id: 'call_bad', name: 'add', arguments: undefined, malformedArguments: '{"a": 2, "b":' });
     expect(result.toolCalls[0]?.isError).toBe(true);
-    const resent = (server.requests[1]?.body as { messages: Array<{ tool_calls?: Array<{ function: { arguments: string } }> }> }).messages[1];
+    const resent = (server.requests[1]!.body as { messages: Array<{ tool_calls?: Array<{ function: { arguments: string } }> }> }).messages[1];
     expect(resent?.tool_calls?.[0]?.function.arguments).toBe('{"a": 2, "b":');
   });
 
@@ -96,7 +96,7 @@ describe('openai provider', () => {
       execute: () => 'x',
     });
     await collectEvents(model().stream(ask({ tools: [lookup.spec], parallelToolCalls: false })));
-    const body = server.requests[0]?.body as { parallel_tool_calls: boolean; tools: Array<{ function: Record<string, unknown> }> };
+    const body = server.requests[0]!.body as { parallel_tool_calls: boolean; tools: Array<{ function: Record<string, unknown> }> };
     expect(body.parallel_tool_calls).toBe(false);
     expect(body.tools[0]?.function).toEqual({
       name: 'lookup',

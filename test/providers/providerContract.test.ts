@@ -75,7 +75,9 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
     });
 
     it.each(Object.keys(toolChoices))('carries tool choice %s in the protocol’s own fields', async (choice) => {
-      server.script(choice === 'required' || choice === 'named' ? { toolCalls: [{ name: 'multiply', arguments: { a: 1, b: 2 } }] } : { text: ['ok'] });
+      server.script(
+        choice === 'required' || choice === 'named' ? { toolCalls: [{ name: 'multiply', arguments: { a: 1, b: 2 } }] } : { text: ['ok'] },
+      );
       await collectEvents(adapter.model(server.url).stream(ask({ toolChoice: toolChoices[choice] })));
       expect(adapter.toolSelection(server.requests[0]?.body)).toEqual(expectedToolSelection[adapter.name][choice]);
     });
@@ -86,7 +88,7 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
       await collectEvents(
         adapter.model(server.url).stream(ask({ tools: [], toolChoice: 'none', responseFormat: { type: 'json_schema', name: 'place', schema } })),
       );
-      const body = server.requests[0]?.body as Record<string, unknown>;
+      const body = server.requests[0]!.body as Record<string, unknown>;
       if (adapter.name === 'ollama') expect(body.format).toEqual(schema);
       else expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'place', schema, strict: true } });
     });
@@ -193,9 +195,10 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
 
     it('gives up with MODEL_TIMEOUT when the server does not answer in time, closing the connection', async () => {
       server.script({ stall: true });
-      const model = adapter.name === 'ollama'
-        ? ollama({ model: 'qwen3', host: server.url, maxRetries: 0, timeoutMs: 100 })
-        : openai({ model: 'qwen3', baseURL: `${server.url}/v1`, maxRetries: 0, timeoutMs: 100 });
+      const model =
+        adapter.name === 'ollama'
+          ? ollama({ model: 'qwen3', host: server.url, maxRetries: 0, timeoutMs: 100 })
+          : openai({ model: 'qwen3', baseURL: `${server.url}/v1`, maxRetries: 0, timeoutMs: 100 });
       const { error } = await collectEvents(model.stream(ask()));
       expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
       expect((error as ModelError).message).toContain('raise `timeoutMs`');
@@ -231,7 +234,7 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
         [secondId, 'multiply', '20'],
       ]);
       expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 8 });
-      const lastMessages = (server.requests[2]?.body as { messages: unknown[] }).messages;
+      const lastMessages = (server.requests[2]!.body as { messages: unknown[] }).messages;
       expect(lastMessages.slice(-2)).toEqual(
         adapter.name === 'ollama'
           ? [
@@ -264,9 +267,7 @@ describe.each(adapters)('provider contract: $name', (adapter) => {
       server.script({ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 }, id: 'call_1' }] }, { text: ['The sum', ' is'], dropAfter: 2 });
       const agent = createAgent({ name: 'calc', model: adapter.model(server.url), tools: [add] });
       const run = agent.run('What is 2 + 3?');
-      const finished = new Promise<unknown>((resolve) =>
-        run.events$.subscribe((event) => event.type === 'run.finished' && resolve(event)),
-      );
+      const finished = new Promise<unknown>((resolve) => run.events$.subscribe((event) => event.type === 'run.finished' && resolve(event)));
       const result = await run.result;
       const [callId] = adapter.callIds(0, ['call_1']);
       expect(result.stopReason).toBe('error');

@@ -25,7 +25,10 @@ describe('scriptedModel', () => {
         reasoning: 'Add them.',
         text: 'Adding now',
         chunks: 4,
-        toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }, { name: 'add', id: 'mine', malformedArguments: '{"a":' }],
+        toolCalls: [
+          { name: 'add', arguments: { a: 2, b: 3 } },
+          { name: 'add', id: 'mine', malformedArguments: '{"a":' },
+        ],
         usage: { inputTokens: 9, outputTokens: 4 },
       },
     ]);
@@ -56,7 +59,9 @@ describe('scriptedModel', () => {
   it('records every request without its signal, as a copy the caller cannot change afterwards', async () => {
     const model = scriptedModel([{ text: 'one' }, { text: 'two' }]);
     const messages = [msg.user('Hi')];
-    await collectEvents(model.stream({ messages, tools: [add.spec], toolChoice: { type: 'tool', name: 'add' }, signal: new AbortController().signal }));
+    await collectEvents(
+      model.stream({ messages, tools: [add.spec], toolChoice: { type: 'tool', name: 'add' }, signal: new AbortController().signal }),
+    );
     messages.push(msg.user('later'));
     await collectEvents(model.stream(ask({ toolChoice: 'none', tools: [] })));
     expect(model.requests).toEqual([

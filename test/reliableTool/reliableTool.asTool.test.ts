@@ -99,7 +99,7 @@ describe('reliableTool as a tool', () => {
     expect(run.state.get('converted')).toBe(true);
   });
 
-  it('validates the runner\'s arguments with validators that read shared state; their refusals count as attempts', async () => {
+  it("validates the runner's arguments with validators that read shared state; their refusals count as attempts", async () => {
     const convert = defineTool({
       name: 'convert',
       description: 'Converts 10 USD to a currency the bank offers (listed in shared state).',

@@ -52,7 +52,10 @@ describe('reliableTool attempts', () => {
         },
       },
     ]);
-    expect(runnerRequest?.messages).toEqual([{ role: 'system', content: RUNNER_SYSTEM }, { role: 'user', content: 'Price of ACME' }]);
+    expect(runnerRequest?.messages).toEqual([
+      { role: 'system', content: RUNNER_SYSTEM },
+      { role: 'user', content: 'Price of ACME' },
+    ]);
 
     const validatorRequest = validatorModel.requests[0];
     expect(validatorRequest?.tools).toEqual([]);
@@ -179,7 +182,9 @@ describe('reliableTool attempts', () => {
 
     expect(details.ok).toBe(false);
     if (details.ok) return;
-    expect(details.failureReason).toBe('no result passed validation in 3 attempt(s); the last failed because the validator rejected the result: No price.');
+    expect(details.failureReason).toBe(
+      'no result passed validation in 3 attempt(s); the last failed because the validator rejected the result: No price.',
+    );
     expect(details.error.code).toBe('RELIABLE_TOOL_EXHAUSTED');
     expect(details.error.message).toBe(
       'reliableTool "reliable_price": no result passed validation in 3 attempt(s); the last failed because the validator rejected the result: No price. ' +
@@ -234,7 +239,7 @@ describe('reliableTool attempts', () => {
     );
   });
 
-  it('runs only the first call of a reply, runs a call without a hypothesis, and sums both models\' usage', async () => {
+  it("runs only the first call of a reply, runs a call without a hypothesis, and sums both models' usage", async () => {
     const { tool, invocations } = priceTool();
     const runnerModel = scriptedModel([
       {

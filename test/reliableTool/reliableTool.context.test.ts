@@ -126,22 +126,24 @@ describe('reliableTool runs', () => {
 
     expect(events.every((event) => event.runId === details.runId && event.tool === 'reliable_price')).toBe(true);
     expect(
-      events.filter((event) => !event.type.startsWith('reliable.model.')).map((event) => {
-        switch (event.type) {
-          case 'reliable.runner.call':
-            return `${event.attempt} call ${JSON.stringify(event.args)}`;
-          case 'reliable.tool.result':
-            return `${event.attempt} ${event.isError ? 'error' : 'result'} ${event.text}`;
-          case 'reliable.validator.verdict':
-            return `${event.attempt} verdict ${event.valid}: ${event.justification}`;
-          case 'reliable.attempt.started':
-            return `${event.attempt} started`;
-          case 'reliable.attempt.finished':
-            return `${event.attempt} finished ${event.record.outcome}`;
-          default:
-            return event.type;
-        }
-      }),
+      events
+        .filter((event) => !event.type.startsWith('reliable.model.'))
+        .map((event) => {
+          switch (event.type) {
+            case 'reliable.runner.call':
+              return `${event.attempt} call ${JSON.stringify(event.args)}`;
+            case 'reliable.tool.result':
+              return `${event.attempt} ${event.isError ? 'error' : 'result'} ${event.text}`;
+            case 'reliable.validator.verdict':
+              return `${event.attempt} verdict ${event.valid}: ${event.justification}`;
+            case 'reliable.attempt.started':
+              return `${event.attempt} started`;
+            case 'reliable.attempt.finished':
+              return `${event.attempt} finished ${event.record.outcome}`;
+            default:
+              return event.type;
+          }
+        }),
     ).toEqual([
       'reliable.run.started',
       '1 started',
@@ -186,10 +188,7 @@ describe('reliableTool runs', () => {
     const runIds = new Set<string>();
     prices.events$.subscribe((event) => runIds.add(event.runId));
 
-    const [a, b] = await Promise.all([
-      prices.runWithDetails({ task: 'Price of ACME' }),
-      prices.runWithDetails({ task: 'Price of GLOBEX' }),
-    ]);
+    const [a, b] = await Promise.all([prices.runWithDetails({ task: 'Price of ACME' }), prices.runWithDetails({ task: 'Price of GLOBEX' })]);
 
     expect(a).toMatchObject({ ok: true, value: { symbol: 'ACME', price: 42 } });
     expect(a.attempts.map((attempt) => attempt.outcome)).toEqual(['execution-error', 'valid']);

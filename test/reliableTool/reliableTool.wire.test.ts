@@ -27,7 +27,7 @@ describe('reliableTool over the wire', () => {
 
     expect(details).toMatchObject({ ok: true, value: { symbol: 'ACME', price: 42 }, successfulArgs: { symbol: 'ACME' } });
     const [runner, validator] = server.requests.map((request) => request.body as Record<string, unknown>);
-    expect((runner?.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['lookup_price']);
+    expect((runner!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['lookup_price']);
     expect(runner?.format).toMatchObject({
       properties: { name: { const: 'lookup_price' }, arguments: { required: ['hypothesis', 'symbol'] } },
     });

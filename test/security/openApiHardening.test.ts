@@ -1,5 +1,5 @@
 import { type OpenApiDocument, createAgent, toolsFromOpenAPI } from '@agentchart/actors';
-import { type AnyTool, type ToolContext, type ToolResultValue } from '@agentchart/core';
+import type { AnyTool, ToolContext, ToolResultValue } from '@agentchart/core';
 import { createTraceRecorder, memorySink } from '@agentchart/inspect';
 import { scriptedModel } from '@agentchart/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,9 @@ function searchApi(serverUrl: string): OpenApiDocument {
 }
 
 const call = async (tool: AnyTool, args: Record<string, unknown>) =>
-  tool.execute(args as never, { signal: new AbortController().signal } as unknown as ToolContext) as Promise<ToolResultValue<{ body: unknown; cut?: true }>>;
+  tool.execute(args as never, { signal: new AbortController().signal } as unknown as ToolContext) as Promise<
+    ToolResultValue<{ body: unknown; cut?: true }>
+  >;
 
 describe('toolsFromOpenAPI against hostile arguments', () => {
   let server: Awaited<ReturnType<typeof startHttpServer>>;
@@ -78,7 +80,7 @@ describe('toolsFromOpenAPI against hostile arguments', () => {
   });
   afterAll(() => server.close());
 
-  it('the repro: a free-form query object cannot duplicate the caller\'s parameter or set a credential', async () => {
+  it("the repro: a free-form query object cannot duplicate the caller's parameter or set a credential", async () => {
     const search = tools.get('search') as AnyTool;
     const before = server.requests.length;
     await expect(call(search, { filter: { tenant: 'evil', admin: 'true', api_key: 'evil' } })).rejects.toThrow(
@@ -109,7 +111,15 @@ describe('toolsFromOpenAPI against hostile arguments', () => {
   it('a credential echoed in a response or an error is redacted before the model, events or traces see it', async () => {
     const sink = memorySink();
     const recorder = createTraceRecorder({ sink });
-    const model = scriptedModel([{ toolCalls: [{ name: 'whoami', arguments: {} }, { name: 'search', arguments: { q: 'x' } }] }, { text: 'done' }]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'whoami', arguments: {} },
+          { name: 'search', arguments: { q: 'x' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
     const run = createAgent({ name: 'api', model, tools: [...tools.values()] }).run('Go.', { inspect: recorder.inspect });
     recorder.recordRun(run);
     const events: unknown[] = [];

@@ -1,16 +1,7 @@
 import { createAgent } from '@agentchart/actors';
-import {
-  type JsonSchema,
-  argumentsToValidate,
-  defineTool,
-  getOwn,
-  ownRecord,
-  parseToolRules,
-  rules,
-  restoreOptionalNulls,
-  setOwn,
-  toParametersJsonSchema,
-} from '@agentchart/core';
+import { type JsonSchema, defineTool, parseToolRules, rules } from '@agentchart/core';
+import { restoreOptionalNulls, toParametersJsonSchema } from '@agentchart/core/internal';
+import { argumentsToValidate, getOwn, ownRecord, setOwn } from '@agentchart/core/internal';
 import { sanitizeValue } from '@agentchart/inspect';
 import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,7 +80,7 @@ describe('every place that copies keys from outside keeps them own keys', () => 
     const events = recordEvents(run);
     await waitForState(run, 'awaitingApproval');
     const [request] = eventsOf(events, 'approval.requested');
-    expect((request?.arguments as Record<string, unknown>).amount).toBeUndefined();
+    expect((request!.arguments as Record<string, unknown>).amount).toBeUndefined();
     run.approve('c1');
     await run.result;
     expect(executed).toEqual([{ to: 'Bob', amount: undefined }]);
@@ -147,7 +138,16 @@ describe('every place that copies keys from outside keeps them own keys', () => 
 
   it('OpenAPI parameter building reads only own arguments and schemas keep hostile property names as keys', () => {
     const parameters = [
-      { name: 'constructor', in: 'query', argument: 'constructor', required: false, style: 'form', explode: true, json: false, schema: { type: 'string' } },
+      {
+        name: 'constructor',
+        in: 'query',
+        argument: 'constructor',
+        required: false,
+        style: 'form',
+        explode: true,
+        json: false,
+        schema: { type: 'string' },
+      },
       { name: 'q', in: 'query', argument: 'q', required: false, style: 'form', explode: true, json: false, schema: { type: 'string' } },
     ] as unknown as Parameters<typeof serializeParameters>[1];
     expect(serializeParameters('/s', parameters, { q: 'x' }).query).toEqual([['q', 'x']]);
@@ -190,21 +190,36 @@ describe('every place that copies keys from outside keeps them own keys', () => 
       },
     });
     const model = scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: hostile('{"__proto__":{"unit":"F"}}') }] }, { text: 'done' }]);
-    await createAgent({ name: 'p', model, tools: [lookup], toolRules: [rules.init('lookup', { args: hostile('{"city":"Oslo","__proto__":{"unit":"K"}}') })] })
-      .run('Go.').result;
+    await createAgent({
+      name: 'p',
+      model,
+      tools: [lookup],
+      toolRules: [rules.init('lookup', { args: hostile('{"city":"Oslo","__proto__":{"unit":"K"}}') })],
+    }).run('Go.').result;
     expect(received).toEqual({ city: 'Oslo' });
   });
 
   it('a persisted run whose state holds "__proto__" resumes with it as a key', async () => {
     const executed: unknown[] = [];
-    const gate = defineTool({ name: 'gate', description: 'Waits.', parameters: z.object({}), approval: 'always', execute: (_a, ctx) => {
-      executed.push([ctx.state.get('isAdmin'), ctx.state.get('__proto__')]);
-      return 'ok';
-    } });
-    const writer = defineTool({ name: 'writer', description: 'Writes.', parameters: z.object({}), execute: (_a, ctx) => {
-      ctx.state.set('__proto__', { isAdmin: true });
-      return 'ok';
-    } });
+    const gate = defineTool({
+      name: 'gate',
+      description: 'Waits.',
+      parameters: z.object({}),
+      approval: 'always',
+      execute: (_a, ctx) => {
+        executed.push([ctx.state.get('isAdmin'), ctx.state.get('__proto__')]);
+        return 'ok';
+      },
+    });
+    const writer = defineTool({
+      name: 'writer',
+      description: 'Writes.',
+      parameters: z.object({}),
+      execute: (_a, ctx) => {
+        ctx.state.set('__proto__', { isAdmin: true });
+        return 'ok';
+      },
+    });
     const script = [
       { toolCalls: [{ id: 'w', name: 'writer', arguments: {} }] },
       { toolCalls: [{ id: 'g', name: 'gate', arguments: {} }] },

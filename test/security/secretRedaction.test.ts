@@ -1,5 +1,6 @@
 import { createAgent } from '@agentchart/actors';
-import { REDACTED, defineTool, isSecretKeyName, redactText, redactValue, registerSecrets } from '@agentchart/core';
+import { REDACTED, defineTool, redactText, redactValue, registerSecrets } from '@agentchart/core';
+import { isSecretKeyName } from '@agentchart/core/internal';
 import { createTraceRecorder, memorySink, sanitizeValue } from '@agentchart/inspect';
 import { openai, scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
@@ -73,7 +74,12 @@ describe('traces never hold secrets (the repro cases)', () => {
       google: LEAKED_VALUES[6] as string,
     };
     const model = scriptedModel([
-      { toolCalls: [{ name: 'store', arguments: { settings, note: `use ${LEAKED_VALUES[1]} for now` } }, { name: 'fail', arguments: {} }] },
+      {
+        toolCalls: [
+          { name: 'store', arguments: { settings, note: `use ${LEAKED_VALUES[1]} for now` } },
+          { name: 'fail', arguments: {} },
+        ],
+      },
       { text: `Done. Your key is ${LEAKED_VALUES[2]}, keep it safe.` },
     ]);
     const run = createAgent({ name: 'leaky', model, tools: [store, fail], detailedErrors: true }).run('Store my settings.', {
@@ -94,7 +100,11 @@ describe('traces never hold secrets (the repro cases)', () => {
     const apiKey = 'sk-test-4f1b2c3d4e5f60718293a4b5c6d7e8f9';
     const server = await startHttpServer((_request, response) =>
       sendJson(response, 401, {
-        error: { message: `Incorrect API key provided: ${apiKey}. You can find your API key at https://example.invalid.`, type: 'invalid_request_error', code: 'invalid_api_key' },
+        error: {
+          message: `Incorrect API key provided: ${apiKey}. You can find your API key at https://example.invalid.`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
       }),
     );
     try {

@@ -40,7 +40,12 @@ describe('shared state', () => {
   it('starts from the initial state of the run, is shared by tools and ends in the result', async () => {
     const model = scriptedModel([
       { toolCalls: [{ name: 'remember', arguments: { key: 'city', note: 'Lisbon' } }] },
-      { toolCalls: [{ name: 'recall', arguments: { key: 'city' } }, { name: 'recall', arguments: { key: 'topic' } }] },
+      {
+        toolCalls: [
+          { name: 'recall', arguments: { key: 'city' } },
+          { name: 'recall', arguments: { key: 'topic' } },
+        ],
+      },
       { text: 'Done.' },
     ]);
     const agent = createAgent({ name: 'notes', model, tools: [remember, recall] });
@@ -64,12 +69,28 @@ describe('shared state', () => {
     const changes = events.filter((event): event is Extract<RunEvent, { type: 'state.changed' }> => event.type === 'state.changed');
     expect(changes).toEqual([
       {
-        type: 'state.changed', runId: run.runId, agent: 'notes', key: 'city', value: 'Lisbon', previous: undefined,
-        deleted: false, version: 1, toolName: 'remember', callId: 'call_0_0',
+        type: 'state.changed',
+        runId: run.runId,
+        agent: 'notes',
+        key: 'city',
+        value: 'Lisbon',
+        previous: undefined,
+        deleted: false,
+        version: 1,
+        toolName: 'remember',
+        callId: 'call_0_0',
       },
       {
-        type: 'state.changed', runId: run.runId, agent: 'notes', key: 'city', value: 'Porto', previous: 'Lisbon',
-        deleted: false, version: 2, toolName: 'remember', callId: 'second',
+        type: 'state.changed',
+        runId: run.runId,
+        agent: 'notes',
+        key: 'city',
+        value: 'Porto',
+        previous: 'Lisbon',
+        deleted: false,
+        version: 2,
+        toolName: 'remember',
+        callId: 'second',
       },
     ]);
     const types = events.map((event) => event.type);
@@ -103,7 +124,7 @@ describe('shared state', () => {
     expect(first.state.ref).not.toBe(second.state.ref);
   });
 
-  it('checks the initial state and every write against the agent\'s zod schema', async () => {
+  it("checks the initial state and every write against the agent's zod schema", async () => {
     const stateSchema = z.object({ count: z.number().int().default(0), label: z.string().optional() });
     const setLabel = defineTool({
       name: 'set_label',
@@ -115,7 +136,12 @@ describe('shared state', () => {
       },
     });
     const model = scriptedModel([
-      { toolCalls: [{ name: 'set_label', arguments: { label: 42 } }, { name: 'set_label', arguments: { label: 'fine' } }] },
+      {
+        toolCalls: [
+          { name: 'set_label', arguments: { label: 42 } },
+          { name: 'set_label', arguments: { label: 'fine' } },
+        ],
+      },
       { text: 'Done.' },
     ]);
     const agent = createAgent({ name: 'typed', model, tools: [setLabel], stateSchema });

@@ -1,4 +1,4 @@
-import { type RunStore } from '@agentchart/core';
+import type { RunStore } from '@agentchart/core';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -51,8 +51,19 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
       expect(lease).toEqual({ runId, owner: 'w1', token: 1, expiresAt: clock.now() + LEASE });
       const stored = await store.loadRun(runId);
-      expect(stored).toMatchObject({ runId, kind: 'run', name: 'payer', status: 'running', version: 0, state: undefined, leaseOwner: 'w1', leaseToken: 1 });
-      await expect(store.createRun({ runId, kind: 'chat', name: 'x', owner: 'w2', leaseMs: LEASE })).rejects.toMatchObject({ code: 'RUN_ALREADY_EXISTS' });
+      expect(stored).toMatchObject({
+        runId,
+        kind: 'run',
+        name: 'payer',
+        status: 'running',
+        version: 0,
+        state: undefined,
+        leaseOwner: 'w1',
+        leaseToken: 1,
+      });
+      await expect(store.createRun({ runId, kind: 'chat', name: 'x', owner: 'w2', leaseMs: LEASE })).rejects.toMatchObject({
+        code: 'RUN_ALREADY_EXISTS',
+      });
       expect(await store.loadRun(newId())).toBeUndefined();
     });
 
@@ -169,14 +180,18 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       const store = await open();
       const runId = newId();
       await expect(store.acquireLease(runId, 'w1', LEASE)).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
-      await expect(store.saveState({ runId, owner: 'w1', token: 1, expiresAt: clock.now() + LEASE }, { status: 'running', state: {} })).rejects.toMatchObject({
+      await expect(
+        store.saveState({ runId, owner: 'w1', token: 1, expiresAt: clock.now() + LEASE }, { status: 'running', state: {} }),
+      ).rejects.toMatchObject({
         code: 'RUN_NOT_FOUND',
       });
     });
 
     it('refuses a lease that is not a positive duration', async () => {
       const store = await open();
-      await expect(store.createRun({ runId: newId(), kind: 'run', name: 'a', owner: 'w1', leaseMs: 0 })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+      await expect(store.createRun({ runId: newId(), kind: 'run', name: 'a', owner: 'w1', leaseMs: 0 })).rejects.toMatchObject({
+        code: 'CONFIGURATION_INVALID',
+      });
       await expect(store.acquireLease(newId(), 'w1', Number.NaN)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
     });
 

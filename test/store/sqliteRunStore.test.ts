@@ -22,8 +22,12 @@ async function onFile<T>(use: (client: ReturnType<typeof createClient>) => Promi
 describeRunStoreContract('SQLite', () => ({
   open: (clock) => createSqliteRunStore({ path, now: clock.now }),
   recordFutureMigration: (version) =>
-    onFile(async (client) => void (await client.execute({ sql: 'INSERT INTO agentchart_schema_migrations VALUES (?, ?, ?)', args: [version, 'future', 0] }))),
-  forgetMigration: (version) => onFile(async (client) => void (await client.execute({ sql: 'DELETE FROM agentchart_schema_migrations WHERE version = ?', args: [version] }))),
+    onFile(
+      async (client) =>
+        void (await client.execute({ sql: 'INSERT INTO agentchart_schema_migrations VALUES (?, ?, ?)', args: [version, 'future', 0] })),
+    ),
+  forgetMigration: (version) =>
+    onFile(async (client) => void (await client.execute({ sql: 'DELETE FROM agentchart_schema_migrations WHERE version = ?', args: [version] }))),
 }));
 
 it('SQLite: the file is in WAL mode', async () => {

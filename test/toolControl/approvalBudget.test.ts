@@ -30,7 +30,12 @@ describe('approval within the tool-call budget (maxToolCalls)', () => {
   it('a call beyond the budget is never put to a person: it is answered "limit reached" without running', async () => {
     const executed: string[] = [];
     const model = scriptedModel([
-      { toolCalls: [{ id: 'p1', name: 'ping' }, { id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } }] },
+      {
+        toolCalls: [
+          { id: 'p1', name: 'ping' },
+          { id: 'd1', name: 'delete_file', arguments: { path: 'a.txt' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const agent = createAgent({ name: 'files', model, tools: [simpleTool('ping'), deleteFile(executed)], maxToolCalls: 1 });
@@ -63,7 +68,12 @@ describe('approval within the tool-call budget (maxToolCalls)', () => {
   it('a call a requiresApproval rule holds is not asked about when it is beyond the budget', async () => {
     const executed: string[] = [];
     const model = scriptedModel([
-      { toolCalls: [{ id: 'p1', name: 'ping' }, { id: 'd1', name: 'drop_table', arguments: { table: 'users' } }] },
+      {
+        toolCalls: [
+          { id: 'p1', name: 'ping' },
+          { id: 'd1', name: 'drop_table', arguments: { table: 'users' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const agent = createAgent({

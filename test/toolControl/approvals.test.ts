@@ -168,8 +168,18 @@ describe('approval', () => {
       execute: () => 'deployed',
     });
     const model = scriptedModel([
-      { toolCalls: [{ id: 'dep', name: 'deploy' }, { id: 'l1', name: 'list_files' }] },
-      { toolCalls: [{ id: 'dep2', name: 'deploy' }, { id: 'd1', name: 'delete_file', arguments: { path: 'x' } }] },
+      {
+        toolCalls: [
+          { id: 'dep', name: 'deploy' },
+          { id: 'l1', name: 'list_files' },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: 'dep2', name: 'deploy' },
+          { id: 'd1', name: 'delete_file', arguments: { path: 'x' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const run = createAgent({ name: 'ops', model, tools: [deploy, deleteFile(executed), listFiles(executed)] }).run('go');
@@ -333,9 +343,7 @@ describe('approval', () => {
       'Persisted run version 99 is not supported; this version of agentchart reads versions 1, 2.',
     ]);
     const other = createAgent({ name: 'other', model: scriptedModel([]) });
-    expect(codeOf(() => other.resume(snapshot))?.[1]).toBe(
-      'The persisted run belongs to agent "payments"; resume it with that agent, not "other".',
-    );
+    expect(codeOf(() => other.resume(snapshot))?.[1]).toBe('The persisted run belongs to agent "payments"; resume it with that agent, not "other".');
     const lacking = createAgent({ name: 'payments', model: scriptedModel([]), tools: [] });
     expect(codeOf(() => lacking.resume(snapshot))).toEqual([
       'RUN_SNAPSHOT_TOOL_MISSING',

@@ -135,9 +135,7 @@ describe('loop limits', () => {
 
   it('rejects limits that are not whole numbers of at least 1', () => {
     const model = scriptedModel([]);
-    expect(() => createAgent({ name: 'a', model, maxToolCalls: 0 })).toThrow(
-      'maxToolCalls must be a whole number of at least 1; got 0.',
-    );
+    expect(() => createAgent({ name: 'a', model, maxToolCalls: 0 })).toThrow('maxToolCalls must be a whole number of at least 1; got 0.');
     expect(() => createAgent({ name: 'a', model, maxConsecutiveErrors: 1.5 })).toThrow(
       'maxConsecutiveErrors must be a whole number of at least 1; got 1.5.',
     );

@@ -129,24 +129,25 @@ describe('function middleware', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'noop' }] }, { text: 'ok' }]);
     const agent = createAgent({ name: 'mw', model, tools: [noop], middleware: [layer('agent1'), layer('agent2')] });
     await agent.run('go', { middleware: [layer('run1'), layer('run2')] }).result;
-    expect(order).toEqual([
-      'agent1 in',
-      'agent2 in',
-      'run1 in',
-      'run2 in',
-      'tool',
-      'run2 out',
-      'run1 out',
-      'agent2 out',
-      'agent1 out',
-    ]);
+    expect(order).toEqual(['agent1 in', 'agent2 in', 'run1 in', 'run2 in', 'tool', 'run2 out', 'run1 out', 'agent2 out', 'agent1 out']);
   });
 
   it('run-level middleware applies to that run only', async () => {
-    const model = scriptedModel([{ toolCalls: [{ name: 'get_record', arguments: { record_id: 'A' } }] }, { text: '1' }, { toolCalls: [{ name: 'get_record', arguments: { record_id: 'B' } }] }, { text: '2' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'get_record', arguments: { record_id: 'A' } }] },
+      { text: '1' },
+      { toolCalls: [{ name: 'get_record', arguments: { record_id: 'B' } }] },
+      { text: '2' },
+    ]);
     const { getRecord } = recordTools();
     const agent = createAgent({ name: 'mw', model, tools: [getRecord] });
-    const first = await agent.run('go', { middleware: [(ctx) => void (ctx.result = 'blocked')] }).result;
+    const first = await agent.run('go', {
+      middleware: [
+        (ctx) => {
+          ctx.result = 'blocked';
+        },
+      ],
+    }).result;
     const second = await agent.run('go').result;
     expect(first.toolCalls[0]?.content).toBe('blocked');
     expect(second.toolCalls[0]?.content).toBe('Record B: status open');
@@ -196,7 +197,12 @@ describe('function middleware', () => {
       name: 'mw',
       model,
       tools: [getRecord],
-      middleware: [async (ctx, next) => { await next(); ctx.endRun(); }],
+      middleware: [
+        async (ctx, next) => {
+          await next();
+          ctx.endRun();
+        },
+      ],
     }).run('go').result;
     expect(result.text).toBe('Record X: status open');
   });
@@ -225,15 +231,17 @@ describe('function middleware', () => {
   it('middleware is not invoked for calls that cannot run (invalid arguments, unknown tool)', async () => {
     const { getRecord } = recordTools();
     const seen: string[] = [];
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'get_record', arguments: { record_id: 5 } }, { name: 'nope' }] },
-      { text: 'ok' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'get_record', arguments: { record_id: 5 } }, { name: 'nope' }] }, { text: 'ok' }]);
     const result = await createAgent({
       name: 'mw',
       model,
       tools: [getRecord],
-      middleware: [async (ctx, next) => { seen.push(ctx.tool.name); await next(); }],
+      middleware: [
+        async (ctx, next) => {
+          seen.push(ctx.tool.name);
+          await next();
+        },
+      ],
     }).run('go').result;
     expect(seen).toEqual([]);
     expect(result.toolCalls.map((record) => record.isError)).toEqual([true, true]);
@@ -246,7 +254,12 @@ describe('function middleware', () => {
       name: 'mw',
       model,
       tools: [getRecord],
-      middleware: [async (_ctx, next) => { await next(); await next(); }],
+      middleware: [
+        async (_ctx, next) => {
+          await next();
+          await next();
+        },
+      ],
     }).run('go');
     const events = recordEvents(run);
     const result = await run.result;

@@ -1,11 +1,4 @@
-import {
-  AgentchartError,
-  DuplicateToolError,
-  RunEventSchema,
-  ToolExposureError,
-  defineTool,
-  directToolContext,
-} from '@agentchart/core';
+import { AgentchartError, DuplicateToolError, RunEventSchema, ToolExposureError, defineTool, directToolContext } from '@agentchart/core';
 import { LiveToolSet, createAgent } from '@agentchart/actors';
 import { factorial, fibonacci, loadMathTools } from '@agentchart/examples';
 import { scriptedModel } from '@agentchart/providers';
@@ -33,10 +26,7 @@ describe('progressive tool exposure (ctx.tools / ctx.addTools / ctx.removeTools)
       ['load_math_tools', 'factorial', 'fibonacci'],
       ['load_math_tools', 'factorial', 'fibonacci'],
     ]);
-    expect(result.toolCalls.map((record) => record.content)).toEqual([
-      'Loaded math tools: factorial, fibonacci. You can now call them.',
-      '5! = 120',
-    ]);
+    expect(result.toolCalls.map((record) => record.content)).toEqual(['Loaded math tools: factorial, fibonacci. You can now call them.', '5! = 120']);
     expect(eventsOf(events, 'tools.changed')).toEqual([
       {
         type: 'tools.changed',
@@ -204,21 +194,13 @@ describe('progressive tool exposure (ctx.tools / ctx.addTools / ctx.removeTools)
   });
 
   it('per-run scope: every run starts from the agent’s list, which is never mutated, so gates re-arm', async () => {
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'load_math_tools' }] },
-      { text: 'loaded' },
-      { text: 'second run' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'load_math_tools' }] }, { text: 'loaded' }, { text: 'second run' }]);
     const initial = [loadMathTools];
     const agent = createAgent({ name: 'math', model, tools: initial });
     await agent.run('load').result;
     await agent.run('again').result;
 
-    expect(offeredPerRequest(model)).toEqual([
-      ['load_math_tools'],
-      ['load_math_tools', 'factorial', 'fibonacci'],
-      ['load_math_tools'],
-    ]);
+    expect(offeredPerRequest(model)).toEqual([['load_math_tools'], ['load_math_tools', 'factorial', 'fibonacci'], ['load_math_tools']]);
     expect(agent.tools.map((tool) => tool.name)).toEqual(['load_math_tools']);
     expect(initial).toEqual([loadMathTools]);
   });

@@ -27,12 +27,7 @@ describe('tool control under tool rules', () => {
     const events = recordEvents(run);
     const result = await run.result;
 
-    expect(offered(model)).toEqual([
-      ['load_math_tools'],
-      ['factorial'],
-      ['factorial'],
-      ['load_math_tools', 'factorial', 'fibonacci'],
-    ]);
+    expect(offered(model)).toEqual([['load_math_tools'], ['factorial'], ['factorial'], ['load_math_tools', 'factorial', 'fibonacci']]);
     expect(result.toolCalls.map((record) => [record.call.name, record.refusedBy ?? null])).toEqual([
       ['load_math_tools', null],
       ['fibonacci', 'child'],
@@ -43,9 +38,9 @@ describe('tool control under tool rules', () => {
 
   it('rules can name addable tools; allowedTools can too', () => {
     const model = scriptedModel([]);
-    expect(() =>
-      createAgent({ name: 'math', model, tools: [loadMathTools], toolRules: [rules.child('load_math_tools', ['factorial'])] }),
-    ).toThrow(/factorial/);
+    expect(() => createAgent({ name: 'math', model, tools: [loadMathTools], toolRules: [rules.child('load_math_tools', ['factorial'])] })).toThrow(
+      /factorial/,
+    );
     const agent = createAgent({ name: 'math', model, tools: [loadMathTools], addableTools: [factorial] });
     expect(() => agent.run('go', { toolChoice: { mode: 'auto', allowedTools: ['load_math_tools', 'factorial'] } })).not.toThrow();
   });
@@ -72,7 +67,12 @@ describe('tool control under tool rules', () => {
       },
     });
     const model = scriptedModel([
-      { toolCalls: [{ id: 'w1', name: 'wipe' }, { id: 'b1', name: 'backup' }] },
+      {
+        toolCalls: [
+          { id: 'w1', name: 'wipe' },
+          { id: 'b1', name: 'backup' },
+        ],
+      },
       { toolCalls: [{ id: 'w2', name: 'wipe' }] },
       { text: 'done' },
     ]);
@@ -104,9 +104,7 @@ describe('tool control under tool rules', () => {
     run.reject('d', 'not in production');
     const result = await run.result;
     expect(executed).toEqual([]);
-    expect(result.toolCalls[0]?.content).toBe(
-      'The call of "drop_table" was rejected by the user and did not run. Reason: not in production',
-    );
+    expect(result.toolCalls[0]?.content).toBe('The call of "drop_table" was rejected by the user and did not run. Reason: not in production');
   });
 
   it('a run with rules resumes from a snapshot with its rule state', async () => {
@@ -125,7 +123,11 @@ describe('tool control under tool rules', () => {
     const make = () => {
       const model = scriptedModel((request) => {
         const done = request.messages.filter((message) => message.role === 'tool').length;
-        return done === 0 ? { toolCalls: [{ id: 'p', name: 'plan' }] } : done === 1 ? { toolCalls: [{ id: 'x', name: 'execute_plan' }] } : { text: 'all done' };
+        return done === 0
+          ? { toolCalls: [{ id: 'p', name: 'plan' }] }
+          : done === 1
+            ? { toolCalls: [{ id: 'x', name: 'execute_plan' }] }
+            : { text: 'all done' };
       });
       const agent = createAgent({
         name: 'planner',

@@ -11,8 +11,7 @@ const search = simpleTool('search');
 const sent = (model: ReturnType<typeof scriptedModel>) =>
   model.requests.map((request) => ({ tools: request.tools.map((tool) => tool.name), toolChoice: request.toolChoice }));
 
-const twoIterations = () =>
-  scriptedModel([{ toolCalls: [{ name: 'get_record' }] }, { toolCalls: [{ name: 'update_record' }] }, { text: 'done' }]);
+const twoIterations = () => scriptedModel([{ toolCalls: [{ name: 'get_record' }] }, { toolCalls: [{ name: 'update_record' }] }, { text: 'done' }]);
 
 describe('toolChoice', () => {
   it('defaults to auto with every live tool offered', async () => {
@@ -58,10 +57,7 @@ describe('toolChoice', () => {
   });
 
   it('allowedTools narrows the offered tools, stays after a required choice resets, and bounds the batch', async () => {
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'search' }, { name: 'update_record' }] },
-      { text: 'done' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'search' }, { name: 'update_record' }] }, { text: 'done' }]);
     const agent = createAgent({ name: 'a', model, tools: [getRecord, updateRecord, search] });
     const result = await agent.run('go', { toolChoice: { mode: 'required', allowedTools: ['search', 'get_record'] } }).result;
     expect(sent(model)).toEqual([
@@ -76,8 +72,7 @@ describe('toolChoice', () => {
 
   it('accepts the core form { type: "tool", name }', async () => {
     const model = twoIterations();
-    await createAgent({ name: 'a', model, tools: [getRecord, updateRecord], toolChoice: { type: 'tool', name: 'get_record' } })
-      .run('go').result;
+    await createAgent({ name: 'a', model, tools: [getRecord, updateRecord], toolChoice: { type: 'tool', name: 'get_record' } }).run('go').result;
     expect(sent(model).map((request) => request.toolChoice)).toEqual([{ type: 'tool', name: 'get_record' }, 'auto', 'auto']);
   });
 
@@ -95,15 +90,15 @@ describe('toolChoice', () => {
     expect(() => agent.run('go', { toolChoice: { mode: 'auto', allowedTools: ['get_record', 'nope'] } })).toThrow(
       'toolChoice.allowedTools names "nope", which the agent does not have. Its tools: get_record.',
     );
-    expect(() =>
-      agent.run('go', { toolChoice: { mode: 'required', requiredFunctionName: 'get_record', allowedTools: ['search'] } }),
-    ).toThrow(ConfigurationError);
+    expect(() => agent.run('go', { toolChoice: { mode: 'required', requiredFunctionName: 'get_record', allowedTools: ['search'] } })).toThrow(
+      ConfigurationError,
+    );
     expect(() => agent.run('go', { toolChoice: { mode: 'auto', requiredFunctionName: 'get_record' } })).toThrow(
       "toolChoice.requiredFunctionName needs mode 'required' (got 'auto').",
     );
     expect(() => agent.run('go', { toolChoice: 'sometimes' as never })).toThrow(ConfigurationError);
     expect(() => createAgent({ name: 'b', model: scriptedModel([]), toolChoice: { mode: 'maybe' } as never })).toThrow(
-      'createAgent({ name: "b" }): toolChoice.mode must be \'auto\', \'none\' or \'required\'; got "maybe".',
+      "createAgent({ name: \"b\" }): toolChoice.mode must be 'auto', 'none' or 'required'; got \"maybe\".",
     );
   });
 
@@ -123,7 +118,10 @@ describe('toolChoice', () => {
   it('a JavaScript caller passing a wrong shape gets a ConfigurationError naming the part, never a TypeError', () => {
     const agent = createAgent({ name: 'a', model: scriptedModel([]), tools: [getRecord] });
     const cases: [unknown, string][] = [
-      ['sometimes', "toolChoice must be 'auto', 'none', 'required', { mode: 'required', requiredFunctionName }, { mode, allowedTools } or { type: 'tool', name }; got \"sometimes\"."],
+      [
+        'sometimes',
+        "toolChoice must be 'auto', 'none', 'required', { mode: 'required', requiredFunctionName }, { mode, allowedTools } or { type: 'tool', name }; got \"sometimes\".",
+      ],
       [{ mode: 'auto', allowedTools: 'get_record' }, 'toolChoice.allowedTools must be a list of tool names; got "get_record".'],
       [{ type: 'tool' }, 'toolChoice.name must be the name of a tool (a non-empty string); got undefined.'],
       [{}, "toolChoice.mode must be 'auto', 'none' or 'required'; got undefined."],

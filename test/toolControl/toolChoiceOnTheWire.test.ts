@@ -36,10 +36,7 @@ describe('toolChoice reaches each provider in its own form', () => {
     const bodies = server.requests.map((request) => request.body as { tool_choice?: unknown; tools?: { function: { name: string } }[] });
     expect(bodies.map((body) => body.tool_choice)).toEqual([{ type: 'function', function: { name: 'get_record' } }, 'auto']);
     // The provider also narrows the offer to the forced tool.
-    expect(bodies.map((body) => body.tools?.map((tool) => tool.function.name))).toEqual([
-      ['get_record'],
-      ['get_record', 'update_record'],
-    ]);
+    expect(bodies.map((body) => body.tools?.map((tool) => tool.function.name))).toEqual([['get_record'], ['get_record', 'update_record']]);
   });
 
   it('Ollama: the first call is constrained to a get_record call by a JSON schema, the next is free', async () => {

@@ -21,11 +21,7 @@ const collect = (events: RunEvent[]) => (event: RunEvent) => events.push(event);
 describe('agent with tool rules', () => {
   it('offers only allowed tools and forces the only allowed one', async () => {
     executed.length = 0;
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'search', arguments: { q: 'x' } }] },
-      { toolCalls: [{ name: 'read' }] },
-      { text: 'Done.' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'search', arguments: { q: 'x' } }] }, { toolCalls: [{ name: 'read' }] }, { text: 'Done.' }]);
     const agent = createAgent({
       name: 'researcher',
       model,
@@ -36,16 +32,8 @@ describe('agent with tool rules', () => {
     const result = await agent.run('Go').result;
     expect(result.stopReason).toBe('completed');
     expect(executed).toEqual(['search', 'read']);
-    expect(model.requests.map((request) => request.tools.map((spec) => spec.name))).toEqual([
-      ['search'],
-      ['read'],
-      ['search', 'read', 'answer'],
-    ]);
-    expect(model.requests.map((request) => request.toolChoice)).toEqual([
-      { type: 'tool', name: 'search' },
-      { type: 'tool', name: 'read' },
-      'auto',
-    ]);
+    expect(model.requests.map((request) => request.tools.map((spec) => spec.name))).toEqual([['search'], ['read'], ['search', 'read', 'answer']]);
+    expect(model.requests.map((request) => request.toolChoice)).toEqual([{ type: 'tool', name: 'search' }, { type: 'tool', name: 'read' }, 'auto']);
     expect(model.requests[1]?.messages[0]).toEqual({
       role: 'system',
       content:
@@ -55,11 +43,7 @@ describe('agent with tool rules', () => {
   });
 
   it('keeps the agent’s forced tool while the rules allow it, and forces by the rules otherwise', async () => {
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'fetch' }] },
-      { toolCalls: [{ name: 'read' }] },
-      { text: 'Done.' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'fetch' }] }, { toolCalls: [{ name: 'read' }] }, { text: 'Done.' }]);
     const agent = createAgent({
       name: 'a',
       model,
@@ -78,11 +62,7 @@ describe('agent with tool rules', () => {
   it('refuses an illegal call without executing it and tells the model why', async () => {
     executed.length = 0;
     const events: RunEvent[] = [];
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'read' }] },
-      { toolCalls: [{ name: 'search' }] },
-      { text: 'ok' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'read' }] }, { toolCalls: [{ name: 'search' }] }, { text: 'ok' }]);
     const agent = createAgent({ name: 'a', model, tools: [tool('search'), tool('read')], toolRules: [rules.init('search')] });
     const run = agent.run('Go');
     run.events$.subscribe(collect(events));
@@ -113,10 +93,7 @@ describe('agent with tool rules', () => {
 
   it('checks a parallel batch in order, each legal call advancing the rules', async () => {
     executed.length = 0;
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'search' }, { name: 'read' }, { name: 'read' }, { name: 'search' }] },
-      { text: 'ok' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'search' }, { name: 'read' }, { name: 'read' }, { name: 'search' }] }, { text: 'ok' }]);
     const agent = createAgent({
       name: 'a',
       model,
@@ -173,16 +150,19 @@ describe('agent with tool rules', () => {
 
   it('lets the conditional tool output pick the next tool', async () => {
     executed.length = 0;
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'check' }] },
-      { toolCalls: [{ name: 'publish' }, { name: 'revise' }] },
-      { text: 'ok' },
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'check' }] }, { toolCalls: [{ name: 'publish' }, { name: 'revise' }] }, { text: 'ok' }]);
     const agent = createAgent({
       name: 'a',
       model,
       tools: [tool('check', () => 'false'), tool('publish'), tool('revise')],
-      toolRules: [rules.conditional('check', { cases: [[true, 'publish'], [false, 'revise']] })],
+      toolRules: [
+        rules.conditional('check', {
+          cases: [
+            [true, 'publish'],
+            [false, 'revise'],
+          ],
+        }),
+      ],
     });
     const result = await agent.run('Go').result;
     expect(executed).toEqual(['check', 'revise']);
@@ -327,7 +307,12 @@ describe('the toolRules child actor', () => {
       }
       return index === 0 ? { toolCalls: [{ name: 'search' }] } : { text: 'ok' };
     });
-    const agent = createAgent({ name: 'a', model, tools: [tool('search'), tool('read')], toolRules: [rules.init('search'), rules.child('search', ['read'])] });
+    const agent = createAgent({
+      name: 'a',
+      model,
+      tools: [tool('search'), tool('read')],
+      toolRules: [rules.init('search'), rules.child('search', ['read'])],
+    });
     run = agent.run('Go');
     const result = await run.result;
     expect(children).toEqual(['model', 'sharedState', 'toolRunner']);

@@ -41,14 +41,24 @@ describe('static analysis at compile time', () => {
 
   it('reports the path through conditional branches', () => {
     const error = compileError([
-      rules.conditional('a', { cases: [[true, 'b'], [false, 'c']] }),
+      rules.conditional('a', {
+        cases: [
+          [true, 'b'],
+          [false, 'c'],
+        ],
+      }),
       rules.maxCount('c', 1),
       rules.child('c', ['c']),
     ]);
     expect(formatRulePath(error.details.path as never)).toBe('c');
     const viaBranch = compileError([
       rules.init('a'),
-      rules.conditional('a', { cases: [[true, 'b'], [false, 'c']] }),
+      rules.conditional('a', {
+        cases: [
+          [true, 'b'],
+          [false, 'c'],
+        ],
+      }),
       rules.maxCount('c', 1),
       rules.child('c', ['c']),
     ]);
@@ -57,9 +67,9 @@ describe('static analysis at compile time', () => {
 
   it('rejects contradictions on one tool', () => {
     expect(compileError([rules.terminal('a'), rules.continue('a')]).code).toBe('TOOL_RULES_CONFLICT');
-    expect(
-      compileError([rules.conditional('a', { cases: { x: 'b' } }), rules.conditional('a', { cases: { y: 'c' } })]).code,
-    ).toBe('TOOL_RULES_CONFLICT');
+    expect(compileError([rules.conditional('a', { cases: { x: 'b' } }), rules.conditional('a', { cases: { y: 'c' } })]).code).toBe(
+      'TOOL_RULES_CONFLICT',
+    );
     expect(compileError([rules.child('a', ['b'], { args: { c: { x: 1 } } })]).code).toBe('TOOL_RULES_CONFLICT');
   });
 

@@ -67,7 +67,12 @@ const EXAMPLES: Record<string, { tools: string[]; rules: ToolRuleInput[] }> = {
   review: {
     tools: ['draft', 'check', 'publish', 'revise', 'login'],
     rules: [
-      rules.conditional('check', { cases: [[true, 'publish'], [false, 'revise']] }),
+      rules.conditional('check', {
+        cases: [
+          [true, 'publish'],
+          [false, 'revise'],
+        ],
+      }),
       rules.parent('login', ['draft']),
       rules.maxCount('check', 2),
       rules.child('revise', ['check', 'draft', 'login']),
@@ -159,6 +164,10 @@ describe('graph enumeration of compiled rule machines', () => {
     const config = compiled.machineConfig();
     expect(JSON.parse(JSON.stringify(config))).toEqual(config);
     expect(Object.keys(config.states)).toEqual(['start', 'after:a', 'after:b', 'done']);
-    expect(config.on['call.c']).toEqual({ guard: { type: 'allowed', params: { tool: 'c' } }, target: '.done', actions: { type: 'call', params: { tool: 'c' } } });
+    expect(config.on['call.c']).toEqual({
+      guard: { type: 'allowed', params: { tool: 'c' } },
+      target: '.done',
+      actions: { type: 'call', params: { tool: 'c' } },
+    });
   });
 });

@@ -10,7 +10,10 @@ const LETTA_RULES = [
     type: 'constrain_child_tools',
     tool_name: 'search',
     children: ['read', 'check'],
-    child_arg_nodes: [{ name: 'read', args: { page: 1 } }, { name: 'check', args: null }],
+    child_arg_nodes: [
+      { name: 'read', args: { page: 1 } },
+      { name: 'check', args: null },
+    ],
   },
   { type: 'parent_last_tool', tool_name: 'search', children: ['check'] },
   {
@@ -33,7 +36,13 @@ describe('importing Letta JSON', () => {
       rules.continue('read'),
       rules.child('search', ['read', 'check'], { args: { read: { page: 1 } } }),
       rules.parent('search', ['check']),
-      rules.conditional('check', { cases: [['42', 'read'], ['true', 'send_message']], default: 'read' }),
+      rules.conditional('check', {
+        cases: [
+          ['42', 'read'],
+          ['true', 'send_message'],
+        ],
+        default: 'read',
+      }),
       rules.maxCount('search', 3),
       rules.requiredBeforeExit('search'),
       rules.requiresApproval('send_message'),
@@ -48,7 +57,12 @@ describe('importing Letta JSON', () => {
 
   it('keeps mapping keys as strings, in the order JSON objects keep them (integer-like keys first)', () => {
     const [rule] = parseToolRules([LETTA_RULES[5]]);
-    expect(rule).toMatchObject({ cases: [{ when: '42', then: 'read' }, { when: 'true', then: 'send_message' }] });
+    expect(rule).toMatchObject({
+      cases: [
+        { when: '42', then: 'read' },
+        { when: 'true', then: 'send_message' },
+      ],
+    });
   });
 
   it('rejects a malformed rule with the index and what is wrong', () => {
@@ -80,7 +94,9 @@ describe('importing Letta JSON', () => {
       expect((error as ToolRulesError).details.index).toBe(1);
     }
     const builder = () => parseToolRules([rules.conditional('check', { cases: [], default: 'publish' })]);
-    expect(builder).toThrow(/^Tool rule 0 .* is a conditional rule on "check" with no cases, so its output could pick no tool\. Give it at least one case/);
+    expect(builder).toThrow(
+      /^Tool rule 0 .* is a conditional rule on "check" with no cases, so its output could pick no tool\. Give it at least one case/,
+    );
     expect(() => parseToolRules([rules.conditional('check', { cases: {} })])).toThrow(ToolRulesError);
   });
 

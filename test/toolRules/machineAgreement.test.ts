@@ -3,17 +3,16 @@ import {
   type ToolRuleState,
   type ToolRulesEvent,
   applyCall,
-  applyEnd,
   applyOutput,
   approveCall,
-  blockingRule,
   callEvent,
   canEnd,
   compileToolRules,
   rejectCall,
   rules,
-  toolStateKey,
 } from '@agentchart/core';
+import { blockingRule, toolStateKey } from '@agentchart/core/internal';
+import { applyEnd } from '@agentchart/core/internal';
 import { describe, expect, it } from 'vitest';
 import { type AnyMachineSnapshot, transition } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
@@ -34,7 +33,12 @@ const RULE_SETS: Record<string, { tools: string[]; rules: unknown[] }> = {
       rules.init('search'),
       rules.child('search', ['read', 'check']),
       rules.maxCount('search', 2),
-      rules.conditional('check', { cases: [[true, 'publish'], [false, 'revise']] }),
+      rules.conditional('check', {
+        cases: [
+          [true, 'publish'],
+          [false, 'revise'],
+        ],
+      }),
       rules.parent('login', ['save']),
       rules.requiresApproval('publish'),
       rules.requiredBeforeExit('read'),
@@ -45,7 +49,13 @@ const RULE_SETS: Record<string, { tools: string[]; rules: unknown[] }> = {
   requiredMatch: {
     tools: ['classify', 'left', 'right', 'stop'],
     rules: [
-      rules.conditional('classify', { cases: [['l', 'left'], ['r', 'right']], requireMatch: true }),
+      rules.conditional('classify', {
+        cases: [
+          ['l', 'left'],
+          ['r', 'right'],
+        ],
+        requireMatch: true,
+      }),
       rules.maxCount('classify', 2),
       rules.requiresApproval('right'),
       rules.terminal('stop'),

@@ -38,7 +38,10 @@ const ruleArb: fc.Arbitrary<ToolRule> = fc.oneof(
     {
       type: fc.constant('conditional' as const),
       tool,
-      cases: fc.array(fc.record({ when: fc.constantFrom<string | number | boolean>(true, false, 42, 'x'), then: tool }), { minLength: 1, maxLength: 3 }),
+      cases: fc.array(fc.record({ when: fc.constantFrom<string | number | boolean>(true, false, 42, 'x'), then: tool }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
       defaultChild: tool,
       requireMatch: fc.boolean(),
     },
@@ -172,7 +175,7 @@ describe('property: no executed sequence violates a rule', () => {
             : 'cut-short';
     const calls = executed.map(({ callId, ...call }) => ({ ...call, approved: approved.has(callId) }));
     expect(ruleViolations(compiled?.rules ?? [], calls, ending)).toEqual([]);
-}
+  }
 
   it(`an agent with an adversarial model executes only legal calls (${AGENT_EPISODES} episodes)`, async () => {
     const turnArb = fc.record({

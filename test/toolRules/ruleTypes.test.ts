@@ -79,7 +79,14 @@ describe('each rule type', () => {
   });
 
   it('conditional: the output picks the next tool by the first matching case, then the default, then any tool', () => {
-    const rule = rules.conditional('search', { cases: [[true, 'read'], [42, 'summarize'], ['x', 'save']], default: 'send' });
+    const rule = rules.conditional('search', {
+      cases: [
+        [true, 'read'],
+        [42, 'summarize'],
+        ['x', 'save'],
+      ],
+      default: 'send',
+    });
     expect(walk([rule], ['search=TRUE'])).toMatchObject({ allowed: ['read'], canEnd: false });
     expect(walk([rule], ['search=42'])).toMatchObject({ allowed: ['summarize'] });
     expect(walk([rule], ['search=x'])).toMatchObject({ allowed: ['save'] });
@@ -163,11 +170,7 @@ describe('rules combine by intersection', () => {
   });
 
   it('a child rule, a parent rule and a max count narrow the same step together', () => {
-    const input = [
-      rules.child('search', ['read', 'summarize', 'save']),
-      rules.parent('send', ['summarize']),
-      rules.maxCount('read', 1),
-    ];
+    const input = [rules.child('search', ['read', 'summarize', 'save']), rules.parent('send', ['summarize']), rules.maxCount('read', 1)];
     expect(walk(input, ['read', 'search']).allowed).toEqual(['save']);
     expect(walk(input, ['send', 'search']).allowed).toEqual(['read', 'summarize', 'save']);
   });
@@ -175,7 +178,13 @@ describe('rules combine by intersection', () => {
   it('a conditional branch outside the child rule of the same tool is not allowed', () => {
     const input: ToolRuleInput[] = [
       rules.child('search', ['read', 'save']),
-      rules.conditional('search', { cases: [['a', 'read'], ['b', 'summarize']], default: 'save' }),
+      rules.conditional('search', {
+        cases: [
+          ['a', 'read'],
+          ['b', 'summarize'],
+        ],
+        default: 'save',
+      }),
     ];
     // "b" picks summarize, which the child rule forbids: nothing would be allowed, so compilation refuses.
     expect(() => compileToolRules(input, TOOLS)).toThrow('after search (matches "b") no tool may be called');

@@ -1,5 +1,6 @@
 import { createAgent } from '@agentchart/actors';
-import { ToolRulesError, compileToolRules, defineTool, initialToolRuleState, rules, unnamedToolBlock } from '@agentchart/core';
+import { ToolRulesError, compileToolRules, defineTool, initialToolRuleState, rules } from '@agentchart/core';
+import { unnamedToolBlock } from '@agentchart/core/internal';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,17 +8,27 @@ import { eventsOf, recordEvents, waitForState } from '../toolControl/helpers.js'
 
 /** A tool that records its name when it runs. */
 const recorded = (name: string, executed: string[]) =>
-  defineTool({ name, description: `The ${name} tool.`, parameters: z.object({}), execute: () => {
-    executed.push(name);
-    return `${name} ran`;
-  } });
+  defineTool({
+    name,
+    description: `The ${name} tool.`,
+    parameters: z.object({}),
+    execute: () => {
+      executed.push(name);
+      return `${name} ran`;
+    },
+  });
 
 /** `arm` adds `nuke`, a tool the rules were not compiled with. */
 const armingTool = (nuke: ReturnType<typeof recorded>) =>
-  defineTool({ name: 'arm', description: 'Adds nuke.', parameters: z.object({}), execute: (_args, ctx) => {
-    ctx.addTools(nuke);
-    return 'armed';
-  } });
+  defineTool({
+    name: 'arm',
+    description: 'Adds nuke.',
+    parameters: z.object({}),
+    execute: (_args, ctx) => {
+      ctx.addTools(nuke);
+      return 'armed';
+    },
+  });
 
 const offered = (model: ReturnType<typeof scriptedModel>) => model.requests.map((request) => request.tools.map((tool) => tool.name));
 
@@ -27,7 +38,12 @@ describe('tools the rules do not name (added during a run)', () => {
     const nuke = recorded('nuke', executed);
     const model = scriptedModel([
       { toolCalls: [{ id: 'a', name: 'arm', arguments: {} }] },
-      { toolCalls: [{ id: 'b', name: 'answer', arguments: {} }, { id: 'c', name: 'nuke', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'b', name: 'answer', arguments: {} },
+          { id: 'c', name: 'nuke', arguments: {} },
+        ],
+      },
     ]);
     const agent = createAgent({ name: 'r', model, tools: [armingTool(nuke), recorded('answer', executed)], toolRules: [rules.terminal('answer')] });
     const run = agent.run('Go.');
@@ -46,7 +62,12 @@ describe('tools the rules do not name (added during a run)', () => {
     const nuke = recorded('nuke', executed);
     const model = scriptedModel([
       { toolCalls: [{ id: 'a', name: 'arm', arguments: {} }] },
-      { toolCalls: [{ id: 'p', name: 'pay', arguments: {} }, { id: 'n', name: 'nuke', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'p', name: 'pay', arguments: {} },
+          { id: 'n', name: 'nuke', arguments: {} },
+        ],
+      },
       { text: 'ok' },
     ]);
     const agent = createAgent({ name: 'r', model, tools: [armingTool(nuke), recorded('pay', executed)], toolRules: [rules.requiresApproval('pay')] });

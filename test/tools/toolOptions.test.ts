@@ -36,7 +36,12 @@ describe('oneCallAtATime', () => {
     ran.length = 0;
     const model = scriptedModel([
       { toolCalls: [{ name: 'deploy', arguments: { version: '1.0' } }, { name: 'status' }] },
-      { toolCalls: [{ name: 'deploy', arguments: { version: '1.1' } }, { name: 'deploy', arguments: { version: '1.2' } }] },
+      {
+        toolCalls: [
+          { name: 'deploy', arguments: { version: '1.1' } },
+          { name: 'deploy', arguments: { version: '1.2' } },
+        ],
+      },
       { toolCalls: [{ name: 'deploy', arguments: { version: '1.2' } }] },
       { text: 'Deployed.' },
     ]);
@@ -95,7 +100,10 @@ describe('strict', () => {
         cabin: { type: ['string', 'null'], enum: ['economy', 'business', null] },
         filters: {
           type: 'object',
-          properties: { maxStops: { type: ['integer', 'null'], minimum: expect.any(Number), maximum: expect.any(Number) }, airline: { type: ['string', 'null'] } },
+          properties: {
+            maxStops: { type: ['integer', 'null'], minimum: expect.any(Number), maximum: expect.any(Number) },
+            airline: { type: ['string', 'null'] },
+          },
           required: ['maxStops', 'airline'],
           additionalProperties: false,
         },

@@ -13,7 +13,7 @@ const bookSeat = defineTool({
     z
       .object({
         seat: z.string().regex(/^[0-9]+[A-F]$/, 'A seat is a row number and a letter A-F, e.g. "12C".'),
-        passenger: z.string().min(2, 'Give the passenger\'s full name.'),
+        passenger: z.string().min(2, "Give the passenger's full name."),
       })
       .superRefine(({ seat }, issues) => {
         const free = (ctx.state.get('freeSeats') as string[] | undefined) ?? [];
@@ -137,7 +137,12 @@ describe('errors meant for the model', () => {
 
   it('shows a ToolError message exactly, and a crash as a failure with its error on events$', async () => {
     const model = scriptedModel([
-      { toolCalls: [{ name: 'lookup', arguments: { word: 'antidisestablishment' } }, { name: 'lookup', arguments: { word: 'crash' } }] },
+      {
+        toolCalls: [
+          { name: 'lookup', arguments: { word: 'antidisestablishment' } },
+          { name: 'lookup', arguments: { word: 'crash' } },
+        ],
+      },
       { text: 'Sorry.' },
     ]);
     const run = createAgent({ name: 'reader', model, tools: [lookup] }).run('Look up.', { state: { dictionary: 'en' } });
@@ -150,7 +155,7 @@ describe('errors meant for the model', () => {
         error: { name: 'ToolError', code: 'TOOL_ERROR', message: '"antidisestablishment" is not in the dictionary. Try a shorter word.' },
       },
       {
-        content: "Tool \"lookup\" failed: Cannot read properties of undefined (reading 'entries')",
+        content: 'Tool "lookup" failed: Cannot read properties of undefined (reading \'entries\')',
         isError: true,
         error: {
           name: 'TypeError',

@@ -1,21 +1,104 @@
-export * from './constants.js';
-export { createAgent, type Agent, type AgentOptions, type RunOptions, type ResumeOptions } from './agent/createAgent.js';
-export type { AgentRun } from './agent/agentRun.js';
-export type { RunResult } from './agent/runResult.js';
 export type { ToolCallRecord, ToolOutcome } from './agent/agentContext.js';
 export { agentMachine } from './agent/agentMachine.js';
-export { combineInspectors, type InspectOption } from './inspection/inspectOption.js';
-export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
+export type { AgentRun } from './agent/agentRun.js';
+export type { ApprovalDecision, ApprovalRequest } from './agent/approvals.js';
+export {
+  type Agent,
+  type AgentOptions,
+  createAgent,
+  type ResumeOptions,
+  type RunOptions,
+} from './agent/createAgent.js';
 export { LiveToolSet, type ToolListChange } from './agent/liveTools.js';
-export type { ApprovalRequest, ApprovalDecision } from './agent/approvals.js';
+export type { RunResult } from './agent/runResult.js';
 export type { PersistedRun } from './agent/runSnapshot.js';
-export { invokeWithMiddleware, type InvocationOutcome } from './agent/middleware.js';
-export * from './sharedState/index.js';
-export * from './reliableTool/index.js';
-export * from './openapi/index.js';
-export * from './groupChat/index.js';
-export { type ToolSource, isToolSource } from './agent/toolSource.js';
+export { isToolSource, type ToolSource } from './agent/toolSource.js';
 export { ToolSourceError } from './agent/toolSourceError.js';
+export {
+  DEFAULT_MAX_CONSECUTIVE_ERRORS,
+  DEFAULT_OPENAPI_TIMEOUT_MS,
+  OPENAPI_MAX_RESPONSE_BYTES,
+  OPENAPI_MAX_RESPONSE_CHARS,
+} from './constants.js';
+export { compileTransitions, type SpeakerGraph } from './groupChat/compileTransitions.js';
+export { createGroupChat, type GroupChat } from './groupChat/createGroupChat.js';
+export {
+  ChatNotWaitingError,
+  ChatSnapshotError,
+  IneligibleSpeakerError,
+  TransitionGraphError,
+  type TransitionProblem,
+  UnknownSpeakerError,
+} from './groupChat/groupChatErrors.js';
+export type {
+  AfterWork,
+  ChatEvent,
+  ChatEventOf,
+  ChatTurn,
+  ChatWaiting,
+  GroupChatMember,
+  GroupChatOptions,
+  GroupChatResult,
+  GroupChatRun,
+  GroupChatRunOptions,
+  GroupChatSnapshot,
+  Handoff,
+  MemberOptions,
+  NestedChatParticipant,
+  Participant,
+  PersistableWaiting,
+  PersistedApprovalWaiting,
+  PersistedNestedWaiting,
+  SelectionSource,
+  SelectionState,
+  SelectSpeaker,
+  SharedStateValues,
+  SpeakerSelection,
+  SpeakerTransitions,
+  TerminateCondition,
+  TerminationReason,
+} from './groupChat/groupChatTypes.js';
+export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';
+export type { InspectOption } from './inspection/inspectOption.js';
+export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
+export type { OpenApiDocument } from './openapi/openApiDocument.js';
+export type { OpenApiCredential } from './openapi/securityCredentials.js';
+export type { OpenApiResponse } from './openapi/sendOpenApiRequest.js';
+export { type OpenApiToolsOptions, toolsFromOpenAPI } from './openapi/toolsFromOpenAPI.js';
+export { reliableRunMachine } from './reliableTool/reliableRunMachine.js';
+export {
+  type FunctionSchema,
+  reliableTool,
+  type ReliableTool,
+  type ReliableToolArgs,
+  type ToolSchema,
+  type ToolValue,
+} from './reliableTool/reliableTool.js';
+export type { AttemptOutcome, ReliableToolAttempt } from './reliableTool/reliableToolAttempt.js';
+export { ReliableToolError, type ReliableToolErrorCode } from './reliableTool/reliableToolError.js';
+export type {
+  ReliableModelRole,
+  ReliableRunCaller,
+  ReliableToolEvent,
+  ReliableToolEventOf,
+} from './reliableTool/reliableToolEvents.js';
+export type { ReliableToolOptions } from './reliableTool/reliableToolOptions.js';
+export type { ReliableRunDetails, ReliableRunRequest } from './reliableTool/startReliableRun.js';
+export { type ValidationResult, ValidationResultSchema } from './reliableTool/validationResult.js';
+export {
+  sharedStateHandle,
+  type SharedStateHandle,
+  type SharedStateHandleOptions,
+} from './sharedState/sharedStateHandle.js';
+export {
+  SHARED_STATE_SYSTEM_ID,
+  type SharedStateContext,
+  type SharedStateInput,
+  sharedStateMachine,
+  type SharedStateRef,
+  type StateChangedEmitted,
+  type StateWriteEvent,
+} from './sharedState/sharedStateMachine.js';
 export {
   DEFAULT_LEASE_MS,
   type DurableRun,

@@ -111,10 +111,9 @@ export function defineTool<P extends ToolParameters, R>(definition: ToolDefiniti
   }
   const parameters = schemaWithoutContext(definition.name, definition.parameters);
   if (!(parameters instanceof z.ZodType)) {
-    throw new ToolDefinitionError(
-      `Tool "${definition.name}" needs \`parameters\` as a zod schema, e.g. z.object({ city: z.string() }).`,
-      { name: definition.name },
-    );
+    throw new ToolDefinitionError(`Tool "${definition.name}" needs \`parameters\` as a zod schema, e.g. z.object({ city: z.string() }).`, {
+      name: definition.name,
+    });
   }
   if (typeof definition.execute !== 'function') {
     throw new ToolDefinitionError(`Tool "${definition.name}" needs an \`execute(args, ctx)\` function.`, {

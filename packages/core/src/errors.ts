@@ -33,11 +33,9 @@ export class ToolDefinitionError extends AgentchartError {
 /** Two different tools with the same name were given to one agent or run. */
 export class DuplicateToolError extends AgentchartError {
   constructor(readonly toolName: string) {
-    super(
-      'TOOL_NAME_DUPLICATE',
-      `Two different tools are named "${toolName}". Tool names must be unique within an agent: rename one of them.`,
-      { toolName },
-    );
+    super('TOOL_NAME_DUPLICATE', `Two different tools are named "${toolName}". Tool names must be unique within an agent: rename one of them.`, {
+      toolName,
+    });
   }
 }
 
@@ -124,7 +122,7 @@ export class ApprovalError extends AgentchartError {
   constructor(id: string, pending: readonly string[], notWaiting = 'The run is not waiting for approval (read run.pendingApprovals first).') {
     super(
       'APPROVAL_NOT_PENDING',
-      `No pending approval request has id "${id}". ` + (pending.length > 0 ? `Pending: ${pending.join(', ')}.` : notWaiting),
+      `No pending approval request has id "${id}". ${pending.length > 0 ? `Pending: ${pending.join(', ')}.` : notWaiting}`,
       { id, pending: [...pending] },
     );
   }

@@ -1,32 +1,15 @@
-export * from './messages.js';
-export * from './errors.js';
-export * from './chatModel.js';
-export * from './toolNames.js';
-export * from './toolContext.js';
-export * from './toolApproval.js';
-export * from './toolMode.js';
-export * from './middleware.js';
-export * from './sharedState.js';
-export * from './toolError.js';
-export * from './toolResult.js';
-export * from './defineTool.js';
-export * from './toolJsonSchema.js';
-export * from './validateToolArguments.js';
-export * from './runEvents.js';
-export * from './constants.js';
-export * from './toolRules/index.js';
 export type { ToolAnnotations } from './toolAnnotations.js';
-export {
-  type NewStoredRun,
-  type RunLease,
-  type RunStore,
-  type StateWrite,
-  type StoredRun,
-  type StoredRunKind,
-  type StoredRunStatus,
-  type StoredRunSummary,
-  type ToolCallJournalEntry,
-  type ToolCallStart,
+export type {
+  NewStoredRun,
+  RunLease,
+  RunStore,
+  StateWrite,
+  StoredRun,
+  StoredRunKind,
+  StoredRunStatus,
+  StoredRunSummary,
+  ToolCallJournalEntry,
+  ToolCallStart,
 } from './runStore.js';
 export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
 export {
@@ -38,18 +21,114 @@ export {
   type TokenBudgetOption,
 } from './tokenBudget.js';
 export { checkPriceTable, costOf, type PriceTable } from './priceTable.js';
-export { getOwn, ownRecord, setOwn } from './ownKeys.js';
+export type {
+  ChatModel,
+  ChatRequest,
+  FinishReason,
+  JsonSchema,
+  ModelEvent,
+  ResponseFormat,
+  ToolChoice,
+  ToolSpec,
+} from './chatModel.js';
+export { DEFAULT_MAX_ANALYSIS_STATES } from './constants.js';
 export {
-  MIN_REGISTERED_SECRET_LENGTH,
-  REDACTED,
-  type RedactionOptions,
-  containsSecretShape,
-  isSecretKey,
-  isSecretKeyName,
-  redactKnownSecrets,
-  redactSecretShapes,
-  redactText,
-  redactValue,
-  registerSecrets,
-  registeredSecrets,
-} from './redaction/index.js';
+  type AnyTool,
+  defineTool,
+  ONE_CALL_AT_A_TIME_NOTE,
+  type Tool,
+  type ToolDefinition,
+  type ToolParameters,
+} from './defineTool.js';
+export {
+  AbortedError,
+  AgentchartError,
+  ApprovalError,
+  ConfigurationError,
+  DuplicateToolError,
+  ModelError,
+  RunSnapshotError,
+  ToolDefinitionError,
+  ToolExposureError,
+} from './errors.js';
+export {
+  type AssistantMessage,
+  type Message,
+  MessageSchema,
+  msg,
+  type SystemMessage,
+  type ToolCall,
+  ToolCallSchema,
+  type ToolMessage,
+  type Usage,
+  type UserMessage,
+} from './messages.js';
+export type {
+  FunctionInvocationContext,
+  FunctionInvocationMetadata,
+  FunctionMiddleware,
+} from './middleware.js';
+export { type ErrorInfo, type RunEvent, type RunEventOf, RunEventSchema, type StopReason } from './runEvents.js';
+export {
+  type SharedState,
+  SharedStateError,
+  type StateChange,
+  type StateChangeSource,
+  type StateRecord,
+  typedState,
+} from './sharedState.js';
+export type { ApprovalContext, ToolApproval } from './toolApproval.js';
+export { directToolContext, type ToolContext, type ToolsToAdd, type ToolsToRemove } from './toolContext.js';
+export { isToolError, ToolError } from './toolError.js';
+export type { ToolMode, ToolModeSetting } from './toolMode.js';
+export { toolResult, type ToolResultValue } from './toolResult.js';
+export {
+  type Deadlock,
+  formatRulePath,
+  type RulePathStep,
+  type ToolRuleAnalysis,
+  type ToolRuleWarning,
+} from './toolRules/analyzeToolRules.js';
+export {
+  type CompiledToolRules,
+  compileToolRules,
+  type CompileToolRulesOptions,
+} from './toolRules/compileToolRules.js';
+export { type LettaToolRule, LettaToolRuleSchema } from './toolRules/lettaToolRules.js';
+export { type ConditionalMatch, matchesConditionalKey } from './toolRules/matchConditionalOutput.js';
+export { parseToolRules, type ToolRuleInput } from './toolRules/parseToolRules.js';
+export { renderToolRulesPrompt } from './toolRules/renderToolRulesPrompt.js';
+export { type ConditionalOptions, rules } from './toolRules/rules.js';
+export { toMermaid } from './toolRules/toMermaid.js';
+export {
+  allowedTools,
+  applyCall,
+  applyOutput,
+  approveCall,
+  canEnd,
+  explainBlockedCall,
+  explainBlockedEnd,
+  prefilledArgs,
+  rejectCall,
+  type RuleBlock,
+} from './toolRules/toolRuleEngine.js';
+export type { ToolRuleProgram } from './toolRules/toolRuleProgram.js';
+export {
+  type ChildRule,
+  type ConditionalKey,
+  type ConditionalRule,
+  type InitRule,
+  type MaxCountRule,
+  type ParentRule,
+  type ToolRule,
+  type ToolRuleOf,
+  ToolRuleSchema,
+  type ToolRuleType,
+} from './toolRules/toolRuleSchema.js';
+export { ToolRulesError, type ToolRulesErrorCode } from './toolRules/toolRulesError.js';
+export { callEvent, type ToolRulesEvent, type ToolRulesMachine } from './toolRules/toolRulesMachine.js';
+export { type ConditionalBranch, initialToolRuleState, type ToolRuleState } from './toolRules/toolRuleState.js';
+export { type ArgumentIssue, type ArgumentValidation, validateToolArguments } from './validateToolArguments.js';
+export { REDACTED, type RedactionOptions, redactText, redactValue } from './redaction/redactSecrets.js';
+export { registerSecrets } from './redaction/secretRegistry.js';
+export type { UnnamedToolPolicy } from './toolRules/unnamedTools.js';

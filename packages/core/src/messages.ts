@@ -58,12 +58,7 @@ export const ToolMessageSchema = z.object({
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
 
 /** Any message of a transcript. */
-export const MessageSchema = z.discriminatedUnion('role', [
-  SystemMessageSchema,
-  UserMessageSchema,
-  AssistantMessageSchema,
-  ToolMessageSchema,
-]);
+export const MessageSchema = z.discriminatedUnion('role', [SystemMessageSchema, UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
 export type Message = z.infer<typeof MessageSchema>;
 
 /** Token counts reported by a model; summed over a run. */
@@ -90,8 +85,7 @@ export const addUsage = (a: Usage, b: Usage): Usage => ({
  */
 export const msg = {
   system: (content: string): SystemMessage => ({ role: 'system', content }),
-  user: (content: string, name?: string): UserMessage =>
-    name === undefined ? { role: 'user', content } : { role: 'user', content, name },
+  user: (content: string, name?: string): UserMessage => (name === undefined ? { role: 'user', content } : { role: 'user', content, name }),
   assistant: (content: string, toolCalls?: ToolCall[]): AssistantMessage =>
     toolCalls && toolCalls.length > 0 ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content },
   tool: (toolCallId: string, toolName: string, content: string, isError?: boolean): ToolMessage =>

@@ -65,10 +65,7 @@ export interface SharedState<S extends StateRecord = StateRecord> {
  * const state = typedState(ctx.state, CitationState);
  * state.get('context'); // string | undefined
  */
-export function typedState<Schema extends z.ZodType<StateRecord>>(
-  state: SharedState,
-  _schema: Schema,
-): SharedState<z.output<Schema>> {
+export function typedState<Schema extends z.ZodType<StateRecord>>(state: SharedState, _schema: Schema): SharedState<z.output<Schema>> {
   return state as unknown as SharedState<z.output<Schema>>;
 }
 

@@ -76,4 +76,4 @@ function cap(value: unknown, where: string): number {
   return value;
 }
 
-const describe = (value: unknown) => (typeof value === 'number' ? String(value) : JSON.stringify(value) ?? typeof value);
+const describe = (value: unknown) => (typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? typeof value));

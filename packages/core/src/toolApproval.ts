@@ -14,10 +14,7 @@ export interface ApprovalContext {
  * @example
  * approval: ({ amount }) => amount > 100   // large transfers need a human
  */
-export type ToolApproval<A = Record<string, unknown>> =
-  | 'never'
-  | 'always'
-  | ((args: A, ctx: ApprovalContext) => boolean | Promise<boolean>);
+export type ToolApproval<A = Record<string, unknown>> = 'never' | 'always' | ((args: A, ctx: ApprovalContext) => boolean | Promise<boolean>);
 
 /** True when `value` is a valid `approval` setting. */
 export function isToolApproval(value: unknown): value is ToolApproval<never> {

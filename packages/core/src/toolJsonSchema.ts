@@ -22,10 +22,7 @@ export function toParametersJsonSchema(name: string, parameters: z.ZodType, opti
   try {
     schema = z.toJSONSchema(parameters, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   } catch (error) {
-    throw new ToolDefinitionError(
-      `The parameters of tool "${name}" cannot be expressed as JSON Schema: ${(error as Error).message}`,
-      { name },
-    );
+    throw new ToolDefinitionError(`The parameters of tool "${name}" cannot be expressed as JSON Schema: ${(error as Error).message}`, { name });
   }
   if (schema.type !== 'object') {
     throw new ToolDefinitionError(

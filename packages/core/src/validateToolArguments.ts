@@ -13,9 +13,7 @@ export interface ArgumentIssue {
 }
 
 /** The outcome of validating a call's arguments against its tool's schema. */
-export type ArgumentValidation =
-  | { ok: true; args: Record<string, unknown> }
-  | { ok: false; issues: ArgumentIssue[] };
+export type ArgumentValidation = { ok: true; args: Record<string, unknown> } | { ok: false; issues: ArgumentIssue[] };
 
 /**
  * Parses and validates a call's arguments with the tool's zod schema (async

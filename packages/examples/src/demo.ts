@@ -10,14 +10,19 @@ import { chooseDemoModel } from './chooseDemoModel.js';
 import { printEvents } from './printEvents.js';
 import { travelTools } from './travelTools.js';
 
-const scripted = () => scriptedModel([
-  { text: 'Let me check the weather and the exchange rate.', chunks: 12, toolCalls: [
-    { name: 'get_weather', arguments: { city: 'Lisbon' } },
-    { name: 'convert_currency', arguments: { amount: 100, from: 'USD', to: 'EUR' } },
-  ] },
-  { toolCalls: [{ name: 'add_reminder', arguments: { text: 'Pack sunglasses', day: 'Friday' } }] },
-  { text: 'Lisbon is sunny at 24°C, 100 USD is 92 EUR, and I set a reminder to pack sunglasses on Friday.', chunks: 16 },
-]);
+const scripted = () =>
+  scriptedModel([
+    {
+      text: 'Let me check the weather and the exchange rate.',
+      chunks: 12,
+      toolCalls: [
+        { name: 'get_weather', arguments: { city: 'Lisbon' } },
+        { name: 'convert_currency', arguments: { amount: 100, from: 'USD', to: 'EUR' } },
+      ],
+    },
+    { toolCalls: [{ name: 'add_reminder', arguments: { text: 'Pack sunglasses', day: 'Friday' } }] },
+    { text: 'Lisbon is sunny at 24°C, 100 USD is 92 EUR, and I set a reminder to pack sunglasses on Friday.', chunks: 16 },
+  ]);
 
 const { model, description } = await chooseDemoModel({ argv: process.argv.slice(2), env: process.env, fallback: scripted });
 

@@ -42,7 +42,9 @@ export function printEvents(events$: Observable<RunEvent>, write: (text: string)
         if (event.message.role === 'user') line(`📋 ${event.message.content}`);
         break;
       case 'state.changed':
-        line(`🗂 state.${event.key} ${event.deleted ? 'deleted' : `= ${JSON.stringify(event.value)}`}${event.toolName ? ` (by ${event.toolName})` : ''}`);
+        line(
+          `🗂 state.${event.key} ${event.deleted ? 'deleted' : `= ${JSON.stringify(event.value)}`}${event.toolName ? ` (by ${event.toolName})` : ''}`,
+        );
         break;
       case 'tools.changed':
         line(`🧰 ${event.agent}'s tools now: ${event.tools.join(', ') || 'none'} (from the next model call on)`);

@@ -1,48 +1,32 @@
-export * from './constants.js';
-export { TraceFormatError } from './errors.js';
-export { isSecretKey, isSecretValue } from './sanitize/secretKeys.js';
-export { createSanitizer, sanitizeValue, type JsonValue, type SanitizeOptions } from './sanitize/sanitizeValue.js';
+export { REDACTED, TRACE_VERSION } from './constants.js';
+export { type DotOptions, graphToDot } from './diagrams/graphToDot.js';
+export { graphToMermaid } from './diagrams/graphToMermaid.js';
 export {
-  inspectWithStately,
-  statelySanitizers,
-  type StatelyInspector,
-  type StatelyInspectorOptions,
-} from './stately/inspectWithStately.js';
-export {
-  machineGraph,
   type GraphEdge,
   type GraphNode,
+  machineGraph,
   type MachineGraph,
   type MachineGraphOptions,
 } from './diagrams/machineGraph.js';
-export { exploreEdges } from './diagrams/exploreEdges.js';
-export { graphToMermaid } from './diagrams/graphToMermaid.js';
-export { graphToDot, svgStateId, type DotOptions } from './diagrams/graphToDot.js';
 export { renderDotToSvg, renderGraphToSvg } from './diagrams/renderSvg.js';
+export { TraceFormatError } from './errors.js';
+export { createSanitizer, type JsonValue, type SanitizeOptions, sanitizeValue } from './sanitize/sanitizeValue.js';
+export { isSecretKey, isSecretValue } from './sanitize/secretKeys.js';
 export {
-  TraceEntrySchema,
-  TraceHeaderSchema,
-  traceHeader,
-  type Trace,
-  type TraceEntry,
-  type TraceEntryOf,
-  type TraceHeader,
-} from './trace/traceFormat.js';
-export {
-  createMachineKeys,
-  inspectionEntries,
-  sanitizeEvent,
-  type MachineKeys,
-  type UntimedEntry,
-} from './trace/inspectionEntries.js';
-export { memorySink, ndjsonFileSink, toNdjson, type TraceLine, type TraceSink } from './trace/traceSinks.js';
+  inspectWithStately,
+  type StatelyInspector,
+  type StatelyInspectorOptions,
+  statelySanitizers,
+} from './stately/inspectWithStately.js';
 export {
   createTraceRecorder,
   type RecordableRun,
   type TraceRecorder,
   type TraceRecorderOptions,
 } from './trace/createTraceRecorder.js';
-export { runEntries, type AnyRunEvent } from './trace/runEntries.js';
+export { formatTimeline, type TimelineOptions } from './trace/formatTimeline.js';
 export { parseTrace, readTraceFile, replayTrace } from './trace/readTrace.js';
-export { formatTimeline, stateText, type TimelineOptions } from './trace/formatTimeline.js';
+export type { AnyRunEvent } from './trace/runEntries.js';
+export type { Trace, TraceEntry, TraceEntryOf, TraceHeader } from './trace/traceFormat.js';
+export { memorySink, ndjsonFileSink, toNdjson, type TraceLine, type TraceSink } from './trace/traceSinks.js';
 export { startViewServer, type ViewServer, type ViewServerOptions } from './view/startViewServer.js';

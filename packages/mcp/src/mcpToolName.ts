@@ -1,4 +1,4 @@
-import { TOOL_NAME_PATTERN } from '@agentchart/core';
+import { TOOL_NAME_PATTERN } from '@agentchart/core/internal';
 import { McpServerError } from './mcpServerError.js';
 
 /** Between a server's prefix and a tool's name: `github__create_issue`. */

@@ -1,4 +1,5 @@
-import { MIN_REGISTERED_SECRET_LENGTH, REDACTED } from '@agentchart/core';
+import { REDACTED } from '@agentchart/core';
+import { MIN_REGISTERED_SECRET_LENGTH } from '@agentchart/core/internal';
 
 /**
  * Removes the values of a server's headers and environment variables (and

@@ -1,5 +1,6 @@
 import type { Agent, GroupChat } from '@agentchart/actors';
-import { ConfigurationError, TOOL_NAME_PATTERN } from '@agentchart/core';
+import { ConfigurationError } from '@agentchart/core';
+import { TOOL_NAME_PATTERN } from '@agentchart/core/internal';
 
 /** An agent to serve, with how MCP clients see it. */
 export interface ServedAgent {

@@ -1,4 +1,5 @@
-import { type Usage, addUsage, zeroUsage } from '@agentchart/core';
+import type { Usage } from '@agentchart/core';
+import { addUsage, zeroUsage } from '@agentchart/core/internal';
 import type { ChatEvent } from '@agentchart/actors';
 import { type Attributes, type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
 import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
@@ -42,9 +43,14 @@ export class ChatSpans {
   onEvent(event: ChatEvent): void {
     switch (event.type) {
       case 'chat.started':
-        return this.start(event);
+        this.start(event);
+        return;
       case 'speaker.selected':
-        this.span?.addEvent(SPAN_EVENT.speakerSelected, { 'agentchart.speaker': event.speaker, 'agentchart.selected_by': event.by, [ATTR.rounds]: event.round });
+        this.span?.addEvent(SPAN_EVENT.speakerSelected, {
+          'agentchart.speaker': event.speaker,
+          'agentchart.selected_by': event.by,
+          [ATTR.rounds]: event.round,
+        });
         return;
       case 'handoff':
         this.span?.addEvent(SPAN_EVENT.handoff, { 'agentchart.from': event.from, 'agentchart.to': event.to, 'agentchart.via': event.via });
@@ -60,11 +66,14 @@ export class ChatSpans {
         return;
       }
       case 'agent.event':
-        return this.onAgentEvent(event);
+        this.onAgentEvent(event);
+        return;
       case 'nested.event':
-        return this.onNestedEvent(event);
+        this.onNestedEvent(event);
+        return;
       case 'chat.finished':
-        return this.finish(event);
+        this.finish(event);
+        return;
       default:
         return;
     }
@@ -90,7 +99,10 @@ export class ChatSpans {
       [ATTR.conversationId]: event.chatId,
       'agentchart.chat.resumed': event.resumed,
     };
-    const input = contentAttribute(this.settings, event.messages.map((message) => conventionMessage(message)));
+    const input = contentAttribute(
+      this.settings,
+      event.messages.map((message) => conventionMessage(message)),
+    );
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
     this.span = this.settings.tracer.startSpan(`${OPERATION.invokeWorkflow} ${name}`, { kind: SpanKind.INTERNAL, attributes }, this.parent);
     this.context = trace.setSpan(this.parent, this.span);

@@ -69,11 +69,19 @@ export function genAiTracing(options: GenAiTracingOptions = {}): GenAiTracing {
   return {
     traceRun: (run, traceOptions = {}) => {
       const spans = new RunSpans(settings, { parent: traceOptions.parent ?? context.active() });
-      return follow(run.events$, (event: RunEvent) => spans.onEvent(event), () => spans.close());
+      return follow(
+        run.events$,
+        (event: RunEvent) => spans.onEvent(event),
+        () => spans.close(),
+      );
     },
     traceChat: (run, traceOptions = {}) => {
       const spans = new ChatSpans(settings, traceOptions.parent ?? context.active());
-      return follow(run.events$, (event: ChatEvent) => spans.onEvent(event), () => spans.close());
+      return follow(
+        run.events$,
+        (event: ChatEvent) => spans.onEvent(event),
+        () => spans.close(),
+      );
     },
     traceReliableTool: (tool, traceOptions = {}) => {
       const parent = traceOptions.parent ?? context.active();

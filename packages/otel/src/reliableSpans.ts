@@ -1,4 +1,5 @@
-import { type Usage, addUsage, costOf, zeroUsage } from '@agentchart/core';
+import { type Usage, costOf } from '@agentchart/core';
+import { addUsage, zeroUsage } from '@agentchart/core/internal';
 import type { ReliableToolEvent, ReliableToolEventOf } from '@agentchart/actors';
 import { type Attributes, type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
 import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
@@ -29,18 +30,23 @@ export class ReliableSpans {
   onEvent(event: ReliableToolEvent): void {
     switch (event.type) {
       case 'reliable.run.started':
-        return this.start(event);
+        this.start(event);
+        return;
       case 'reliable.attempt.started':
         this.span?.addEvent(SPAN_EVENT.attemptStarted, { 'agentchart.attempt': event.attempt });
         return;
       case 'reliable.model.request':
-        return this.startModelCall(event);
+        this.startModelCall(event);
+        return;
       case 'reliable.model.response':
-        return this.finishModelCall(event);
+        this.finishModelCall(event);
+        return;
       case 'reliable.runner.call':
-        return this.startToolCall(event);
+        this.startToolCall(event);
+        return;
       case 'reliable.tool.result':
-        return this.finishToolCall(event);
+        this.finishToolCall(event);
+        return;
       case 'reliable.validator.verdict': {
         const attributes: Attributes = { 'agentchart.attempt': event.attempt, 'agentchart.valid': event.valid };
         const justification = contentAttribute(this.settings, event.justification);
@@ -49,7 +55,8 @@ export class ReliableSpans {
         return;
       }
       case 'reliable.run.finished':
-        return this.finish(event);
+        this.finish(event);
+        return;
       default:
         return;
     }
@@ -109,7 +116,11 @@ export class ReliableSpans {
     };
     const args = contentAttribute(this.settings, event.args);
     if (args !== undefined) attributes[ATTR.toolCallArguments] = args;
-    this.toolCall = this.settings.tracer.startSpan(`${OPERATION.executeTool} ${this.wrappedTool}`, { kind: SpanKind.INTERNAL, attributes }, this.context);
+    this.toolCall = this.settings.tracer.startSpan(
+      `${OPERATION.executeTool} ${this.wrappedTool}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      this.context,
+    );
   }
 
   private finishToolCall(event: ReliableToolEventOf<'reliable.tool.result'>): void {
@@ -125,7 +136,11 @@ export class ReliableSpans {
   private finish(event: ReliableToolEventOf<'reliable.run.finished'>): void {
     const span = this.span;
     if (!event.ok) {
-      const error = { name: 'ReliableToolError', code: event.code ?? 'RELIABLE_TOOL_FAILED', message: event.failureReason ?? 'The reliable tool failed.' };
+      const error = {
+        name: 'ReliableToolError',
+        code: event.code ?? 'RELIABLE_TOOL_FAILED',
+        message: event.failureReason ?? 'The reliable tool failed.',
+      };
       if (this.modelCall !== undefined && event.code === 'RELIABLE_TOOL_MODEL_FAILED') recordError(this.modelCall.span, error);
       if (span !== undefined) recordError(span, error);
     }

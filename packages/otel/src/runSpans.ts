@@ -1,4 +1,5 @@
-import { type Message, type RunEvent, type Usage, addUsage, costOf, zeroUsage } from '@agentchart/core';
+import { type Message, type RunEvent, type Usage, costOf } from '@agentchart/core';
+import { addUsage, zeroUsage } from '@agentchart/core/internal';
 import { type Attributes, type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
 import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
 import { contentAttribute, conventionMessage } from './spanContent.js';
@@ -57,19 +58,25 @@ export class RunSpans {
     }
     switch (event.type) {
       case 'run.started':
-        return this.start(event);
+        this.start(event);
+        return;
       case 'model.request':
-        return this.startModelCall(event);
+        this.startModelCall(event);
+        return;
       case 'usage':
         return;
       case 'model.response':
-        return this.finishModelCall(event);
+        this.finishModelCall(event);
+        return;
       case 'message':
-        return this.addMessage(event.message);
+        this.addMessage(event.message);
+        return;
       case 'tool.call':
-        return this.startToolCall(event);
+        this.startToolCall(event);
+        return;
       case 'tool.result':
-        return this.finishToolCall(event);
+        this.finishToolCall(event);
+        return;
       case 'tool.refused':
         this.agentSpan?.addEvent(SPAN_EVENT.toolRefused, {
           [ATTR.toolName]: event.call.name,
@@ -101,7 +108,8 @@ export class RunSpans {
         });
         return;
       case 'run.finished':
-        return this.finish(event);
+        this.finish(event);
+        return;
       default:
         return;
     }
@@ -123,7 +131,10 @@ export class RunSpans {
     };
     if (resumed) attributes['agentchart.resumed'] = true;
     if (this.scope.conversationId !== undefined) attributes[ATTR.conversationId] = this.scope.conversationId;
-    const input = contentAttribute(this.settings, event.input.map((message) => conventionMessage(message)));
+    const input = contentAttribute(
+      this.settings,
+      event.input.map((message) => conventionMessage(message)),
+    );
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
     this.agentSpan = this.settings.tracer.startSpan(
       `${OPERATION.invokeAgent} ${event.agent}`,
@@ -149,7 +160,10 @@ export class RunSpans {
     };
     if (event.provider !== undefined) attributes[ATTR.providerName] = event.provider;
     if (this.scope.conversationId !== undefined) attributes[ATTR.conversationId] = this.scope.conversationId;
-    const input = contentAttribute(this.settings, this.transcript.map((message) => conventionMessage(message)));
+    const input = contentAttribute(
+      this.settings,
+      this.transcript.map((message) => conventionMessage(message)),
+    );
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
     const span = this.settings.tracer.startSpan(`${OPERATION.chat} ${model}`, { kind: SpanKind.CLIENT, attributes }, this.agentContext);
     this.model = { span };

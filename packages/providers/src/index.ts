@@ -1,12 +1,18 @@
-export * from './scripted/scriptedModel.js';
-export * from './constants.js';
-export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
 export { resolveOllamaHost } from './ollama/ollamaHost.js';
-export { probeOllama, type OllamaProbe } from './ollama/probeOllama.js';
-export { toolCallFormat } from './ollama/toolCallFormat.js';
+export { ollama, type OllamaModelOptions } from './ollama/ollamaModel.js';
+export { type OllamaProbe, probeOllama } from './ollama/probeOllama.js';
 export { openai, type OpenAIModelOptions } from './openai/openaiModel.js';
+export {
+  type RecordedRequest,
+  scriptedModel,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedResponder,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from './scripted/scriptedModel.js';
 export { type OpenAICompat, detectCompat } from './openai/serverProfile.js';
-export { type TransportOptions } from './transport/transportOptions.js';
+export type { TransportOptions } from './transport/transportOptions.js';
 export { ollamaServerVersion, THINK_FALSE_KEEPS_FORMAT } from './ollama/ollamaVersion.js';
 export { aiSdk, type AiSdkModelOptions } from './aiSdk/aiSdkModel.js';
 export type { AiSdkLanguageModel } from './aiSdk/aiSdkShape.js';

@@ -67,7 +67,11 @@ const ask = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
 
 describe('aiSdk() with the AI SDK mock language models', () => {
   it('streams text, reasoning, a tool call, usage and the finish reason from a v3 model', async () => {
-    const mock = new MockLanguageModelV3({ provider: 'anthropic.messages', modelId: 'claude-x', doStream: async () => ({ stream: streamOf(v3Reply) }) });
+    const mock = new MockLanguageModelV3({
+      provider: 'anthropic.messages',
+      modelId: 'claude-x',
+      doStream: async () => ({ stream: streamOf(v3Reply) }),
+    });
     const model = aiSdk(mock);
     expect([model.provider, model.modelName]).toEqual(['anthropic', 'claude-x']);
     const { events, error } = await collectEvents(model.stream(ask()));
@@ -87,7 +91,11 @@ describe('aiSdk() with the AI SDK mock language models', () => {
 
   it('streams the same from a v2 model (AI SDK 5 providers)', async () => {
     // The mock is built on @ai-sdk/provider 2.x, whose JSON types TypeScript tells apart from 3.x's: the parts are the same.
-    const mock = new MockLanguageModelV2({ provider: 'openai.chat', modelId: 'gpt-x', doStream: async () => ({ stream: streamOf(v2Reply) as never }) });
+    const mock = new MockLanguageModelV2({
+      provider: 'openai.chat',
+      modelId: 'gpt-x',
+      doStream: async () => ({ stream: streamOf(v2Reply) as never }),
+    });
     const model = aiSdk(mock);
     expect([model.provider, model.modelName]).toEqual(['openai', 'gpt-x']);
     const { events, error } = await collectEvents(model.stream(ask()));
@@ -108,7 +116,11 @@ describe('aiSdk() with the AI SDK mock language models', () => {
     ];
     const choices: ChatRequest['toolChoice'][] = ['auto', 'required', 'none', { type: 'tool', name: 'multiply' }];
     for (const toolChoice of choices) await collectEvents(model.stream(ask({ messages, toolChoice })));
-    await collectEvents(model.stream(ask({ messages: [msg.user('Judge.')], tools: [], responseFormat: { type: 'json_schema', name: 'verdict', schema: { type: 'object' } } })));
+    await collectEvents(
+      model.stream(
+        ask({ messages: [msg.user('Judge.')], tools: [], responseFormat: { type: 'json_schema', name: 'verdict', schema: { type: 'object' } } }),
+      ),
+    );
 
     expect(mock.doStreamCalls[0]?.prompt.slice(1)).toEqual([
       {
@@ -136,7 +148,11 @@ describe('aiSdk() with the AI SDK mock language models', () => {
     ]);
     expect(mock.doStreamCalls.map((call) => [call.temperature, call.maxOutputTokens])).toEqual(Array(5).fill([0, 256]));
     const structured = mock.doStreamCalls[4];
-    expect([structured?.responseFormat, structured?.tools, structured?.toolChoice]).toEqual([{ type: 'json', name: 'verdict', schema: { type: 'object' } }, undefined, undefined]);
+    expect([structured?.responseFormat, structured?.tools, structured?.toolChoice]).toEqual([
+      { type: 'json', name: 'verdict', schema: { type: 'object' } },
+      undefined,
+      undefined,
+    ]);
 
     const { error } = await collectEvents(model.stream(ask({ toolChoice: { type: 'tool', name: 'divide' } })));
     expect(error).toBeInstanceOf(ConfigurationError);
@@ -185,16 +201,27 @@ describe('aiSdk() with the AI SDK mock language models', () => {
   });
 
   it("maps the provider's errors to agentchart's codes", async () => {
-    const failing = (error: unknown) => aiSdk(new MockLanguageModelV3({ provider: 'anthropic.messages', modelId: 'claude-x', doStream: async () => Promise.reject(error) }));
+    const failing = (error: unknown) =>
+      aiSdk(new MockLanguageModelV3({ provider: 'anthropic.messages', modelId: 'claude-x', doStream: async () => Promise.reject(error) }));
     const apiError = (statusCode: number | undefined, cause?: unknown) =>
-      new APICallError({ message: 'failed', url: 'http://127.0.0.1:9/v1/messages', requestBodyValues: {}, statusCode, responseBody: '{"error":"x"}', cause });
+      new APICallError({
+        message: 'failed',
+        url: 'http://127.0.0.1:9/v1/messages',
+        requestBodyValues: {},
+        statusCode,
+        responseBody: '{"error":"x"}',
+        cause,
+      });
     const codeOf = async (error: unknown) => {
       const { error: thrown } = await collectEvents(failing(error).stream(ask()));
       return [(thrown as ModelError).constructor.name, (thrown as ModelError).code];
     };
     expect(await codeOf(apiError(404))).toEqual(['ModelError', 'MODEL_NOT_FOUND']);
     expect(await codeOf(apiError(401))).toEqual(['ModelError', 'MODEL_HTTP_ERROR']);
-    expect(await codeOf(apiError(undefined, Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })))).toEqual(['ModelError', 'MODEL_CONNECTION_FAILED']);
+    expect(await codeOf(apiError(undefined, Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })))).toEqual([
+      'ModelError',
+      'MODEL_CONNECTION_FAILED',
+    ]);
     const { error: unauthorized } = await collectEvents(failing(apiError(401)).stream(ask()));
     expect((unauthorized as Error).message).toBe(
       'The anthropic API answered HTTP 401 for the anthropic model "claude-x": failed. Check the API key the provider was created with.',
@@ -218,7 +245,9 @@ describe('aiSdk() with the AI SDK mock language models', () => {
   });
 
   it('refuses what is not a v2 or v3 language model, saying what to pass', () => {
-    expect(() => aiSdk('claude-sonnet-4-5' as never)).toThrow(/not the model id "claude-sonnet-4-5": pass e.g. aiSdk\(anthropic\('claude-sonnet-4-5'\)\)/);
+    expect(() => aiSdk('claude-sonnet-4-5' as never)).toThrow(
+      /not the model id "claude-sonnet-4-5": pass e.g. aiSdk\(anthropic\('claude-sonnet-4-5'\)\)/,
+    );
     expect(() => aiSdk((() => undefined) as never)).toThrow(/got a provider, not a model/);
     expect(() => aiSdk({ specificationVersion: 'v1', provider: 'p', modelId: 'm', doStream: () => undefined } as never)).toThrow(
       /specifications v2 and v3; this model says "v1"\. Upgrade the provider package/,
@@ -247,7 +276,12 @@ describe('aiSdk() with the AI SDK mock language models', () => {
         };
       },
     });
-    const adder = defineTool({ name: 'add', description: 'Adds.', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+    const adder = defineTool({
+      name: 'add',
+      description: 'Adds.',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }) => a + b,
+    });
     const result = await createAgent({ name: 'calc', model: aiSdk(mock), tools: [adder] }).run('2 + 3?').result;
     expect([result.text, result.stopReason, result.usage]).toEqual(['It is 5.', 'completed', { inputTokens: 30, outputTokens: 8 }]);
     expect(mock.doStreamCalls[1]?.prompt.at(-1)).toEqual({

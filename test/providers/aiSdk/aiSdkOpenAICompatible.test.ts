@@ -49,7 +49,13 @@ describe('aiSdk() with @ai-sdk/openai-compatible against a loopback server', () 
       { type: 'usage', usage: { inputTokens: 31, outputTokens: 17 } },
       { type: 'finish', reason: 'tool-calls' },
     ]);
-    const body = server.requests[0]?.body as { model: string; stream: boolean; tool_choice: unknown; tools: { function: { name: string } }[]; messages: unknown[] };
+    const body = server.requests[0]!.body as {
+      model: string;
+      stream: boolean;
+      tool_choice: unknown;
+      tools: { function: { name: string } }[];
+      messages: unknown[];
+    };
     expect([body.model, body.stream, body.tool_choice]).toEqual(['qwen3', true, 'required']);
     expect(body.tools.map((tool) => tool.function.name)).toEqual(['add', 'multiply']);
     expect(body.messages).toEqual([{ role: 'user', content: '2 + 3 and 4 × 5?' }]);
@@ -59,7 +65,7 @@ describe('aiSdk() with @ai-sdk/openai-compatible against a loopback server', () 
     server = await startOpenAIServer();
     server.script({ toolCalls: [{ id: 'c', name: 'multiply', arguments: { a: 1, b: 2 } }] });
     await collectEvents(modelAt(`${server.url}/v1`).stream(ask({ toolChoice: { type: 'tool', name: 'multiply' } })));
-    expect((server.requests[0]?.body as { tool_choice: unknown }).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
+    expect((server.requests[0]!.body as { tool_choice: unknown }).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
   });
 
   it('maps an unknown model (404) to MODEL_NOT_FOUND and an unreachable server to MODEL_CONNECTION_FAILED', async () => {

@@ -33,7 +33,7 @@ describe('malformed calls are recovered, never the end of a run', () => {
       { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
       { type: 'finish', reason: 'tool-calls' },
     ]);
-    expect((server.requests[1]?.body as { messages: unknown[] }).messages.at(-1)).toEqual({
+    expect((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1)).toEqual({
       role: 'system',
       content:
         `Your last tool call could not be read (the server said: ${PARSER_ERROR}). ` +

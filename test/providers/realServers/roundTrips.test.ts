@@ -39,7 +39,7 @@ describe('round trips: thinking, call ids and tool_call_id go back to the server
       ['call_k3j2', '5'],
       ['call_p9q1', '9'],
     ]);
-    expect((server.requests[1]?.body as Body).messages.slice(1)).toEqual([
+    expect((server.requests[1]!.body as Body).messages.slice(1)).toEqual([
       {
         role: 'assistant',
         content: '',
@@ -70,7 +70,7 @@ describe('round trips: thinking, call ids and tool_call_id go back to the server
     server.script({ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }, { text: ['5.'] });
     const agent = createAgent({ name: 'calc', model: ollama({ model: 'qwen3', host: server.url, maxRetries: 0 }), tools: [add] });
     await agent.run('2+3?').result;
-    expect((server.requests[1]?.body as Body).messages.at(-1)).toEqual({ role: 'tool', content: '5', tool_name: 'add', tool_call_id: 'ollama_0_0' });
+    expect((server.requests[1]!.body as Body).messages.at(-1)).toEqual({ role: 'tool', content: '5', tool_name: 'add', tool_call_id: 'ollama_0_0' });
   });
 
   const reasoningFields: Array<[string, 'openai' | 'vllm' | 'llama.cpp' | 'ollama', string | undefined]> = [
@@ -86,12 +86,12 @@ describe('round trips: thinking, call ids and tool_call_id go back to the server
     const agent = createAgent({ name: 'calc', model: openai({ model: 'qwen3', baseURL: `${server.url}/v1`, maxRetries: 0 }), tools: [add] });
     const result = await agent.run('2+3?').result;
     expect(result.messages[1]).toMatchObject({ role: 'assistant', reasoning: 'Add them.' });
-    const assistant = (server.requests[1]?.body as Body).messages[1] as Record<string, unknown>;
+    const assistant = (server.requests[1]!.body as Body).messages[1] as Record<string, unknown>;
     expect(assistant.tool_calls).toEqual([{ id: 'call_r1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } }]);
     if (field === undefined) {
       expect(assistant).not.toHaveProperty('reasoning_content');
       expect(assistant).not.toHaveProperty('reasoning');
     } else expect(assistant[field]).toBe('Add them.');
-    expect((server.requests[1]?.body as Body).messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_r1', content: '5' });
+    expect((server.requests[1]!.body as Body).messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_r1', content: '5' });
   });
 });

@@ -25,22 +25,25 @@ describe('OpenAI-compatible server profiles', () => {
     openai({ model: 'qwen3', baseURL: `${server.url}/v1`, maxRetries: 0, ...(compat ? { compat } : {}) });
   const multiplyTurn = { toolCalls: [{ name: 'multiply', arguments: { a: 4, b: 5 }, id: 'call_m' }], unconstrained: { text: ['4 × 5 is 20.'] } };
 
-  it.each(['llama.cpp', 'lmstudio'] as const)('%s (detected from /models): a named choice is sent as required with only that tool, and holds', async (profile) => {
-    await start(profile);
-    server.script(multiplyTurn);
-    const { events } = await collectEvents(model().stream(ask({ toolChoice: named })));
-    const body = server.requests[0]?.body as Body;
-    expect(body.tool_choice).toBe('required');
-    expect(body.tools?.map((tool) => tool.function.name)).toEqual(['multiply']);
-    expect(events[0]).toEqual({ type: 'tool-call', call: { id: 'call_m', name: 'multiply', arguments: { a: 4, b: 5 } } });
-    expect(server.others.map((request) => request.path)).toEqual(['/v1/models']);
-  });
+  it.each(['llama.cpp', 'lmstudio'] as const)(
+    '%s (detected from /models): a named choice is sent as required with only that tool, and holds',
+    async (profile) => {
+      await start(profile);
+      server.script(multiplyTurn);
+      const { events } = await collectEvents(model().stream(ask({ toolChoice: named })));
+      const body = server.requests[0]!.body as Body;
+      expect(body.tool_choice).toBe('required');
+      expect(body.tools?.map((tool) => tool.function.name)).toEqual(['multiply']);
+      expect(events[0]).toEqual({ type: 'tool-call', call: { id: 'call_m', name: 'multiply', arguments: { a: 4, b: 5 } } });
+      expect(server.others.map((request) => request.path)).toEqual(['/v1/models']);
+    },
+  );
 
   it('llama.cpp told it is OpenAI: the named object is silently treated as auto (why the profile exists)', async () => {
     await start('llama.cpp');
     server.script(multiplyTurn, multiplyTurn);
     const { events } = await collectEvents(model('openai').stream(ask({ toolChoice: named })));
-    expect((server.requests[0]?.body as Body).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
+    expect((server.requests[0]!.body as Body).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
     // Asked once more within the step, the model answers in prose again: the text is shown.
     expect(server.requests).toHaveLength(2);
     expect(events[0]).toEqual({ type: 'text-delta', text: '4 × 5 is 20.' });
@@ -52,7 +55,7 @@ describe('OpenAI-compatible server profiles', () => {
     server.script({ text: ['Twenty.'] }, { text: ['{"name":"multiply","arguments":{"a":4,"b":5}}'] });
     const { events } = await collectEvents(model().stream(ask({ toolChoice: named })));
     expect(events[0]).toEqual({ type: 'tool-call', call: { id: 'call_0_0', name: 'multiply', arguments: { a: 4, b: 5 } } });
-    expect((server.requests[1]?.body as { messages: unknown[] }).messages.slice(-2)).toEqual([
+    expect((server.requests[1]!.body as { messages: unknown[] }).messages.slice(-2)).toEqual([
       { role: 'assistant', content: 'Twenty.' },
       {
         role: 'system',
@@ -67,7 +70,7 @@ describe('OpenAI-compatible server profiles', () => {
     await start('vllm');
     server.script(multiplyTurn);
     const { events } = await collectEvents(model().stream(ask({ toolChoice: named })));
-    expect((server.requests[0]?.body as Body).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
+    expect((server.requests[0]!.body as Body).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls' });
   });
 

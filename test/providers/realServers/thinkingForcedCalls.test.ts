@@ -40,7 +40,10 @@ describe('forced calls on thinking models (qwen3, gemma4, gpt-oss)', () => {
   it('a model that refuses think:false (400) gets the forced step again with think as configured', async () => {
     // Not a reproduced server behaviour (the message is made up): a safety net should a server refuse think:false for a model.
     server = await startOllamaServer({ version: '0.33.0', thinkingModel: true });
-    server.script({ httpError: { status: 400, body: { error: '"gpt-oss:20b" does not support disabling thinking (think: false)' } } }, forcedTurn('x', ['4 × 5.']));
+    server.script(
+      { httpError: { status: 400, body: { error: '"gpt-oss:20b" does not support disabling thinking (think: false)' } } },
+      forcedTurn('x', ['4 × 5.']),
+    );
     const { events, error } = await collectEvents(ollama({ model: 'gpt-oss:20b', host: server.url, maxRetries: 0, think: 'low' }).stream(ask()));
     expect(error).toBeUndefined();
     expect(events[1]).toEqual(called);
@@ -56,15 +59,20 @@ describe('forced calls on thinking models (qwen3, gemma4, gpt-oss)', () => {
     await collectEvents(provider.stream(ask()));
     await collectEvents(provider.stream(ask()));
     expect(server.others.map((request) => request.path)).toEqual(['/api/version']);
-    expect((server.requests[0]?.body as { think?: unknown }).think).toBeUndefined();
+    expect((server.requests[0]!.body as { think?: unknown }).think).toBeUndefined();
   });
 
   it('Ollama < 0.31.2 with thinking: format applies after the thinking, and think:false is not sent (it would switch format off)', async () => {
     server = await startOllamaServer({ version: '0.30.0', thinkingModel: true });
     server.script(forcedTurn('prose', ['4 times 5.']));
     const { events } = await collectEvents(model().stream(ask()));
-    expect(events).toEqual([{ type: 'reasoning-delta', text: '4 times 5.' }, called, { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } }, { type: 'finish', reason: 'tool-calls' }]);
-    expect((server.requests[0]?.body as { think?: unknown }).think).toBeUndefined();
+    expect(events).toEqual([
+      { type: 'reasoning-delta', text: '4 times 5.' },
+      called,
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
+      { type: 'finish', reason: 'tool-calls' },
+    ]);
+    expect((server.requests[0]!.body as { think?: unknown }).think).toBeUndefined();
   });
 
   it('Ollama < 0.31.2 with think: false configured: a forced step leaves it out (it would switch format off), other steps keep it', async () => {
@@ -73,8 +81,8 @@ describe('forced calls on thinking models (qwen3, gemma4, gpt-oss)', () => {
     const provider = ollama({ model: 'qwen3:8b', host: server.url, maxRetries: 0, think: false });
     expect((await collectEvents(provider.stream(ask()))).events[1]).toEqual(called);
     await collectEvents(provider.stream(ask({ toolChoice: 'auto' })));
-    expect((server.requests[0]?.body as { think?: unknown }).think).toBeUndefined();
-    expect((server.requests[1]?.body as { think?: unknown }).think).toBe(false);
+    expect((server.requests[0]!.body as { think?: unknown }).think).toBeUndefined();
+    expect((server.requests[1]!.body as { think?: unknown }).think).toBe(false);
   });
 
   it('an unknown version (a proxy that hides /api/version) sends think as configured, and the lenient read still finds the call', async () => {
@@ -82,7 +90,7 @@ describe('forced calls on thinking models (qwen3, gemma4, gpt-oss)', () => {
     server.script(forcedTurn(`Here: ${CALL}`));
     const provider = ollama({ model: 'qwen3:8b', host: server.url, maxRetries: 0, think: false });
     expect((await collectEvents(provider.stream(ask()))).events[0]).toEqual(called);
-    expect((server.requests[0]?.body as { think?: unknown }).think).toBe(false);
+    expect((server.requests[0]!.body as { think?: unknown }).think).toBe(false);
   });
 
   it('empty thinking on an old server (format never applied): the first JSON object of the prose is the call, also fenced', async () => {
@@ -98,7 +106,7 @@ describe('forced calls on thinking models (qwen3, gemma4, gpt-oss)', () => {
     server.script(forcedTurn('Four times five is twenty.'), { text: [CALL] });
     const { events } = await collectEvents(model().stream(ask({ toolChoice: 'required' })));
     expect(events[0]).toEqual(called);
-    const retry = (server.requests[1]?.body as { messages: unknown[] }).messages.slice(-2);
+    const retry = (server.requests[1]!.body as { messages: unknown[] }).messages.slice(-2);
     expect(retry).toEqual([
       { role: 'assistant', content: 'Four times five is twenty.' },
       {

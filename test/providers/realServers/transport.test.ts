@@ -135,7 +135,11 @@ describe.each(Object.entries(servers))('transport a bad server cannot break: %s'
 
   it('refuses a request that cannot be serialised with MODEL_REQUEST_INVALID, before anything is sent', async () => {
     server = await fake.start();
-    const messages = [msg.user('Go'), msg.assistant('', [{ id: 'call_1', name: 'add', arguments: deeplyNested(10_000) }]), msg.tool('call_1', 'add', '5')];
+    const messages = [
+      msg.user('Go'),
+      msg.assistant('', [{ id: 'call_1', name: 'add', arguments: deeplyNested(10_000) }]),
+      msg.tool('call_1', 'add', '5'),
+    ];
     const { error } = await collectEvents(fake.model(server.url).stream(ask({ messages })));
     expect((error as ModelError).code).toBe('MODEL_REQUEST_INVALID');
     expect((error as ModelError).message).toContain('nested too deeply');

@@ -40,7 +40,9 @@ describe('boundedLines', () => {
 
   it('reads SSE events: multi-line data joined, comments and id/retry skipped, event names kept', async () => {
     const text = ': keep-alive\nid: 1\nretry: 10\nevent: message\ndata: {"a":\ndata: 1}\n\ndata: [DONE]\n\n';
-    const events = await collect(sseEvents(boundedLines(body(new TextEncoder().encode(text)), { ...limits, maxLineBytes: 1024 }, errors), 1024, errors));
+    const events = await collect(
+      sseEvents(boundedLines(body(new TextEncoder().encode(text)), { ...limits, maxLineBytes: 1024 }, errors), 1024, errors),
+    );
     expect(events).toEqual([{ event: 'message', data: '{"a":\n1}' }, { data: '[DONE]' }]);
   });
 });

@@ -59,10 +59,7 @@ export function ollamaProtocol(options: OllamaWireOptions = {}): WireProtocol {
       const constrained = body.format === undefined || !options.thinkingModel || formatApplies(version, body.think, turn);
       const text = constrained || !turn.unconstrained ? turn.text : turn.unconstrained.text;
       const toolCalls = constrained || !turn.unconstrained ? turn.toolCalls : turn.unconstrained.toolCalls;
-      const frames = [
-        ...(turn.reasoning ?? []).map((thinking) => chunk({ thinking })),
-        ...(text ?? []).map((content) => chunk({ content })),
-      ];
+      const frames = [...(turn.reasoning ?? []).map((thinking) => chunk({ thinking })), ...(text ?? []).map((content) => chunk({ content }))];
       if (turn.parserError !== undefined) return [...frames, `${JSON.stringify({ error: turn.parserError })}\n`];
       if (turn.midStreamError !== undefined) return [...frames, `${JSON.stringify({ error: turn.midStreamError })}\n`];
       const calls = toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls.map((call, index) => nativeCall(call, index, version)) } : undefined;

@@ -52,7 +52,8 @@ export function openaiProtocol(options: OpenAIWireOptions = {}): WireProtocol {
       const profile = options.profile ?? 'openai';
       const stringChoicesOnly = profile === 'llama.cpp' || profile === 'lmstudio';
       const namedChoice = typeof body.tool_choice === 'object' && body.tool_choice !== null;
-      if (stringChoicesOnly && namedChoice && turn.unconstrained) turn = { ...turn, text: turn.unconstrained.text, toolCalls: turn.unconstrained.toolCalls };
+      if (stringChoicesOnly && namedChoice && turn.unconstrained)
+        turn = { ...turn, text: turn.unconstrained.text, toolCalls: turn.unconstrained.toolCalls };
       const reasoningField = profile === 'ollama' ? 'reasoning' : 'reasoning_content';
       const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1767225600, model: body.model, choices, ...extra })}\n\n`;
@@ -69,14 +70,17 @@ export function openaiProtocol(options: OpenAIWireOptions = {}): WireProtocol {
       if (turn.midStreamError !== undefined) {
         const message = turn.midStreamError;
         if (profile === 'ollama') return [...frames, `${JSON.stringify({ error: { message, type: 'api_error', param: null, code: null } })}\n`];
-        if (profile === 'vllm') return [...frames, `data: ${JSON.stringify({ object: 'error', message, type: 'BadRequestError', param: null, code: 400 })}\n\n`];
+        if (profile === 'vllm')
+          return [...frames, `data: ${JSON.stringify({ object: 'error', message, type: 'BadRequestError', param: null, code: 400 })}\n\n`];
         return [...frames, `data: ${JSON.stringify({ error: { message, type: 'server_error', code: null } })}\n\n`];
       }
       (turn.toolCalls ?? []).forEach((call, index) => {
         const text = call.argumentsText ?? JSON.stringify(call.arguments ?? {});
         const half = Math.ceil(text.length / 2);
         frames.push(
-          delta({ tool_calls: [withIndex(index, { id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } })] }),
+          delta({
+            tool_calls: [withIndex(index, { id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } })],
+          }),
           delta({ tool_calls: [withIndex(index, { function: { arguments: text.slice(0, half) } })] }),
           delta({ tool_calls: [withIndex(index, { function: { arguments: text.slice(half) } })] }),
         );
@@ -106,6 +110,13 @@ export const startOpenAIServer = (options?: OpenAIWireOptions): Promise<WireServ
 export const openaiModelNotFound = (model: string): WireTurn => ({
   httpError: {
     status: 404,
-    body: { error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } },
+    body: {
+      error: {
+        message: `The model \`${model}\` does not exist or you do not have access to it.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'model_not_found',
+      },
+    },
   },
 });

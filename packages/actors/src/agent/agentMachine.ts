@@ -1,15 +1,5 @@
-import {
-  type ErrorInfo,
-  type Message,
-  type RunEvent,
-  type ToolModeSetting,
-  buildToolRuleProgram,
-  canEnd,
-  createToolRulesMachine,
-  initialToolRuleState,
-  toErrorInfo,
-  zeroUsage,
-} from '@agentchart/core';
+import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, canEnd, initialToolRuleState } from '@agentchart/core';
+import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { type AgentContext, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
@@ -95,29 +85,34 @@ export const agentMachine = setup({
     tokenBudgetSpent: ({ context }) => tokenBudgetSpent(context),
     endedByMiddleware: ({ context }) => context.endedBy !== undefined,
     toolCallsExhausted: ({ context }) => context.toolCallCount >= context.runtime.maxToolCalls,
-    tooManyConsecutiveErrors: ({ context }) =>
-      context.consecutiveErrorBatches >= context.runtime.maxConsecutiveErrors,
+    tooManyConsecutiveErrors: ({ context }) => context.consecutiveErrorBatches >= context.runtime.maxConsecutiveErrors,
     allApprovalsDecided: ({ context }) => pendingRequests(context.approvals).length === 0,
     isPendingApproval: ({ context, event }) =>
       event.type === 'approval.decide' && pendingRequests(context.approvals).some((request) => request.id === event.id),
     rulesForbidEnd: ({ context }) =>
-      context.runtime.toolRules !== undefined &&
-      context.rules !== undefined &&
-      !canEnd(context.runtime.toolRules.program, context.rules),
+      context.runtime.toolRules !== undefined && context.rules !== undefined && !canEnd(context.runtime.toolRules.program, context.rules),
     rulesEnded: ({ context }) => context.rules?.phase === 'done',
     rulesFailed: ({ context }) => context.rules?.phase === 'failed',
   },
   actions: {
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
     /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
-    acceptToolCalls: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch)),
+    acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch),
+    ),
     /** The common step: a reply whose calls need no screening starts its batch in the same action. */
     acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, ...batchStart),
     ),
-    acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply)),
-    acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules)),
-    acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules)),
+    acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
+    ),
+    acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules),
+    ),
+    acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
+    ),
     recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
     beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchStart)),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
@@ -126,7 +121,9 @@ export const agentMachine = setup({
     /** The last outcome of a batch after which the run simply goes on: the next model call starts in the same action. */
     finishBatchAndContinue: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.startStep)),
     answerAbortedBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerAbortedBatch)),
-    closeAnsweredBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults)),
+    closeAnsweredBatch: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults),
+    ),
     relayDelta: emit(({ context, event }) => {
       const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
       return {

@@ -15,9 +15,7 @@ const limit = () => z.number(expects('must be a whole number of at least 1')).in
  */
 export const AgentOptionsSchema = z.object(
   {
-    name: z
-      .string(expects('must be 1 to 64 letters, digits, "_" or "-" (providers reject other names)'))
-      .regex(/^[a-zA-Z0-9_-]{1,64}$/),
+    name: z.string(expects('must be 1 to 64 letters, digits, "_" or "-" (providers reject other names)')).regex(/^[a-zA-Z0-9_-]{1,64}$/),
     model: chatModelSchema(),
     instructions: z.string(expects('must be a string: the system prompt')).optional(),
     tools: z.unknown().optional(),
@@ -36,7 +34,10 @@ export const AgentOptionsSchema = z.object(
     maxTokens: z.unknown().optional(),
     prices: z.unknown().optional(),
     stateSchema: z
-      .custom((value) => isObject(value) && typeof value.safeParse === 'function', expects('must be a zod schema, e.g. z.object({ topic: z.string() })'))
+      .custom(
+        (value) => isObject(value) && typeof value.safeParse === 'function',
+        expects('must be a zod schema, e.g. z.object({ topic: z.string() })'),
+      )
       .optional(),
   },
   expects('must be an options object: { name, model, instructions?, tools?, ... }'),

@@ -1,5 +1,13 @@
-import { ApprovalError, ConfigurationError, RunSnapshotError, type Message, type RunEvent, type StateRecord, type ToolModeSetting } from '@agentchart/core';
-import { Observable, Subject } from 'rxjs';
+import {
+  ApprovalError,
+  ConfigurationError,
+  RunSnapshotError,
+  type Message,
+  type RunEvent,
+  type StateRecord,
+  type ToolModeSetting,
+} from '@agentchart/core';
+import { type Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../ids.js';
 import { agentMachine } from './agentMachine.js';
@@ -99,12 +107,7 @@ export function machineFor(runtime: AgentRuntime): typeof agentMachine {
   return machine;
 }
 
-function wireRun(
-  runId: string,
-  signal: AbortSignal | undefined,
-  sendStart: boolean,
-  actor: Actor<typeof agentMachine>,
-): AgentRun {
+function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: boolean, actor: Actor<typeof agentMachine>): AgentRun {
   const events = new Subject<RunEvent>();
   actor.on('*', (event) => events.next(event));
   const { runtime } = actor.getSnapshot().context;
@@ -139,10 +142,16 @@ function wireRun(
       );
     }
     if (reason !== undefined && typeof reason !== 'string') {
-      throw new ConfigurationError(`run.reject(id, reason): the reason is shown to the model, so it must be a string (got a value of type ${typeof reason}).`);
+      throw new ConfigurationError(
+        `run.reject(id, reason): the reason is shown to the model, so it must be a string (got a value of type ${typeof reason}).`,
+      );
     }
     const waiting = pending();
-    if (!waiting.some((request) => request.id === id)) throw new ApprovalError(id, waiting.map((request) => request.id));
+    if (!waiting.some((request) => request.id === id))
+      throw new ApprovalError(
+        id,
+        waiting.map((request) => request.id),
+      );
     actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
   };
 

@@ -6,7 +6,8 @@
  * a function call instead of an XState action of its own, which keeps the
  * per-step path short (docs/performance.md).
  */
-import { type RunEvent, type ToolCall, type ToolMessage, addUsage, applyEnd } from '@agentchart/core';
+import type { RunEvent, ToolCall, ToolMessage } from '@agentchart/core';
+import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
 import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
 import type { AgentMachineEvent } from './agentMachine.js';
@@ -21,7 +22,6 @@ import { afterToolIteration } from './toolChoice.js';
 import { settleRuleApproval } from './toolRulesApprovals.js';
 import { gateToolCalls, refusalOutcome } from './toolRulesGate.js';
 import { applyBatchOutputs, endReminder } from './toolRulesProgress.js';
-
 
 /** Where a step writes: context changes, run events and commands to children. */
 export interface StepOutput {
@@ -91,237 +91,238 @@ const ABORTED_CALL: ToolOutcome = { content: 'The run was aborted before this ca
 
 /** The machine's steps, by the name of the action that runs each alone. */
 export const agentSteps = {
-    startStep: (context, _event, enqueue) => {
-      const step = context.step + 1;
-      enqueue.assign({ step, draft: emptyDraft() });
-      const request = buildModelRequest(context);
-      enqueue.sendTo('model', { type: 'model.call', model: context.runtime.model, request });
-      enqueue.emit({
-        type: 'model.request',
-        runId: context.runId,
-        agent: context.runtime.agentName,
-        step,
-        tools: request.tools.map((tool) => tool.name),
-        toolChoice: request.toolChoice,
-        model: context.runtime.model.modelName,
-        provider: context.runtime.model.provider,
-      });
-    },
+  startStep: (context, _event, enqueue) => {
+    const step = context.step + 1;
+    enqueue.assign({ step, draft: emptyDraft() });
+    const request = buildModelRequest(context);
+    enqueue.sendTo('model', { type: 'model.call', model: context.runtime.model, request });
+    enqueue.emit({
+      type: 'model.request',
+      runId: context.runId,
+      agent: context.runtime.agentName,
+      step,
+      tools: request.tools.map((tool) => tool.name),
+      toolChoice: request.toolChoice,
+      model: context.runtime.model.modelName,
+      provider: context.runtime.model.provider,
+    });
+  },
 
-    takeReply: (context, event, enqueue) => {
-      if (event.type !== 'model.reply') return;
-      const { usage, finishReason, ...reply } = event.reply;
-      const draft = { ...reply, toolCalls: makeCallIdsUnique(reply.toolCalls, context.messages) };
-      enqueue.assign({ draft });
-      const base = { runId: context.runId, agent: context.runtime.agentName, step: context.step };
-      // A stream that ended without saying why: tool calls if it made some, else a plain stop.
-      const reason = finishReason ?? (draft.toolCalls.length > 0 ? 'tool-calls' : 'stop');
-      if (usage === undefined) {
-        enqueue.emit({ type: 'model.response', ...base, finishReason: reason });
-        return;
-      }
-      enqueue.assign({ usage: addUsage(context.usage, usage) });
-      enqueue.emit({ type: 'usage', ...base, usage });
-      enqueue.emit({ type: 'model.response', ...base, finishReason: reason, usage });
-    },
+  takeReply: (context, event, enqueue) => {
+    if (event.type !== 'model.reply') return;
+    const { usage, finishReason, ...reply } = event.reply;
+    const draft = { ...reply, toolCalls: makeCallIdsUnique(reply.toolCalls, context.messages) };
+    enqueue.assign({ draft });
+    const base = { runId: context.runId, agent: context.runtime.agentName, step: context.step };
+    // A stream that ended without saying why: tool calls if it made some, else a plain stop.
+    const reason = finishReason ?? (draft.toolCalls.length > 0 ? 'tool-calls' : 'stop');
+    if (usage === undefined) {
+      enqueue.emit({ type: 'model.response', ...base, finishReason: reason });
+      return;
+    }
+    enqueue.assign({ usage: addUsage(context.usage, usage) });
+    enqueue.emit({ type: 'usage', ...base, usage });
+    enqueue.emit({ type: 'model.response', ...base, finishReason: reason, usage });
+  },
 
-    runBatch: (context, _event, enqueue) => {
-      const { batch } = context;
-      if (batch.pending === 0) return;
-      enqueue.sendTo('toolRunner', {
-        type: 'tools.run',
-        tools: offeredToolsByName(context),
-        calls: batch.calls,
-        answered: batch.outcomes,
-        step: context.step,
-        liveTools: context.runtime.liveTools,
-        middleware: context.runtime.middleware,
-        detailedErrors: context.runtime.detailedErrors,
-        agentName: context.runtime.agentName,
-        runId: context.runId,
-        state: toolStateHandle(context),
-      });
-    },
+  runBatch: (context, _event, enqueue) => {
+    const { batch } = context;
+    if (batch.pending === 0) return;
+    enqueue.sendTo('toolRunner', {
+      type: 'tools.run',
+      tools: offeredToolsByName(context),
+      calls: batch.calls,
+      answered: batch.outcomes,
+      step: context.step,
+      liveTools: context.runtime.liveTools,
+      middleware: context.runtime.middleware,
+      detailedErrors: context.runtime.detailedErrors,
+      agentName: context.runtime.agentName,
+      runId: context.runId,
+      state: toolStateHandle(context),
+    });
+  },
 
-    appendReply: (context, _event, enqueue) => {
-      const message = assembleAssistantMessage(context.draft, context.runtime.agentName);
-      enqueue.assign({ messages: [...context.messages, message] });
-      enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-    },
+  appendReply: (context, _event, enqueue) => {
+    const message = assembleAssistantMessage(context.draft, context.runtime.agentName);
+    enqueue.assign({ messages: [...context.messages, message] });
+    enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
+  },
 
-    startBatch: (context, _event, enqueue) => {
-      const { runtime } = context;
-      const base = { runId: context.runId, agent: runtime.agentName, step: context.step };
-      if (runtime.toolRules === undefined || context.rules === undefined) {
-        const calls = context.draft.toolCalls;
-        enqueue.assign({
-          batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
-          approvals: noApprovals(),
-        });
-        for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
-        return;
-      }
-      const tools = offeredToolsByName(context);
-      const gated = gateToolCalls(runtime.toolRules, tools, context.rules, context.draft.toolCalls);
-      const outcomes = gated.refusals.map(refusalOutcome);
-      const pending = outcomes.filter((outcome) => outcome === undefined).length;
+  startBatch: (context, _event, enqueue) => {
+    const { runtime } = context;
+    const base = { runId: context.runId, agent: runtime.agentName, step: context.step };
+    if (runtime.toolRules === undefined || context.rules === undefined) {
+      const calls = context.draft.toolCalls;
       enqueue.assign({
-        batch: { calls: gated.calls, outcomes, pending, admitted: gated.admitted },
+        batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
         approvals: noApprovals(),
-        rules: gated.state,
       });
-      mirrorRuleEvents(context, enqueue, gated.events);
-      gated.calls.forEach((call, index) => {
-        const refusal = gated.refusals[index];
-        if (refusal === undefined) enqueue.emit({ type: 'tool.call', ...base, call });
-        else {
-          const { rule, reason, allowedTools, content } = refusal;
-          enqueue.emit({ type: 'tool.refused', ...base, call, rule, reason, allowedTools, content });
-        }
-      });
-    },
+      for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
+      return;
+    }
+    const tools = offeredToolsByName(context);
+    const gated = gateToolCalls(runtime.toolRules, tools, context.rules, context.draft.toolCalls);
+    const outcomes = gated.refusals.map(refusalOutcome);
+    const pending = outcomes.filter((outcome) => outcome === undefined).length;
+    enqueue.assign({
+      batch: { calls: gated.calls, outcomes, pending, admitted: gated.admitted },
+      approvals: noApprovals(),
+      rules: gated.state,
+    });
+    mirrorRuleEvents(context, enqueue, gated.events);
+    gated.calls.forEach((call, index) => {
+      const refusal = gated.refusals[index];
+      if (refusal === undefined) enqueue.emit({ type: 'tool.call', ...base, call });
+      else {
+        const { rule, reason, allowedTools, content } = refusal;
+        enqueue.emit({ type: 'tool.refused', ...base, call, rule, reason, allowedTools, content });
+      }
+    });
+  },
 
-    /** Feeds the rules the human decision on a call a `requiresApproval` rule holds. */
-    settleRuleApproval: (context, _event, enqueue) => {
-      if (context.runtime.toolRules === undefined || context.rules === undefined) return;
-      const settled = settleRuleApproval(context.runtime.toolRules, context.rules, context.batch, context.approvals);
-      enqueue.assign({ rules: settled.state });
-      mirrorRuleEvents(context, enqueue, settled.events);
-    },
+  /** Feeds the rules the human decision on a call a `requiresApproval` rule holds. */
+  settleRuleApproval: (context, _event, enqueue) => {
+    if (context.runtime.toolRules === undefined || context.rules === undefined) return;
+    const settled = settleRuleApproval(context.runtime.toolRules, context.rules, context.batch, context.approvals);
+    enqueue.assign({ rules: settled.state });
+    mirrorRuleEvents(context, enqueue, settled.events);
+  },
 
-    /** After a batch: the output of the conditional tool it ran picks the next tool. */
-    advanceRules: (context, _event, enqueue) => {
-      const { toolRules } = context.runtime;
-      const { batch } = context;
-      if (toolRules === undefined || context.rules === undefined || batch.admitted === undefined) return;
-      const progress = applyBatchOutputs(toolRules, context.rules, { ...batch, admitted: batch.admitted });
-      enqueue.assign({ rules: progress.state, ...(progress.error ? { error: progress.error } : {}) });
-      mirrorRuleEvents(context, enqueue, progress.events);
-    },
+  /** After a batch: the output of the conditional tool it ran picks the next tool. */
+  advanceRules: (context, _event, enqueue) => {
+    const { toolRules } = context.runtime;
+    const { batch } = context;
+    if (toolRules === undefined || context.rules === undefined || batch.admitted === undefined) return;
+    const progress = applyBatchOutputs(toolRules, context.rules, { ...batch, admitted: batch.admitted });
+    enqueue.assign({ rules: progress.state, ...(progress.error ? { error: progress.error } : {}) });
+    mirrorRuleEvents(context, enqueue, progress.events);
+  },
 
-    /** A final answer the rules do not accept yet: tell the model what is missing. */
-    remindOfRules: (context, _event, enqueue) => {
-      if (context.runtime.toolRules === undefined || context.rules === undefined) return;
-      const message = endReminder(context.runtime.toolRules, context.rules);
-      if (message === undefined) return;
-      enqueue.assign({ messages: [...context.messages, message] });
+  /** A final answer the rules do not accept yet: tell the model what is missing. */
+  remindOfRules: (context, _event, enqueue) => {
+    if (context.runtime.toolRules === undefined || context.rules === undefined) return;
+    const message = endReminder(context.runtime.toolRules, context.rules);
+    if (message === undefined) return;
+    enqueue.assign({ messages: [...context.messages, message] });
+    enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
+  },
+
+  endRules: (context, _event, enqueue) => {
+    if (context.rules === undefined) return;
+    enqueue.assign({ rules: applyEnd(context.rules) });
+    mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
+  },
+
+  recordDecision: (context, event, enqueue) => {
+    if (event.type !== 'approval.decide') return;
+    const request = context.approvals.requests.find((candidate) => candidate.id === event.id) as ApprovalRequest;
+    const decision = event.reason === undefined ? { approved: event.approved } : { approved: event.approved, reason: event.reason };
+    enqueue.assign({
+      approvals: { ...context.approvals, decisions: { ...context.approvals.decisions, [event.id]: decision } },
+    });
+    enqueue.emit({
+      type: 'approval.decided',
+      runId: context.runId,
+      agent: context.runtime.agentName,
+      step: request.step,
+      id: event.id,
+      toolName: request.toolName,
+      ...decision,
+    });
+  },
+
+  /** Answers the calls that will not run (rejected, over the tool-call budget) and counts the rest. */
+  prepareBatch: (context, _event, enqueue) => {
+    const { batch } = context;
+    // Calls the tool rules refused are answered already; a oneCallAtATime call beside others is refused;
+    // the rest are checked here.
+    const refusals = oneCallAtATimeRefusals(offeredToolsNow(context), batch.calls);
+    const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refusals.has(index));
+    const answeredOpen = answeredBeforeExecution(open, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
+    let next = 0;
+    const answered = batch.outcomes.map((outcome, index) => outcome ?? refusals.get(index) ?? answeredOpen[next++]);
+    const executing = answered.filter((outcome) => outcome === undefined).length;
+    enqueue.assign({
+      batch: { ...batch, outcomes: answered, pending: executing },
+      toolCallCount: context.toolCallCount + executing,
+    });
+    answered.forEach((outcome, index) => {
+      if (outcome !== undefined && batch.outcomes[index] === undefined)
+        enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, outcome));
+    });
+  },
+
+  recordOutcome: (context, event, enqueue) => {
+    if (event.type !== 'tool.settled') return;
+    const { batch } = context;
+    const call = batch.calls[event.index] as ToolCall;
+    const outcomes = batch.outcomes.slice();
+    outcomes[event.index] = event.outcome;
+    enqueue.assign({ batch: { ...batch, outcomes, pending: batch.pending - 1 } });
+    if (event.outcome.endsRun && context.endedBy === undefined) {
+      enqueue.assign({ endedBy: { callId: call.id, toolName: call.name } });
+    }
+    enqueue.emit(toolResultEvent(context, call, event.outcome));
+  },
+
+  appendToolResults: (context, _event, enqueue) => {
+    const { batch } = context;
+    const messages = context.messages.slice();
+    const records = context.toolCalls.slice();
+    let failed = false;
+    for (let index = 0; index < batch.calls.length; index++) {
+      const call = batch.calls[index] as ToolCall;
+      const outcome = batch.outcomes[index];
+      if (outcome === undefined) continue;
+      const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content };
+      if (outcome.isError) message.isError = true;
+      failed ||= outcome.isError;
+      messages.push(message);
+      const record: ToolCallRecord = { step: context.step, call, content: outcome.content, isError: outcome.isError };
+      if ('value' in outcome) record.value = outcome.value;
+      if (outcome.refusedBy !== undefined) record.refusedBy = outcome.refusedBy;
+      records.push(record);
       enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-    },
+    }
+    enqueue.assign({
+      messages,
+      toolCalls: records,
+      batch: { calls: [], outcomes: [], pending: 0 },
+      approvals: noApprovals(),
+      toolMode: afterToolIteration(context.toolMode),
+      consecutiveErrorBatches: failed ? context.consecutiveErrorBatches + 1 : 0,
+    });
+  },
 
-    endRules: (context, _event, enqueue) => {
-      if (context.rules === undefined) return;
-      enqueue.assign({ rules: applyEnd(context.rules) });
-      mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
-    },
+  /**
+   * An abort in the middle of a batch: the calls that came back keep their
+   * results and the others are answered as aborted, so the transcript holds
+   * an answer for every call and can be continued.
+   */
+  answerAbortedBatch: (context, event, enqueue) => {
+    const { batch } = context;
+    if (batch.calls.length === 0) return;
+    const outcomes = batch.outcomes.map((outcome, index) => {
+      if (outcome !== undefined) return outcome;
+      enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, ABORTED_CALL));
+      return ABORTED_CALL;
+    });
+    agentSteps.appendToolResults({ ...context, batch: { ...batch, outcomes } }, event, enqueue);
+  },
 
-    recordDecision: (context, event, enqueue) => {
-      if (event.type !== 'approval.decide') return;
-      const request = context.approvals.requests.find((candidate) => candidate.id === event.id) as ApprovalRequest;
-      const decision = event.reason === undefined ? { approved: event.approved } : { approved: event.approved, reason: event.reason };
-      enqueue.assign({
-        approvals: { ...context.approvals, decisions: { ...context.approvals.decisions, [event.id]: decision } },
-      });
-      enqueue.emit({
-        type: 'approval.decided',
-        runId: context.runId,
-        agent: context.runtime.agentName,
-        step: request.step,
-        id: event.id,
-        toolName: request.toolName,
-        ...decision,
-      });
-    },
-
-    /** Answers the calls that will not run (rejected, over the tool-call budget) and counts the rest. */
-    prepareBatch: (context, _event, enqueue) => {
-      const { batch } = context;
-      // Calls the tool rules refused are answered already; a oneCallAtATime call beside others is refused;
-      // the rest are checked here.
-      const refusals = oneCallAtATimeRefusals(offeredToolsNow(context), batch.calls);
-      const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refusals.has(index));
-      const answeredOpen = answeredBeforeExecution(open, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
-      let next = 0;
-      const answered = batch.outcomes.map((outcome, index) => outcome ?? refusals.get(index) ?? answeredOpen[next++]);
-      const executing = answered.filter((outcome) => outcome === undefined).length;
-      enqueue.assign({
-        batch: { ...batch, outcomes: answered, pending: executing },
-        toolCallCount: context.toolCallCount + executing,
-      });
-      answered.forEach((outcome, index) => {
-        if (outcome !== undefined && batch.outcomes[index] === undefined) enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, outcome));
-      });
-    },
-
-    recordOutcome: (context, event, enqueue) => {
-      if (event.type !== 'tool.settled') return;
-      const { batch } = context;
-      const call = batch.calls[event.index] as ToolCall;
-      const outcomes = batch.outcomes.slice();
-      outcomes[event.index] = event.outcome;
-      enqueue.assign({ batch: { ...batch, outcomes, pending: batch.pending - 1 } });
-      if (event.outcome.endsRun && context.endedBy === undefined) {
-        enqueue.assign({ endedBy: { callId: call.id, toolName: call.name } });
-      }
-      enqueue.emit(toolResultEvent(context, call, event.outcome));
-    },
-
-    appendToolResults: (context, _event, enqueue) => {
-      const { batch } = context;
-      const messages = context.messages.slice();
-      const records = context.toolCalls.slice();
-      let failed = false;
-      for (let index = 0; index < batch.calls.length; index++) {
-        const call = batch.calls[index] as ToolCall;
-        const outcome = batch.outcomes[index];
-        if (outcome === undefined) continue;
-        const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content };
-        if (outcome.isError) message.isError = true;
-        failed ||= outcome.isError;
-        messages.push(message);
-        const record: ToolCallRecord = { step: context.step, call, content: outcome.content, isError: outcome.isError };
-        if ('value' in outcome) record.value = outcome.value;
-        if (outcome.refusedBy !== undefined) record.refusedBy = outcome.refusedBy;
-        records.push(record);
-        enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-      }
-      enqueue.assign({
-        messages,
-        toolCalls: records,
-        batch: { calls: [], outcomes: [], pending: 0 },
-        approvals: noApprovals(),
-        toolMode: afterToolIteration(context.toolMode),
-        consecutiveErrorBatches: failed ? context.consecutiveErrorBatches + 1 : 0,
-      });
-    },
-
-    /**
-     * An abort in the middle of a batch: the calls that came back keep their
-     * results and the others are answered as aborted, so the transcript holds
-     * an answer for every call and can be continued.
-     */
-    answerAbortedBatch: (context, event, enqueue) => {
-      const { batch } = context;
-      if (batch.calls.length === 0) return;
-      const outcomes = batch.outcomes.map((outcome, index) => {
-        if (outcome !== undefined) return outcome;
-        enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, ABORTED_CALL));
-        return ABORTED_CALL;
-      });
-      agentSteps.appendToolResults({ ...context, batch: { ...batch, outcomes } }, event, enqueue);
-    },
-
-    /** The last reply of a run that hit a limit: any tool calls in it are answered, not run. */
-    answerFinalReply: (context, _event, enqueue) => {
-      const messages = context.messages.slice();
-      const records = context.toolCalls.slice();
-      for (const call of context.draft.toolCalls) {
-        const outcome = limitReachedOutcome(context.finalCall ?? 'max-tool-calls', context.runtime);
-        enqueue.emit(toolResultEvent(context, call, outcome));
-        const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: true };
-        messages.push(message);
-        records.push({ step: context.step, call, content: outcome.content, isError: true });
-        enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
-      }
-      enqueue.assign({ messages, toolCalls: records });
-    },
+  /** The last reply of a run that hit a limit: any tool calls in it are answered, not run. */
+  answerFinalReply: (context, _event, enqueue) => {
+    const messages = context.messages.slice();
+    const records = context.toolCalls.slice();
+    for (const call of context.draft.toolCalls) {
+      const outcome = limitReachedOutcome(context.finalCall ?? 'max-tool-calls', context.runtime);
+      enqueue.emit(toolResultEvent(context, call, outcome));
+      const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: true };
+      messages.push(message);
+      records.push({ step: context.step, call, content: outcome.content, isError: true });
+      enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
+    }
+    enqueue.assign({ messages, toolCalls: records });
+  },
 } satisfies Record<string, AgentStep>;

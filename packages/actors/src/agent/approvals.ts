@@ -67,7 +67,7 @@ export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprova
   for (const call of input.calls) {
     const tool = input.tools.get(call.name);
     if (tool === undefined || tool.approval === 'never') continue;
-    let validation;
+    let validation: Awaited<ReturnType<typeof validateToolArguments>>;
     try {
       validation = await validateToolArguments(tool, call, createRunToolContext(call, tool, env));
     } catch {

@@ -7,9 +7,7 @@ import { applyToolRulesToRequest } from './toolRulesRequest.js';
 export function buildModelRequest(context: AgentContext): ChatRequest {
   const { runtime } = context;
   const messages: readonly Message[] =
-    runtime.instructions === undefined
-      ? context.messages
-      : [{ role: 'system', content: runtime.instructions }, ...context.messages];
+    runtime.instructions === undefined ? context.messages : [{ role: 'system', content: runtime.instructions }, ...context.messages];
   const tools = offeredToolsNow(context);
   const request: ChatRequest = { messages, tools: tools.map((tool) => tool.spec), toolChoice: toChatToolChoice(context.toolMode, tools) };
   return runtime.toolRules && context.rules ? applyToolRulesToRequest(request, runtime.toolRules, context.rules) : request;

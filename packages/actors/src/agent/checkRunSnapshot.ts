@@ -1,4 +1,13 @@
-import { type AnyTool, type AssistantMessage, type CompiledToolRules, RunSnapshotError, type ToolCall, type ToolRuleState, argumentsToValidate, initialToolRuleState } from '@agentchart/core';
+import {
+  type AnyTool,
+  type AssistantMessage,
+  type CompiledToolRules,
+  RunSnapshotError,
+  type ToolCall,
+  type ToolRuleState,
+  initialToolRuleState,
+} from '@agentchart/core';
+import { argumentsToValidate } from '@agentchart/core/internal';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolOutcome } from './agentContext.js';
 import { rejectedOutcome } from './approvals.js';
@@ -47,8 +56,10 @@ export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv)
   if (!isDeepStrictEqual(context.draft, { text: last.content, reasoning: last.reasoning ?? '', toolCalls: replyCalls })) {
     fail(path('draft'), 'the reply being acted on is not the last message of the transcript');
   }
-  if (batch.outcomes.length !== batch.calls.length) fail(path('batch', 'outcomes'), `${batch.outcomes.length} outcomes for ${batch.calls.length} calls`);
-  if (batch.pending !== batch.outcomes.filter((outcome) => outcome === null).length) fail(path('batch', 'pending'), 'does not count the unanswered calls');
+  if (batch.outcomes.length !== batch.calls.length)
+    fail(path('batch', 'outcomes'), `${batch.outcomes.length} outcomes for ${batch.calls.length} calls`);
+  if (batch.pending !== batch.outcomes.filter((outcome) => outcome === null).length)
+    fail(path('batch', 'pending'), 'does not count the unanswered calls');
   const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
   const replied = batch.calls.findIndex((call) => answered.has(call.id));
   if (replied >= 0) fail(path('batch', 'calls', replied), `call "${batch.calls[replied]!.id}" already has a tool result in the transcript`);
@@ -81,7 +92,8 @@ function checkRecords(context: WaitingContext, earlier: readonly AssistantMessag
     if (call === undefined || call.name !== record.call.name) {
       fail(path('toolCalls', index, 'call'), `call "${record.call.id}" (${record.call.name}) is not a call the model made in this run`);
     }
-    if (results.get(record.call.id) !== record.content) fail(path('toolCalls', index, 'content'), `is not the tool result of call "${record.call.id}" in the transcript`);
+    if (results.get(record.call.id) !== record.content)
+      fail(path('toolCalls', index, 'content'), `is not the tool result of call "${record.call.id}" in the transcript`);
     byId.delete(record.call.id);
   });
 }
@@ -117,20 +129,25 @@ function checkRules(
     const outcomes: ToolOutcome[] = gated.calls.map((call, index) => {
       const record = records.get(call.id)!;
       if ((gated.refusals[index] !== undefined) !== (record.refusedBy !== undefined)) {
-        fail(path('toolCalls'), `call "${call.id}" was ${record.refusedBy === undefined ? 'run' : 'refused'}, but the rules replayed over the transcript ${record.refusedBy === undefined ? 'refuse' : 'admit'} it`);
+        fail(
+          path('toolCalls'),
+          `call "${call.id}" was ${record.refusedBy === undefined ? 'run' : 'refused'}, but the rules replayed over the transcript ${record.refusedBy === undefined ? 'refuse' : 'admit'} it`,
+        );
       }
       return { content: record.content, isError: record.isError, ...(record.value !== undefined ? { value: record.value } : {}) };
     });
     state = gated.state;
     const held = state.awaitingApproval === null ? undefined : gated.calls[lastAdmittedIndex(gated, state.awaitingApproval)];
     if (held !== undefined) {
-      const rejected = outcomes[gated.calls.indexOf(held)]?.content.startsWith(rejectedOutcome(held.name, { approved: false }).content.replace(/\.$/, '')) ?? false;
+      const rejected =
+        outcomes[gated.calls.indexOf(held)]?.content.startsWith(rejectedOutcome(held.name, { approved: false }).content.replace(/\.$/, '')) ?? false;
       state = settleRuleApproval(compiled, state, gated, { requests: [], decisions: { [held.id]: { approved: !rejected } } }).state;
     }
     state = applyBatchOutputs(compiled, state, { calls: gated.calls, outcomes, admitted: gated.admitted }).state;
   }
   const gated = gateToolCalls(compiled, env.liveTools, state, replyCalls);
-  if (!isDeepStrictEqual(batch.calls, gated.calls)) fail(path('batch', 'calls'), 'are not the calls of the last model reply (as the rules prefill them)');
+  if (!isDeepStrictEqual(batch.calls, gated.calls))
+    fail(path('batch', 'calls'), 'are not the calls of the last model reply (as the rules prefill them)');
   if (!isDeepStrictEqual(batch.admitted, gated.admitted)) fail(path('batch', 'admitted'), 'is not what the rules admit of the batch');
   gated.refusals.forEach((refusal, index) => {
     const expected = refusalOutcome(refusal) ?? null;
@@ -158,7 +175,8 @@ function checkApprovals(
     if (call === undefined) fail(path('approvals', 'requests', index), `"${request.id}" is not a call of the batch`);
     if (requested.has(request.id)) fail(path('approvals', 'requests', index), `"${request.id}" is requested twice`);
     requested.add(request.id);
-    if (batch.outcomes[at] !== null) fail(path('approvals', 'requests', index), `call "${request.id}" was refused by the rules; it cannot be approved`);
+    if (batch.outcomes[at] !== null)
+      fail(path('approvals', 'requests', index), `call "${request.id}" was refused by the rules; it cannot be approved`);
     if (request.toolName !== call.name || !isDeepStrictEqual(request.arguments, call.arguments) || request.step !== context.step) {
       fail(path('approvals', 'requests', index), `does not match call "${call.id}" of the batch`);
     }
@@ -174,7 +192,8 @@ function checkApprovals(
   const held = rules?.awaitingApproval ?? null;
   if (held !== null) {
     const call = batch.calls[lastAdmittedIndex(batch, held)];
-    if (call !== undefined && !requested.has(call.id)) fail(path('approvals', 'requests'), `miss call "${call.id}", which a requiresApproval rule holds`);
+    if (call !== undefined && !requested.has(call.id))
+      fail(path('approvals', 'requests'), `miss call "${call.id}", which a requiresApproval rule holds`);
   }
   for (const id of Object.keys(approvals.decisions)) {
     if (!requested.has(id)) fail(path('approvals', 'decisions', id), `decides "${id}", which is not a pending request`);
@@ -196,7 +215,11 @@ function argumentsLookValid(tool: AnyTool, call: ToolCall): boolean {
 }
 
 function fail(path: string, problem: string): never {
-  throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', `The persisted run is not valid at ${path}: ${problem}. Resume only what run.persist() wrote, unchanged.`, {
-    path,
-  });
+  throw new RunSnapshotError(
+    'RUN_SNAPSHOT_INVALID',
+    `The persisted run is not valid at ${path}: ${problem}. Resume only what run.persist() wrote, unchanged.`,
+    {
+      path,
+    },
+  );
 }

@@ -271,7 +271,9 @@ class ConfiguredAgent implements Agent {
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
     const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
-    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware), { snapshotKey: config.snapshotKey });
+    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware), {
+      snapshotKey: config.snapshotKey,
+    });
     const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
     return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
   }

@@ -7,14 +7,11 @@ import {
   type SharedState,
   type ToolsToAdd,
   type ToolsToRemove,
-  formatArgumentIssues,
   isToolError,
   redactText,
-  toErrorInfo,
-  toolOutputText,
-  toolOutputValue,
   validateToolArguments,
 } from '@agentchart/core';
+import { formatArgumentIssues, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 import type { LiveToolSet, ToolListChange } from './liveTools.js';
 import { invokeWithMiddleware } from './middleware.js';
@@ -50,9 +47,7 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
   if (tool === undefined) {
     const available = [...env.tools.keys()];
     return {
-      content:
-        `Unknown tool "${call.name}". ` +
-        (available.length > 0 ? `Available tools: ${available.join(', ')}.` : 'No tools are available.'),
+      content: `Unknown tool "${call.name}". ${available.length > 0 ? `Available tools: ${available.join(', ')}.` : 'No tools are available.'}`,
       isError: true,
     };
   }

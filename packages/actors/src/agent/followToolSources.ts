@@ -1,4 +1,5 @@
-import { type AnyTool, type CompiledToolRules, ToolRulesError, compileToolRules, rules, toErrorInfo } from '@agentchart/core';
+import { type AnyTool, type CompiledToolRules, compileToolRules, rules, ToolRulesError } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
 import type { AgentRun } from './agentRun.js';
 import type { ToolListChange } from './liveTools.js';
 import type { ToolSource } from './toolSource.js';

@@ -1,10 +1,4 @@
-import {
-  type AnyTool,
-  DuplicateToolError,
-  ToolDefinitionError,
-  type ToolsToAdd,
-  type ToolsToRemove,
-} from '@agentchart/core';
+import { type AnyTool, DuplicateToolError, ToolDefinitionError, type ToolsToAdd, type ToolsToRemove } from '@agentchart/core';
 
 /** What one `add` or `remove` changed (names). */
 export interface ToolListChange {
@@ -104,13 +98,7 @@ export class LiveToolSet {
 /** Throws `ToolDefinitionError` with `message` unless `value` is a tool made with `defineTool`. */
 export function assertIsTool(value: unknown, message: string): asserts value is AnyTool {
   const tool = value as Partial<AnyTool> | null;
-  if (
-    typeof tool !== 'object' ||
-    tool === null ||
-    typeof tool.name !== 'string' ||
-    typeof tool.execute !== 'function' ||
-    tool.spec === undefined
-  ) {
+  if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function' || tool.spec === undefined) {
     throw new ToolDefinitionError(message, {
       got: tool === null ? 'null' : typeof tool,
     });

@@ -61,11 +61,10 @@ export async function invokeWithMiddleware(
     await layer(invocation, () => {
       if (called) {
         return Promise.reject(
-          new AgentchartError(
-            'MIDDLEWARE_NEXT_TWICE',
-            `A function middleware called next() twice for tool "${tool.name}": call it at most once.`,
-            { toolName: tool.name, middlewareIndex: index },
-          ),
+          new AgentchartError('MIDDLEWARE_NEXT_TWICE', `A function middleware called next() twice for tool "${tool.name}": call it at most once.`, {
+            toolName: tool.name,
+            middlewareIndex: index,
+          }),
         );
       }
       called = true;

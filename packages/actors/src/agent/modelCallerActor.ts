@@ -1,4 +1,5 @@
-import { type ChatModel, type ChatRequest, type FinishReason, type ModelEvent, type Usage, addUsage } from '@agentchart/core';
+import type { ChatModel, ChatRequest, FinishReason, ModelEvent, Usage } from '@agentchart/core';
+import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import { fromCallback } from 'xstate';
 import type { ReplyDraft } from './agentContext.js';

@@ -1,4 +1,6 @@
-import { RULE_STATES, type ToolRuleState, toolStateKey } from '@agentchart/core';
+import type { ToolRuleState } from '@agentchart/core';
+import { RULE_STATES } from '@agentchart/core/internal';
+import { toolStateKey } from '@agentchart/core/internal';
 
 const idle = { status: 'active', output: undefined, error: undefined, input: undefined };
 
@@ -20,7 +22,13 @@ export function rebuildChildren(
     children.sharedState = {
       src: 'sharedState',
       systemId: 'sharedState',
-      snapshot: { status: 'active', value: {}, historyValue: {}, context: { values: sharedState.values, version: sharedState.version }, children: {} },
+      snapshot: {
+        status: 'active',
+        value: {},
+        historyValue: {},
+        context: { values: sharedState.values, version: sharedState.version },
+        children: {},
+      },
     };
   }
   if (rules !== undefined) {

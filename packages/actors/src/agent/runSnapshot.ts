@@ -1,5 +1,6 @@
-import { type AnyTool, RunSnapshotError, setOwn } from '@agentchart/core';
-import { type Actor, type SnapshotFrom } from 'xstate';
+import { type AnyTool, RunSnapshotError } from '@agentchart/core';
+import { setOwn } from '@agentchart/core/internal';
+import type { Actor, SnapshotFrom } from 'xstate';
 import type { z } from 'zod';
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import type { AgentContext } from './agentContext.js';
@@ -89,7 +90,9 @@ export function restoreRun(
   options: RestoreOptions = {},
 ): { runId: string; snapshot: SnapshotFrom<typeof agentMachine> } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'This is not a persisted agentchart run (not an object). Pass what run.persist() returned.', { path: '' });
+    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'This is not a persisted agentchart run (not an object). Pass what run.persist() returned.', {
+      path: '',
+    });
   }
   const version = (value as { version?: unknown }).version;
   if (typeof version === 'number' && !SUPPORTED_VERSIONS.includes(version)) {
@@ -120,7 +123,7 @@ export function restoreRun(
     );
   }
   if (persisted.machine.context.runId !== persisted.runId) {
-    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'The persisted run is not valid at machine.context.runId: it is not the run\'s id.', {
+    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', "The persisted run is not valid at machine.context.runId: it is not the run's id.", {
       path: 'machine.context.runId',
     });
   }
@@ -136,19 +139,31 @@ export function restoreRun(
   const liveTools = persisted.liveTools.map((name) => knownTools.get(name) as AnyTool);
   const runtime = makeRuntime(liveTools);
   const data = persisted.machine.context;
-  checkRunSnapshot(data, { liveTools: new Map(liveTools.map((tool) => [tool.name, tool])), toolRules: runtime.toolRules, maxSteps: runtime.maxSteps });
+  checkRunSnapshot(data, {
+    liveTools: new Map(liveTools.map((tool) => [tool.name, tool])),
+    toolRules: runtime.toolRules,
+    maxSteps: runtime.maxSteps,
+  });
   const sharedValues = ownSharedValues(value, persisted.machine.children.sharedState?.snapshot.context);
   if (sharedValues === undefined && !sharedStateFromChat) {
-    throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'The persisted run is not valid at machine.children.sharedState: the run\'s shared state is missing.', {
-      path: 'machine.children.sharedState',
-    });
+    throw new RunSnapshotError(
+      'RUN_SNAPSHOT_INVALID',
+      "The persisted run is not valid at machine.children.sharedState: the run's shared state is missing.",
+      {
+        path: 'machine.children.sharedState',
+      },
+    );
   }
   if (sharedValues !== undefined && runtime.stateSchema !== undefined) {
     const state = runtime.stateSchema.safeParse(sharedValues.values);
     if (!state.success) {
-      throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', `The persisted run's shared state does not match the agent's stateSchema: ${state.error.issues[0]?.message}.`, {
-        path: 'machine.children.sharedState.snapshot.context.values',
-      });
+      throw new RunSnapshotError(
+        'RUN_SNAPSHOT_INVALID',
+        `The persisted run's shared state does not match the agent's stateSchema: ${state.error.issues[0]?.message}.`,
+        {
+          path: 'machine.children.sharedState.snapshot.context.values',
+        },
+      );
     }
   }
   // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
@@ -179,7 +194,8 @@ function ownSharedValues(
   checked: { values: Record<string, unknown>; version: number } | undefined,
 ): { values: Record<string, unknown>; version: number } | undefined {
   if (checked === undefined) return undefined;
-  const values = (raw as { machine: { children: { sharedState: { snapshot: { context: { values: Record<string, unknown> } } } } } }).machine.children.sharedState.snapshot.context.values;
+  const values = (raw as { machine: { children: { sharedState: { snapshot: { context: { values: Record<string, unknown> } } } } } }).machine.children
+    .sharedState.snapshot.context.values;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(values)) setOwn(copy, key, values[key]);
   return { values: copy, version: checked.version };

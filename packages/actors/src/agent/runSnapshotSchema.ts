@@ -1,4 +1,6 @@
-import { ErrorInfoSchema, MessageSchema, ToolCallSchema, ToolModeSettingSchema, UsageSchema } from '@agentchart/core';
+import { MessageSchema, ToolCallSchema } from '@agentchart/core';
+import { ErrorInfoSchema, UsageSchema } from '@agentchart/core/internal';
+import { ToolModeSettingSchema } from '@agentchart/core/internal';
 import { z } from 'zod';
 
 /**

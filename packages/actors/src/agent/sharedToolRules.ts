@@ -17,11 +17,7 @@ const MAX_SHARED_RULE_SETS = 256;
  * const a = sharedToolRules([rules.init('search')], ['search', 'read']);
  * a === sharedToolRules([rules.init('search')], ['search', 'read']); // true
  */
-export function sharedToolRules(
-  rules: readonly unknown[],
-  toolNames: readonly string[],
-  options: CompileToolRulesOptions = {},
-): CompiledToolRules {
+export function sharedToolRules(rules: readonly unknown[], toolNames: readonly string[], options: CompileToolRulesOptions = {}): CompiledToolRules {
   const key = ruleKey(rules, toolNames, options);
   if (key === undefined) return compileToolRules(rules, toolNames, options);
   let result = compiled.get(key);
@@ -34,11 +30,7 @@ export function sharedToolRules(
 }
 
 /** The inputs as JSON, or `undefined` when they hold anything JSON would not write back as it is. */
-function ruleKey(
-  rules: readonly unknown[],
-  toolNames: readonly string[],
-  options: CompileToolRulesOptions,
-): string | undefined {
+function ruleKey(rules: readonly unknown[], toolNames: readonly string[], options: CompileToolRulesOptions): string | undefined {
   try {
     return JSON.stringify([rules, toolNames, options.unnamedTools ?? null], (_key, value: unknown) => {
       if (value === null || typeof value === 'string' || typeof value === 'boolean' || Array.isArray(value)) return value;

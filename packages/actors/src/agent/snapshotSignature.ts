@@ -13,7 +13,11 @@ const PREFIX = 'hmac-sha256:';
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner;
-    return Object.fromEntries(Object.keys(inner).sort().map((key) => [key, (inner as Record<string, unknown>)[key]]));
+    return Object.fromEntries(
+      Object.keys(inner)
+        .sort()
+        .map((key) => [key, (inner as Record<string, unknown>)[key]]),
+    );
   });
 }
 
@@ -45,7 +49,10 @@ export function signSnapshot<T extends object>(snapshot: T, key: SnapshotKey): T
 export function verifySnapshot(snapshot: unknown, key: SnapshotKey, what: string): void {
   const signature = (snapshot as { signature?: unknown } | null)?.signature;
   if (typeof signature !== 'string') {
-    throw new RunSnapshotError('SNAPSHOT_TAMPERED', `The ${what} is not signed, and this agent signs its snapshots (snapshotKey): resume only what it persisted.`);
+    throw new RunSnapshotError(
+      'SNAPSHOT_TAMPERED',
+      `The ${what} is not signed, and this agent signs its snapshots (snapshotKey): resume only what it persisted.`,
+    );
   }
   const { signature: _given, ...unsigned } = snapshot as Record<string, unknown>;
   const expected = Buffer.from(sign(unsigned, key));

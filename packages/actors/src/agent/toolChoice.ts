@@ -1,11 +1,5 @@
-import {
-  type AnyTool,
-  ConfigurationError,
-  type ToolChoice,
-  type ToolMode,
-  type ToolModeSetting,
-  ToolModeSettingSchema,
-} from '@agentchart/core';
+import { type AnyTool, ConfigurationError, type ToolChoice, type ToolMode, type ToolModeSetting } from '@agentchart/core';
+import { ToolModeSettingSchema } from '@agentchart/core/internal';
 import { assertOptions } from '../assertOptions.js';
 import { ToolChoiceSchema } from './toolChoiceSchema.js';
 

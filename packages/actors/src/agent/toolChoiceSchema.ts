@@ -8,7 +8,10 @@ const anyForm = expects(
 const toolName = expects('must be the name of a tool (a non-empty string)');
 
 /** The core form `{ type: 'tool', name }`. */
-const ToolFormSchema = z.object({ type: z.literal('tool', expects("must be 'tool' (the form { type: 'tool', name })")), name: z.string(toolName).min(1, toolName) });
+const ToolFormSchema = z.object({
+  type: z.literal('tool', expects("must be 'tool' (the form { type: 'tool', name })")),
+  name: z.string(toolName).min(1, toolName),
+});
 
 /** `{ mode, requiredFunctionName?, allowedTools? }`, refusing the combinations that contradict themselves. */
 const ToolModeObjectSchema = z

@@ -1,11 +1,4 @@
-import {
-  type CompiledToolRules,
-  type ToolCall,
-  type ToolRuleState,
-  type ToolRulesEvent,
-  approveCall,
-  rejectCall,
-} from '@agentchart/core';
+import { type CompiledToolRules, type ToolCall, type ToolRuleState, type ToolRulesEvent, approveCall, rejectCall } from '@agentchart/core';
 import type { ApprovalRequest, ApprovalState } from './approvals.js';
 import { lastAdmittedIndex } from './toolRulesGate.js';
 

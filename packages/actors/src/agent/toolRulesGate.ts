@@ -7,12 +7,11 @@ import {
   type ToolRulesEvent,
   allowedTools,
   applyCall,
-  argumentsToValidate,
   callEvent,
   explainBlockedCall,
   prefilledArgs,
-  unnamedToolBlock,
 } from '@agentchart/core';
+import { argumentsToValidate, unnamedToolBlock } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 
 /** A call the tool rules refused: never executed. */

@@ -8,8 +8,8 @@ import {
   allowedTools,
   applyOutput,
   explainBlockedEnd,
-  toErrorInfo,
 } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 import { lastAdmittedIndex } from './toolRulesGate.js';
 

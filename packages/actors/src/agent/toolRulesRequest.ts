@@ -6,8 +6,8 @@ import {
   allowedTools,
   explainBlockedEnd,
   renderToolRulesPrompt,
-  unnamedToolBlock,
 } from '@agentchart/core';
+import { unnamedToolBlock } from '@agentchart/core/internal';
 
 /**
  * Narrows a model request to what the rules allow now: only allowed tools are

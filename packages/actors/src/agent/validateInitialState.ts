@@ -15,10 +15,9 @@ export function validateInitialState(state: StateRecord | undefined, schema: z.Z
   if (schema === undefined) return withoutUndefined(initial);
   const checked = checkStateSchema(schema, initial);
   if (!checked.ok) {
-    throw new ConfigurationError(
-      `The initial shared state does not match the agent's stateSchema: ${checked.issues.join('; ')}.`,
-      { issues: checked.issues },
-    );
+    throw new ConfigurationError(`The initial shared state does not match the agent's stateSchema: ${checked.issues.join('; ')}.`, {
+      issues: checked.issues,
+    });
   }
   return withoutUndefined(checked.values);
 }

@@ -10,5 +10,7 @@ import { canonicalJson } from '../agent/snapshotSignature.js';
  * argumentsHash({ b: 1, a: 2 }) === argumentsHash({ a: 2, b: 1 }); // true
  */
 export function argumentsHash(args: unknown): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(args ?? null)).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson(args ?? null))
+    .digest('hex')}`;
 }

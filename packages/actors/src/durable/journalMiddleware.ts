@@ -35,7 +35,7 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
   return async (ctx, next) => {
     const { callId, runId } = ctx.metadata;
     const hash = argumentsHash(ctx.arguments);
-    let recorded;
+    let recorded: Awaited<ReturnType<typeof target.store.recordCallStarted>>;
     try {
       recorded = await target.store.recordCallStarted(target.lease(), {
         callId,

@@ -18,21 +18,24 @@ export interface LeaseKeeper {
 export function keepLease(store: RunStore, lease: RunLease, leaseMs: number, onLost: (error: unknown) => void): LeaseKeeper {
   let current = lease;
   let stopped = false;
-  const timer = setInterval(() => {
-    store.renewLease(current, leaseMs).then(
-      (renewed) => {
-        if (!stopped) current = renewed;
-      },
-      (error: unknown) => {
-        if (stopped) return;
-        if (error instanceof RunLeaseLostError) {
-          stopped = true;
-          clearInterval(timer);
-          onLost(error);
-        } // another error (a network blip): the next renewal tries again
-      },
-    );
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      store.renewLease(current, leaseMs).then(
+        (renewed) => {
+          if (!stopped) current = renewed;
+        },
+        (error: unknown) => {
+          if (stopped) return;
+          if (error instanceof RunLeaseLostError) {
+            stopped = true;
+            clearInterval(timer);
+            onLost(error);
+          } // another error (a network blip): the next renewal tries again
+        },
+      );
+    },
+    Math.max(10, Math.floor(leaseMs / 3)),
+  );
   timer.unref?.();
   return {
     current: () => current,

@@ -1,11 +1,4 @@
-import {
-  type AnyTool,
-  RunOwnedElsewhereError,
-  RunSnapshotError,
-  type RunStore,
-  RunStoreError,
-  type ToolCallJournalEntry,
-} from '@agentchart/core';
+import { type AnyTool, RunOwnedElsewhereError, RunSnapshotError, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
 import type { Agent, ResumeOptions } from '../agent/createAgent.js';
 import type { AgentRun } from '../agent/agentRun.js';
 import { agentConfigOf } from '../agent/agentRegistry.js';
@@ -60,7 +53,7 @@ export async function persistRunToStore(run: AgentRun, options: StoreOptions): P
   const { store, owner } = options;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const snapshot = run.persist();
-  let lease;
+  let lease: Awaited<ReturnType<typeof store.createRun>>;
   try {
     lease = await store.createRun({ runId: run.runId, kind: 'run', name: snapshot.agent, owner, leaseMs });
   } catch (error) {
@@ -93,9 +86,13 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
     const stored = await store.loadRun(runId);
     if (stored === undefined) throw new RunStoreError('RUN_NOT_FOUND', `The store has no run "${runId}".`, { runId });
     if (stored.kind !== 'run' || stored.name !== agent.name) {
-      throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', `Stored ${stored.kind} "${runId}" belongs to "${stored.name}"; resume it with that agent, not "${agent.name}".`, {
-        runId,
-      });
+      throw new RunSnapshotError(
+        'RUN_SNAPSHOT_INVALID',
+        `Stored ${stored.kind} "${runId}" belongs to "${stored.name}"; resume it with that agent, not "${agent.name}".`,
+        {
+          runId,
+        },
+      );
     }
     if (stored.status !== 'waiting') {
       throw new RunSnapshotError(
@@ -163,7 +160,11 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
       inDoubt,
       recordResult: async (callId, result) => {
         if (!inDoubt.some((entry) => entry.callId === callId)) {
-          throw new RunStoreError('CALL_NOT_STARTED', `Call "${callId}" is not in doubt (in doubt: ${inDoubt.map((entry) => entry.callId).join(', ') || 'none'}).`, { callId });
+          throw new RunStoreError(
+            'CALL_NOT_STARTED',
+            `Call "${callId}" is not in doubt (in doubt: ${inDoubt.map((entry) => entry.callId).join(', ') || 'none'}).`,
+            { callId },
+          );
         }
         await store.recordCallResult(keeper.current(), callId, result);
       },
@@ -199,9 +200,10 @@ function withInDoubtRequests(
   if (toAsk.length === 0) return { snapshot, inDoubt };
   if (snapshotKey !== undefined) verifySnapshot(snapshot, snapshotKey, 'stored run');
   const order = new Map(context.batch.calls.map((call, index) => [call.id, index]));
-  const requests = [...context.approvals.requests, ...toAsk.map((call) => ({ id: call.id, toolName: call.name, arguments: call.arguments, step: context.step }))].sort(
-    (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
-  );
+  const requests = [
+    ...context.approvals.requests,
+    ...toAsk.map((call) => ({ id: call.id, toolName: call.name, arguments: call.arguments, step: context.step })),
+  ].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const edited = structuredClone(snapshot);
   (edited.machine.context as unknown as WaitingShape).approvals.requests = requests;
   return { snapshot: snapshotKey === undefined ? edited : signSnapshot(edited, snapshotKey), inDoubt };

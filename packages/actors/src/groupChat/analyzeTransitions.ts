@@ -96,7 +96,11 @@ function shortestPaths(graph: SpeakerGraph): ReadonlyMap<string, readonly string
     const events = graph.participants.map((name) => ({ type: name }));
     for (const statePath of getShortestPaths(graph.machine, { events })) {
       const state = String(statePath.state.value);
-      if (state !== START_STATE) paths.set(state, statePath.steps.slice(1).map((step) => step.event.type));
+      if (state !== START_STATE)
+        paths.set(
+          state,
+          statePath.steps.slice(1).map((step) => step.event.type),
+        );
     }
     pathTo = paths;
     pathsByGraph.set(graph, pathTo);

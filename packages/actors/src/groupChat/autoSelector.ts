@@ -22,14 +22,16 @@ export interface SelectorPrompt {
 export function buildSelectorRequest(prompt: SelectorPrompt): ChatRequest {
   const roster = prompt.participants.map(({ name, description }) => `- ${name}: ${description || '(no description)'}`).join('\n');
   const system =
-    prompt.instructions ??
-    `You coordinate a group chat. The participants are:\n${roster}\nRead the conversation and decide who speaks next.`;
+    prompt.instructions ?? `You coordinate a group chat. The participants are:\n${roster}\nRead the conversation and decide who speaks next.`;
   const choices = prompt.eligible.join(', ');
   const messages: Message[] = [{ role: 'system', content: system }, ...prompt.transcript];
   messages.push({ role: 'user', content: `Who speaks next? Answer with JSON {"speaker": "<name>"}, where <name> is one of: ${choices}.` });
   for (const answer of prompt.rejected) {
     messages.push({ role: 'assistant', content: answer });
-    messages.push({ role: 'user', content: `${JSON.stringify(answer)} does not name a participant who may speak now. Choose exactly one of: ${choices}.` });
+    messages.push({
+      role: 'user',
+      content: `${JSON.stringify(answer)} does not name a participant who may speak now. Choose exactly one of: ${choices}.`,
+    });
   }
   return {
     messages,

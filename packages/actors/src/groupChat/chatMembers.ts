@@ -9,13 +9,7 @@ import { LiveToolSet } from '../agent/liveTools.js';
 import { sharedToolRules } from '../agent/sharedToolRules.js';
 import { normalizeToolMode } from '../agent/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
-import type {
-  GroupChatMember,
-  MemberOptions,
-  NestedChatParticipant,
-  Participant,
-  SharedStateValues,
-} from './groupChatTypes.js';
+import type { GroupChatMember, MemberOptions, NestedChatParticipant, Participant, SharedStateValues } from './groupChatTypes.js';
 import type { HumanAgent } from './humanAgent.js';
 import { PARTICIPANT_NAME_PATTERN, RESERVED_PARTICIPANT_NAMES } from './participantName.js';
 
@@ -215,9 +209,7 @@ function agentTurnSetup(
   for (const { to, description } of handoffs) {
     const tool = defineTool({
       name: handoffToolName(to),
-      description:
-        description ??
-        (to === TERMINATE ? 'End the group chat.' : `Hand the conversation to ${to}. ${descriptions.get(to) ?? ''}`.trim()),
+      description: description ?? (to === TERMINATE ? 'End the group chat.' : `Hand the conversation to ${to}. ${descriptions.get(to) ?? ''}`.trim()),
       parameters: noArguments,
       execute: () => (to === TERMINATE ? 'Ending the chat.' : `Handing the conversation to ${to}.`),
     });

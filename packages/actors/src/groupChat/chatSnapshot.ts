@@ -69,10 +69,9 @@ export function parseChatSnapshot(value: unknown, participants: readonly string[
   }
   const parsed = GroupChatSnapshotSchema.safeParse(value);
   if (!parsed.success) {
-    throw new ChatSnapshotError(
-      `This is not a persisted group chat: ${describeIssue(parsed.error.issues[0])}. Pass what run.snapshot() returned.`,
-      { issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) },
-    );
+    throw new ChatSnapshotError(`This is not a persisted group chat: ${describeIssue(parsed.error.issues[0])}. Pass what run.snapshot() returned.`, {
+      issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    });
   }
   const snapshot = structuredClone(parsed.data) as GroupChatSnapshot;
   const named = [

@@ -1,4 +1,5 @@
-import { type TokenBudget, type TokenBudgetOption, addUsage, budgetSpent, remainingBudget, tighterBudget } from '@agentchart/core';
+import { type TokenBudget, type TokenBudgetOption, budgetSpent, remainingBudget, tighterBudget } from '@agentchart/core';
+import { addUsage } from '@agentchart/core/internal';
 import type { AgentRuntime } from '../agent/agentRuntime.js';
 import type { ChatSpend, ManagerContext } from './managerContext.js';
 import type { TurnOutcome } from './reviewTurn.js';

@@ -62,7 +62,9 @@ function pushContext(view: Message[], message: Message, viewer: string | undefin
   if (message.role === 'tool') return;
   if (message.role === 'assistant' && message.name !== viewer) {
     if (message.content === '') return;
-    view.push(message.name === undefined ? { role: 'user', content: message.content } : { role: 'user', name: message.name, content: message.content });
+    view.push(
+      message.name === undefined ? { role: 'user', content: message.content } : { role: 'user', name: message.name, content: message.content },
+    );
     return;
   }
   view.push(message);

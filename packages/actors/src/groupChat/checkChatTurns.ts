@@ -22,6 +22,8 @@ export function checkChatTurns(snapshot: GroupChatSnapshot, participants: readon
     previousEnd = turn.end;
   });
   if (snapshot.lastSpeaker !== undefined && !participants.includes(snapshot.lastSpeaker)) {
-    throw new ChatSnapshotError(`The snapshot is not valid at lastSpeaker: "${snapshot.lastSpeaker}" is not a participant of this chat.`, { path: 'lastSpeaker' });
+    throw new ChatSnapshotError(`The snapshot is not valid at lastSpeaker: "${snapshot.lastSpeaker}" is not a participant of this chat.`, {
+      path: 'lastSpeaker',
+    });
   }
 }

@@ -197,4 +197,3 @@ function initialRandomState(selection: SelectionMethod, runSeed: number | undefi
   if (selection.method === 'random' && selection.seed !== undefined) return selection.seed | 0;
   return (Math.random() * 2 ** 32) | 0;
 }
-

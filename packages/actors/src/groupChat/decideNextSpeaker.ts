@@ -1,4 +1,4 @@
-import { toErrorInfo } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
 import { TERMINATE } from './chatMembers.js';
 import { IneligibleSpeakerError } from './groupChatErrors.js';
 import type { SelectSpeaker } from './groupChatTypes.js';

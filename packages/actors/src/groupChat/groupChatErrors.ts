@@ -21,8 +21,7 @@ export class TransitionGraphError extends AgentchartError {
   constructor(readonly problems: readonly TransitionProblem[]) {
     super(
       'GROUP_CHAT_TRANSITIONS_INVALID',
-      `The group chat's speaker transitions have ${problems.length} problem(s):\n` +
-        problems.map((problem) => `- ${problem.message}`).join('\n'),
+      `The group chat's speaker transitions have ${problems.length} problem(s):\n${problems.map((problem) => `- ${problem.message}`).join('\n')}`,
       { problems },
     );
   }
@@ -40,8 +39,7 @@ export class IneligibleSpeakerError extends AgentchartError {
   constructor(speaker: string, eligible: readonly string[], chooser = 'The selection function') {
     super(
       'GROUP_CHAT_SPEAKER_INELIGIBLE',
-      `${chooser} chose ${JSON.stringify(speaker)}, who may not speak now. ` +
-        `Choose one of: ${eligible.join(', ')} (or 'terminate').`,
+      `${chooser} chose ${JSON.stringify(speaker)}, who may not speak now. ` + `Choose one of: ${eligible.join(', ')} (or 'terminate').`,
       { speaker, eligible },
     );
   }

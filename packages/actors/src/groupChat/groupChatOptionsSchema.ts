@@ -19,7 +19,9 @@ export const TransitionSettingsSchema = z.object({
   initialSpeaker: z.union([z.string(initial), z.array(z.string(initial), initial).min(1)], initial).optional(),
 });
 
-const participant = expects('must be an agent made by createAgent(...), a humanAgent(...), a group chat, or { agent, handoffs?, afterWork?, description? }');
+const participant = expects(
+  'must be an agent made by createAgent(...), a humanAgent(...), a group chat, or { agent, handoffs?, afterWork?, description? }',
+);
 /** An agent, a person or a group chat (which kind it is, and its name, are checked when the members are built). */
 const isParticipant = (value: unknown) =>
   isObject(value) && typeof value.name === 'string' && (value.kind === 'human' || typeof value.run === 'function');
@@ -37,7 +39,7 @@ const MemberOptionsSchema = z.object(
   {
     agent: z.custom(isParticipant, expects('must be an agent made by createAgent(...), a humanAgent(...) or a group chat')),
     description: z.string(expects('must be a string')).optional(),
-    handoffs: z.array(HandoffSchema, expects('must be a list of handoffs, e.g. [{ to: \'critic\' }]')).optional(),
+    handoffs: z.array(HandoffSchema, expects("must be a list of handoffs, e.g. [{ to: 'critic' }]")).optional(),
     afterWork: z.string(expects("must be a participant's name, 'terminate', 'user' or 'manager'")).optional(),
   },
   participant,
@@ -88,7 +90,9 @@ export const GroupChatOptionsSchema = z.object(
     agents: z.array(MemberSchema, expects('must be a list of at least one participant')).min(1),
     speakerSelection: SpeakerSelectionSchema,
     maxRounds: z.number(expects('must be a whole number of at least 1')).int().min(1),
-    terminate: z.union([z.string(terminate).min(1), z.array(z.string(terminate).min(1), terminate).min(1), functionSchema(terminate)], terminate).optional(),
+    terminate: z
+      .union([z.string(terminate).min(1), z.array(z.string(terminate).min(1), terminate).min(1), functionSchema(terminate)], terminate)
+      .optional(),
     sharedState: z.record(z.string(), z.unknown(), expects('must be an object of initial values, e.g. { sources: [] }')).optional(),
     views: z.enum(['broadcast', 'isolated'], expects("must be 'broadcast' or 'isolated'")).optional(),
     name: z
@@ -107,9 +111,7 @@ export const GroupChatOptionsSchema = z.object(
 /** The shape of `chat.run`'s options (beside the input). */
 export const GroupChatRunOptionsSchema = z.object(
   {
-    signal: z
-      .custom((value) => isObject(value) && typeof value.aborted === 'boolean', expects('must be an AbortSignal'))
-      .optional(),
+    signal: z.custom((value) => isObject(value) && typeof value.aborted === 'boolean', expects('must be an AbortSignal')).optional(),
     sharedState: z.record(z.string(), z.unknown(), expects('must be an object of initial values, e.g. { sources: [] }')).optional(),
     inspect: inspectSchema().optional(),
     unknownSpeakers: z.enum(['refuse', 'context'], expects("must be 'refuse' or 'context'")).optional(),

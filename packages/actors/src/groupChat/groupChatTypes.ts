@@ -152,16 +152,7 @@ export type TerminationReason =
   | 'error';
 
 /** How a speaker came to speak. */
-export type SelectionSource =
-  | 'round_robin'
-  | 'random'
-  | 'manual'
-  | 'auto'
-  | 'function'
-  | 'fallback'
-  | 'handoff'
-  | 'after-work'
-  | 'resume';
+export type SelectionSource = 'round_robin' | 'random' | 'manual' | 'auto' | 'function' | 'fallback' | 'handoff' | 'after-work' | 'resume';
 
 /** One turn in the transcript: `messages.slice(start, end)` are its messages. */
 export interface ChatTurn {

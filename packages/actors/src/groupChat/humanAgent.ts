@@ -19,10 +19,9 @@ export interface HumanAgent {
  */
 export function humanAgent(options: { name: string; description?: string }): HumanAgent {
   if (typeof options.name !== 'string' || !PARTICIPANT_NAME_PATTERN.test(options.name)) {
-    throw new ConfigurationError(
-      `Human participant name ${JSON.stringify(options.name)} is invalid: use 1 to 64 letters, digits, "_" or "-".`,
-      { name: options.name },
-    );
+    throw new ConfigurationError(`Human participant name ${JSON.stringify(options.name)} is invalid: use 1 to 64 letters, digits, "_" or "-".`, {
+      name: options.name,
+    });
   }
   return { kind: 'human', name: options.name, description: options.description };
 }

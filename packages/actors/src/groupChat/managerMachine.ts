@@ -1,4 +1,5 @@
-import { type Message, type RunEvent, type TokenBudget, toErrorInfo } from '@agentchart/core';
+import type { Message, RunEvent, TokenBudget } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
 import type { Observable } from 'rxjs';
 import { type ActorRefFrom, assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
 import type { AgentMachineInput, agentMachine } from '../agent/agentMachine.js';
@@ -81,7 +82,8 @@ export const managerMachine = setup({
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context, event }) =>
       parseSelectorAnswer((event as unknown as { output: string }).output, context.selection.eligible) !== undefined,
-    retriesLeft: ({ context }) => context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
+    retriesLeft: ({ context }) =>
+      context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
   actions: {
     announceStart: emit(({ context }) => ({
@@ -119,7 +121,11 @@ export const managerMachine = setup({
       }
       enqueue.emit(selectedEvent(context, decision.speaker, decision.by));
     }),
-    requestChoice: emit(({ context }) => ({ type: 'speaker.choice.requested' as const, chatId: context.run.chatId, eligible: context.selection.eligible })),
+    requestChoice: emit(({ context }) => ({
+      type: 'speaker.choice.requested' as const,
+      chatId: context.run.chatId,
+      eligible: context.selection.eligible,
+    })),
     acceptChoice: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'speaker.chosen') return;
       enqueue.assign(selected(event.speaker));
@@ -185,7 +191,13 @@ export const managerMachine = setup({
         resumed === undefined
           ? spawnAgent(turn.machine, {
               id: 'speaker',
-              input: { runtime: turnRuntime(turn.runtime(context.run.inspected), context), runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
+              input: {
+                runtime: turnRuntime(turn.runtime(context.run.inspected), context),
+                runId: newRunId(),
+                messages: update.view,
+                toolMode: turn.toolMode,
+                state: { ref: sharedState },
+              },
             })
           : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
       child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
@@ -217,7 +229,14 @@ export const managerMachine = setup({
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
-      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: rounds, speaker: lastSpeaker as string, messages: turn.messages, partial: true });
+      enqueue.emit({
+        type: 'turn.finished',
+        chatId: context.run.chatId,
+        round: rounds,
+        speaker: lastSpeaker as string,
+        messages: turn.messages,
+        partial: true,
+      });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
     announceEnd: emit(({ context }) => {

@@ -91,7 +91,12 @@ export const nestedChatActor = fromPromise<GroupChatResult, NestedChatInput>(asy
   const run =
     resume !== undefined && chat.resume !== undefined
       ? chat.resume(resume, { signal, inspect })
-      : chat.run(input.messages, { signal, inspect, unknownSpeakers: 'context', ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }) });
+      : chat.run(input.messages, {
+          signal,
+          inspect,
+          unknownSpeakers: 'context',
+          ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
+        });
   nestedRuns.set(self, run);
   const subscription = run.events$.subscribe(input.forward);
   try {

@@ -74,7 +74,9 @@ function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | und
  */
 function answerOpenCalls(messages: Message[], answer: (call: ToolCall) => { content: string; isError: boolean }): Message[] {
   const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
-  const open = messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : [])).filter((call) => !answered.has(call.id));
+  const open = messages
+    .flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
+    .filter((call) => !answered.has(call.id));
   if (open.length === 0) return messages;
   return [
     ...messages,

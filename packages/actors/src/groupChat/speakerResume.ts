@@ -26,19 +26,19 @@ export interface ResumedSpeaker {
 export function restoreSpeakerRun(waiting: PersistedApprovalWaiting, runtime: ChatRuntime): ResumedSpeaker {
   const member = runtime.members.get(waiting.speaker);
   if (member?.kind !== 'agent') {
-    throw new ChatSnapshotError(`The snapshot waits for a tool approval of "${waiting.speaker}", who is not an agent of this chat. Resume it with the chat that persisted it.`, {
-      speaker: waiting.speaker,
-    });
+    throw new ChatSnapshotError(
+      `The snapshot waits for a tool approval of "${waiting.speaker}", who is not an agent of this chat. Resume it with the chat that persisted it.`,
+      {
+        speaker: waiting.speaker,
+      },
+    );
   }
   const { turn } = member;
   const base = turn.runtime();
-  const { snapshot } = restoreRun(
-    waiting.run,
-    member.name,
-    turn.knownTools,
-    (liveTools) => ({ ...base, liveTools: new LiveToolSet(liveTools) }),
-    { snapshotKey: base.snapshotKey, sharedStateFromChat: true },
-  );
+  const { snapshot } = restoreRun(waiting.run, member.name, turn.knownTools, (liveTools) => ({ ...base, liveTools: new LiveToolSet(liveTools) }), {
+    snapshotKey: base.snapshotKey,
+    sharedStateFromChat: true,
+  });
   return { kind: 'approval', speaker: member.name, snapshot };
 }
 

@@ -19,7 +19,10 @@ export function explicitAdditionalProperties(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...schema };
   if (isObject(out.properties)) {
     out.properties = Object.fromEntries(
-      Object.entries(out.properties).map(([name, property]) => [name, isObject(property) ? explicitAdditionalProperties(property as JsonSchema) : property]),
+      Object.entries(out.properties).map(([name, property]) => [
+        name,
+        isObject(property) ? explicitAdditionalProperties(property as JsonSchema) : property,
+      ]),
     );
   }
   if (isObject(out.items)) out.items = explicitAdditionalProperties(out.items as JsonSchema);

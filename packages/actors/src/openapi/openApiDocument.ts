@@ -13,8 +13,7 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-export const isObject = (value: unknown): value is OpenApiObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is OpenApiObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Checks that `document` is an OpenAPI 3 document (a parsed object or JSON text). */
 export function readOpenApiDocument(document: OpenApiDocument | string): OpenApiDocument {

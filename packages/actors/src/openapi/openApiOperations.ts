@@ -1,4 +1,5 @@
-import { ConfigurationError, type JsonSchema, TOOL_NAME_PATTERN } from '@agentchart/core';
+import { ConfigurationError, type JsonSchema } from '@agentchart/core';
+import { TOOL_NAME_PATTERN } from '@agentchart/core/internal';
 import { checkOperationParameters } from './checkOperationParameters.js';
 import { type OpenApiDocument, type OpenApiObject, dereference, isObject } from './openApiDocument.js';
 import { requestJsonSchema } from './requestJsonSchema.js';
@@ -99,7 +100,10 @@ export function openApiOperations(
 function toolNameOf(operation: OpenApiObject, method: string, path: string): string {
   const hasId = typeof operation.operationId === 'string' && operation.operationId !== '';
   const raw = hasId ? (operation.operationId as string) : `${method}_${path}`.replace(/[^a-zA-Z0-9-]+/g, '_');
-  const name = raw.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64);
+  const name = raw
+    .replace(/[^a-zA-Z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
   return TOOL_NAME_PATTERN.test(name) ? name : `${method}_operation`;
 }
 
@@ -191,7 +195,8 @@ function securityOf(document: OpenApiDocument, operation: OpenApiObject): { name
   return requirements.filter(isObject).map((requirement) =>
     Object.keys(requirement).map((name) => {
       const scheme = schemes.get(name);
-      if (scheme === undefined) throw new ConfigurationError(`The security requirement "${name}" names no security scheme of the document.`, { name });
+      if (scheme === undefined)
+        throw new ConfigurationError(`The security requirement "${name}" names no security scheme of the document.`, { name });
       return { name, scheme };
     }),
   );

@@ -1,11 +1,37 @@
-import { type JsonSchema, setOwn } from '@agentchart/core';
+import type { JsonSchema } from '@agentchart/core';
+import { setOwn } from '@agentchart/core/internal';
 import { type OpenApiDocument, type OpenApiObject, isObject, resolvePointer } from './openApiDocument.js';
 
 /** The JSON Schema keywords kept from an OpenAPI schema; the rest (xml, example, discriminator, x-…) is dropped. */
 const KEPT_KEYWORDS = new Set([
-  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'anyOf', 'oneOf',
-  'allOf', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'description', 'title', 'default',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'description',
+  'title',
+  'default',
 ]);
 
 /**
@@ -29,7 +55,9 @@ function convert(document: OpenApiDocument, schema: unknown, refStack: readonly 
     if (refStack.includes(schema.$ref)) return { description: `(recursive: ${schema.$ref.split('/').pop()})` };
     const target = convert(document, resolvePointer(document, schema.$ref), [...refStack, schema.$ref]);
     const { $ref: _ref, ...siblings } = schema;
-    return Object.keys(siblings).length === 0 || !isObject(target) ? target : { ...target, ...(convert(document, siblings, refStack) as OpenApiObject) };
+    return Object.keys(siblings).length === 0 || !isObject(target)
+      ? target
+      : { ...target, ...(convert(document, siblings, refStack) as OpenApiObject) };
   }
   const out: OpenApiObject = {};
   for (const [key, value] of Object.entries(schema)) {
@@ -44,15 +72,21 @@ function convert(document: OpenApiDocument, schema: unknown, refStack: readonly 
     } else if (['items', 'additionalProperties'].includes(key) && isObject(value)) {
       setOwn(out, key, convert(document, value, refStack));
     } else if (['anyOf', 'oneOf', 'allOf', 'prefixItems'].includes(key) && Array.isArray(value)) {
-      setOwn(out, key, value.map((item) => convert(document, item, refStack)));
+      setOwn(
+        out,
+        key,
+        value.map((item) => convert(document, item, refStack)),
+      );
     } else {
       setOwn(out, key, value);
     }
   }
   if (Array.isArray(out.required) && isObject(out.properties)) {
-    const readOnly = new Set(Object.entries(isObject(schema.properties) ? schema.properties : {})
-      .filter(([, property]) => isObject(property) && property.readOnly === true)
-      .map(([name]) => name));
+    const readOnly = new Set(
+      Object.entries(isObject(schema.properties) ? schema.properties : {})
+        .filter(([, property]) => isObject(property) && property.readOnly === true)
+        .map(([name]) => name),
+    );
     out.required = (out.required as string[]).filter((name) => !readOnly.has(name));
   }
   rewriteOpenApi30(schema, out);
@@ -61,7 +95,10 @@ function convert(document: OpenApiDocument, schema: unknown, refStack: readonly 
 
 /** `nullable: true` → a type that admits null; `exclusiveMinimum: true` → the numeric form. */
 function rewriteOpenApi30(source: OpenApiObject, out: OpenApiObject): void {
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof source[flag] === 'boolean') {
       delete out[flag];
       if (source[flag] === true && typeof source[bound] === 'number') {

@@ -1,4 +1,5 @@
-import { ToolError, redactKnownSecrets, toolResult, type ToolResultValue } from '@agentchart/core';
+import { ToolError, toolResult, type ToolResultValue } from '@agentchart/core';
+import { redactKnownSecrets } from '@agentchart/core/internal';
 import { readCappedBody } from './readCappedBody.js';
 
 /** What a tool made by `toolsFromOpenAPI` returns to the program. */
@@ -63,7 +64,11 @@ export async function sendOpenApiRequest(request: OpenApiRequest): Promise<ToolR
     cut = read.cut;
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason ?? error;
-    throw new ToolError(timeout.aborted ? `${request.label} timed out after ${request.timeoutMs} ms while reading the response.` : `${request.label} failed while reading the response.`);
+    throw new ToolError(
+      timeout.aborted
+        ? `${request.label} timed out after ${request.timeoutMs} ms while reading the response.`
+        : `${request.label} failed while reading the response.`,
+    );
   }
   const contentType = response.headers.get('content-type') ?? undefined;
   const body = cut ? text : parseBody(text, contentType);

@@ -1,4 +1,4 @@
-import { getOwn } from '@agentchart/core';
+import { getOwn } from '@agentchart/core/internal';
 import type { OperationParameter } from './openApiOperations.js';
 
 /** Where a request's parameters end up. */
@@ -87,7 +87,9 @@ function pathValue(parameter: OperationParameter, value: unknown): string {
         : `;${name}=${value.map((item) => encode(text(item))).join(',')}`;
     }
     if (typeof value === 'object' && value !== null && parameter.explode) {
-      return entries(value).map(([key, item]) => `;${encode(key)}=${encode(text(item))}`).join('');
+      return entries(value)
+        .map(([key, item]) => `;${encode(key)}=${encode(text(item))}`)
+        .join('');
     }
     return `;${name}=${simpleValue(value, false, encode)}`;
   }
@@ -105,7 +107,14 @@ function queryPairs(parameter: OperationParameter, value: unknown): [string, str
     if (style === 'deepObject') return entries(value).map(([key, item]) => [`${name}[${key}]`, text(item)]);
     return explode
       ? entries(value).map(([key, item]) => [key, text(item)])
-      : [[name, entries(value).map(([key, item]) => `${key},${text(item)}`).join(',')]];
+      : [
+          [
+            name,
+            entries(value)
+              .map(([key, item]) => `${key},${text(item)}`)
+              .join(','),
+          ],
+        ];
   }
   return [[name, text(value)]];
 }

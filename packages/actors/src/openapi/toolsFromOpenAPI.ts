@@ -1,13 +1,5 @@
-import {
-  type AnyTool,
-  ConfigurationError,
-  type JsonSchema,
-  ToolError,
-  defineTool,
-  literalsAsEnums,
-  registerSecrets,
-  setOwn,
-} from '@agentchart/core';
+import { type AnyTool, ConfigurationError, type JsonSchema, ToolError, defineTool, registerSecrets } from '@agentchart/core';
+import { literalsAsEnums, setOwn } from '@agentchart/core/internal';
 import { z } from 'zod';
 import { DEFAULT_OPENAPI_TIMEOUT_MS, OPENAPI_MAX_RESPONSE_BYTES, OPENAPI_MAX_RESPONSE_CHARS } from '../constants.js';
 import { explicitAdditionalProperties } from './explicitAdditionalProperties.js';
@@ -186,7 +178,7 @@ function credentialParameters(operation: OpenApiOperation, schemes: Schemes, opt
   return schemes.flatMap(({ name, scheme }) => {
     const location = credentialLocation(scheme);
     const credential = auth[name];
-    if (location === undefined || credential === undefined || location.in === 'header' && location.name === 'Authorization') return [];
+    if (location === undefined || credential === undefined || (location.in === 'header' && location.name === 'Authorization')) return [];
     const declared = operation.parameters.some((parameter) => sameParameter(parameter, location.in, location.name));
     return declared ? placeCredential(name, scheme, credential) : [];
   });
@@ -306,12 +298,15 @@ function checkAuthNames(document: OpenApiDocument, auth: Readonly<Record<string,
   }
 }
 
-
 /** The raw credential values of `auth` (a basic pair also as `user:password`), for redaction. */
 function credentialSecrets(auth: Readonly<Record<string, OpenApiCredential>>): string[] {
   return Object.values(auth).flatMap((credential) =>
     typeof credential === 'string'
       ? [credential]
-      : [credential.password, `${credential.username}:${credential.password}`, Buffer.from(`${credential.username}:${credential.password}`, 'utf8').toString('base64')],
+      : [
+          credential.password,
+          `${credential.username}:${credential.password}`,
+          Buffer.from(`${credential.username}:${credential.password}`, 'utf8').toString('base64'),
+        ],
   );
 }

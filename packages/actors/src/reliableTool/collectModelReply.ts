@@ -1,4 +1,5 @@
-import { type ChatModel, type ChatRequest, type ToolCall, type Usage, addUsage, zeroUsage } from '@agentchart/core';
+import type { ChatModel, ChatRequest, ToolCall, Usage } from '@agentchart/core';
+import { addUsage, zeroUsage } from '@agentchart/core/internal';
 
 /** A whole model reply, assembled from its stream. */
 export interface ModelReply {

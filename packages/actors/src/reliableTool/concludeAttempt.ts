@@ -4,12 +4,7 @@ import type { AttemptDraft } from './reliableRunContext.js';
 import type { AttemptOutcome, ReliableToolAttempt } from './reliableToolAttempt.js';
 
 /** The record of a finished attempt, built from its draft. */
-export function attemptRecord(
-  draft: AttemptDraft,
-  outcome: AttemptOutcome,
-  failureReason?: string,
-  interruption?: ErrorInfo,
-): ReliableToolAttempt {
+export function attemptRecord(draft: AttemptDraft, outcome: AttemptOutcome, failureReason?: string, interruption?: ErrorInfo): ReliableToolAttempt {
   const record: ReliableToolAttempt = { attempt: draft.attempt, outcome, runnerText: draft.reply?.text ?? '' };
   if (draft.runnerCall) {
     record.args = draft.runnerCall.args;
@@ -43,12 +38,7 @@ export function failureReasonOf(draft: AttemptDraft, toolName: string): string {
  * answer to each call in it (the result or error of the first, a notice for
  * any other), and the feedback that names the failure.
  */
-export function failedAttemptMessages(
-  draft: AttemptDraft,
-  toolName: string,
-  maxAttempts: number,
-  failureReason: string,
-): Message[] {
+export function failedAttemptMessages(draft: AttemptDraft, toolName: string, maxAttempts: number, failureReason: string): Message[] {
   const reply = draft.reply;
   const messages: Message[] = [];
   if (reply) {

@@ -25,7 +25,7 @@ export function validatorSystemPrompt(
   return joinParagraphs([
     `You validate the result of one call of the tool "${toolName}". Judge whether the result text satisfies the task and every criterion below. Judge only what the result says; do not assume anything it does not say.`,
     'Answer with a JSON object only: {"valid": true or false, "justification": "one or two sentences"}.',
-    'Criteria:\n- The result accomplishes the task.' + (validationInstructions ? `\n${validationInstructions}` : ''),
+    `Criteria:\n- The result accomplishes the task.${validationInstructions ? `\n${validationInstructions}` : ''}`,
     validationPromptAddition ? `Additional criteria for this task:\n${validationPromptAddition}` : undefined,
   ]);
 }
@@ -42,10 +42,7 @@ export function groundTruthMessages(groundTruth: readonly string[]): Message[] {
 
 /** What the runner is told after a failed attempt. */
 export function attemptFeedback(toolName: string, attempt: number, maxAttempts: number, reason: string): string {
-  const next =
-    attempt < maxAttempts
-      ? `Call "${toolName}" again with arguments that address this.`
-      : 'No attempts are left.';
+  const next = attempt < maxAttempts ? `Call "${toolName}" again with arguments that address this.` : 'No attempts are left.';
   return `Attempt ${attempt} of ${maxAttempts} failed: ${reason}\n${next}`;
 }
 

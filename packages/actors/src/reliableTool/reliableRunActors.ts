@@ -6,10 +6,8 @@ import {
   type ToolCall,
   type ToolContext,
   directToolContext,
-  toErrorInfo,
-  toolOutputText,
-  toolOutputValue,
 } from '@agentchart/core';
+import { toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
 import { fromPromise } from 'xstate';
 import { type ModelReply, collectModelReply } from './collectModelReply.js';
 import type { ToolRun } from './reliableRunContext.js';

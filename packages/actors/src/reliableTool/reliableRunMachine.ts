@@ -1,4 +1,5 @@
-import { type ErrorInfo, type Message, type SharedState, type Usage, addUsage, msg, toErrorInfo, zeroUsage } from '@agentchart/core';
+import { type ErrorInfo, type Message, type SharedState, type Usage, msg } from '@agentchart/core';
+import { addUsage, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { assign, emit, enqueueActions, setup } from 'xstate';
@@ -119,8 +120,7 @@ export const reliableRunMachine = setup({
       enqueue.emit({ type: 'reliable.attempt.finished', tool: context.runtime.name, runId: context.runId, attempt: record.attempt, record });
     }),
     interrupt: enqueueActions(({ context, enqueue }, params: { code: ReliableToolErrorCode; error: ErrorInfo }) => {
-      const reason =
-        params.code === 'RELIABLE_TOOL_ABORTED' ? 'the run was aborted' : `a model failed: ${params.error.message}`;
+      const reason = params.code === 'RELIABLE_TOOL_ABORTED' ? 'the run was aborted' : `a model failed: ${params.error.message}`;
       const record = attemptRecord(context.current, 'interrupted', reason, params.error);
       enqueue.assign({ attempts: [...context.attempts, record], failure: { code: params.code, reason, error: params.error } });
       enqueue.emit({ type: 'reliable.attempt.finished', tool: context.runtime.name, runId: context.runId, attempt: record.attempt, record });

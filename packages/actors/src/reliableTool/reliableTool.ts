@@ -67,10 +67,7 @@ export interface ReliableTool<V = unknown> extends Tool<z.ZodType<ReliableToolAr
 }
 
 const taskParameter = z.string().min(1).describe('What to accomplish, in plain words, with every detail the result depends on.');
-const additionParameter = z
-  .string()
-  .optional()
-  .describe('Extra criteria the result must meet for this task, e.g. "Must include prices in EUR".');
+const additionParameter = z.string().optional().describe('Extra criteria the result must meet for this task, e.g. "Must include prices in EUR".');
 
 /**
  * Wraps a tool so that a runner model calls it and a validator model judges
@@ -122,7 +119,11 @@ export function reliableTool<P extends ToolParameters, R>(options: ReliableToolO
       return toolResult(details.value, { text: details.text });
     },
   });
-  const functionSchema = (): FunctionSchema => ({ name: asTool.name, description: asTool.description, parameters: structuredClone(asTool.jsonSchema) });
+  const functionSchema = (): FunctionSchema => ({
+    name: asTool.name,
+    description: asTool.description,
+    parameters: structuredClone(asTool.jsonSchema),
+  });
 
   return {
     ...asTool,

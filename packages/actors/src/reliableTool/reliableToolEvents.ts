@@ -2,7 +2,8 @@ import type { ErrorInfo, Usage } from '@agentchart/core';
 import type { ReliableToolAttempt } from './reliableToolAttempt.js';
 import type { ReliableToolErrorCode } from './reliableToolError.js';
 
-interface Base {
+/** The fields every reliable-tool event carries (exported so declaration files can name it). */
+export interface Base {
   /** The reliable tool's name. */
   tool: string;
   runId: string;

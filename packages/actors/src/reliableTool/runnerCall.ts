@@ -5,11 +5,10 @@ import {
   type ToolContext,
   type ToolSpec,
   ToolDefinitionError,
-  formatArgumentIssues,
   isToolError,
-  toErrorInfo,
   validateToolArguments,
 } from '@agentchart/core';
+import { formatArgumentIssues, toErrorInfo } from '@agentchart/core/internal';
 import type { ModelReply } from './collectModelReply.js';
 
 /** The argument the runner adds to every call of the wrapped tool. */
@@ -62,11 +61,7 @@ export type RunnerCallReading = { ok: true; runnerCall: RunnerCall } | { ok: fal
  * `ToolError` or crash included — is a reply without a valid call, with the
  * reason the runner will be shown.
  */
-export async function readRunnerCall(
-  tool: AnyTool,
-  reply: ModelReply,
-  contextFor: (call: ToolCall) => ToolContext,
-): Promise<RunnerCallReading> {
+export async function readRunnerCall(tool: AnyTool, reply: ModelReply, contextFor: (call: ToolCall) => ToolContext): Promise<RunnerCallReading> {
   const call = reply.toolCalls[0];
   if (call === undefined) {
     return { ok: false, reason: `The runner replied without calling "${tool.name}"; a call of "${tool.name}" is required.` };
@@ -75,7 +70,7 @@ export async function readRunnerCall(
     return { ok: false, reason: `The runner called "${call.name}", which is not available; only "${tool.name}" can be called.` };
   }
   const { hypothesis, toolArguments } = splitHypothesis(call.arguments);
-  let validation;
+  let validation: Awaited<ReturnType<typeof validateToolArguments>>;
   try {
     validation = await validateToolArguments(tool, { ...call, arguments: toolArguments }, contextFor(call));
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { Message, SharedState, Usage } from '@agentchart/core';
-import { asError, zeroUsage } from '@agentchart/core';
+import { asError, zeroUsage } from '@agentchart/core/internal';
 import type { Observer } from 'rxjs';
 import { createActor } from 'xstate';
 import { newRunId } from '../ids.js';
@@ -73,11 +73,7 @@ export function startReliableRun<V>(
   const context = readContextItems(`reliableTool "${runtime.name}" run`, request.messages, request.groundTruth);
   if (!context.ok) return Promise.resolve(failed(runId, runtime.name, 'RELIABLE_TOOL_REQUEST_INVALID', context.problem, []));
 
-  const preamble: Message[] = [
-    ...settings.messages,
-    ...context.messages,
-    ...groundTruthMessages([...settings.groundTruth, ...context.groundTruth]),
-  ];
+  const preamble: Message[] = [...settings.messages, ...context.messages, ...groundTruthMessages([...settings.groundTruth, ...context.groundTruth])];
   const actor = createActor(reliableRunMachine, {
     input: {
       runtime,

@@ -1,13 +1,5 @@
-import {
-  type SharedState,
-  SharedStateError,
-  type StateChange,
-  type StateChangeSource,
-  type StateRecord,
-  getOwn,
-  ownRecord,
-  setOwn,
-} from '@agentchart/core';
+import { type SharedState, SharedStateError, type StateChange, type StateChangeSource, type StateRecord } from '@agentchart/core';
+import { getOwn, ownRecord, setOwn } from '@agentchart/core/internal';
 import { Observable } from 'rxjs';
 import type { z } from 'zod';
 import { type SharedStateRef, isSharedStateRunning } from './sharedStateMachine.js';
@@ -64,11 +56,10 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
       else setOwn(next, key, value);
       const checked = checkStateSchema(schema, next);
       if (!checked.ok) {
-        throw new SharedStateError(
-          'STATE_INVALID',
-          `Writing "${key}" would break the shared state's schema: ${checked.issues.join('; ')}.`,
-          { key, issues: checked.issues },
-        );
+        throw new SharedStateError('STATE_INVALID', `Writing "${key}" would break the shared state's schema: ${checked.issues.join('; ')}.`, {
+          key,
+          issues: checked.issues,
+        });
       }
     }
     ref.send({ type: 'state.write', key, value, deleted, ...(source ? { source } : {}) });

@@ -1,4 +1,5 @@
-import { type StateChange, type StateChangeSource, type StateRecord, getOwn, ownRecord, setOwn } from '@agentchart/core';
+import type { StateChange, StateChangeSource, StateRecord } from '@agentchart/core';
+import { getOwn, ownRecord, setOwn } from '@agentchart/core/internal';
 import { type ActorRefFrom, enqueueActions, setup } from 'xstate';
 import { trackStarts } from './startTracking.js';
 

@@ -13,9 +13,28 @@
  *   secret; `token`, `accessToken`, `refresh_token` are.
  */
 const SECRET_WORDS = new Set([
-  'secret', 'secrets', 'token', 'password', 'passwords', 'passwd', 'pwd', 'passphrase', 'pin', 'credential',
-  'credentials', 'auth', 'authorization', 'authentication', 'cookie', 'cookies', 'session', 'private', 'bearer',
-  'apikey', 'securityschemes', 'setcookie',
+  'secret',
+  'secrets',
+  'token',
+  'password',
+  'passwords',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'pin',
+  'credential',
+  'credentials',
+  'auth',
+  'authorization',
+  'authentication',
+  'cookie',
+  'cookies',
+  'session',
+  'private',
+  'bearer',
+  'apikey',
+  'securityschemes',
+  'setcookie',
 ]);
 
 /** One word that ends in a secret word: `apikey`, `accesstoken`, `clientsecret`, `privatekey`, `dbpassword`. */

@@ -82,7 +82,10 @@ export function analyzeToolRules(program: ToolRuleProgram, maxStates: number): T
       let admitted = changesMemory ? admit(program, state, tool) : undefined;
       const nextMemo = admitted ? memoKey(admitted) : memo;
       let toolOutcomes = outcomes.get(tool);
-      if (toolOutcomes === undefined) outcomes.set(tool, (toolOutcomes = callOutcomes(program, tool)));
+      if (toolOutcomes === undefined) {
+        toolOutcomes = callOutcomes(program, tool);
+        outcomes.set(tool, toolOutcomes);
+      }
       for (const outcome of toolOutcomes) {
         const nextKey = stateKey(tool, outcome.branchKey, nextMemo);
         if (seen.has(nextKey)) continue;

@@ -57,25 +57,16 @@ export interface CompiledToolRules {
  * allowedTools(compiled.program, initialToolRuleState()); // ['search']
  * createActor(compiled.machine).start().getSnapshot().can({ type: 'call.read' }); // false
  */
-export function compileToolRules(
-  input: readonly unknown[],
-  toolNames: readonly string[],
-  options: CompileToolRulesOptions = {},
-): CompiledToolRules {
+export function compileToolRules(input: readonly unknown[], toolNames: readonly string[], options: CompileToolRulesOptions = {}): CompiledToolRules {
   const unnamedTools = options.unnamedTools ?? 'where-free';
   if (unnamedTools !== 'where-free' && unnamedTools !== 'refuse') {
-    throw new ToolRulesError(
-      'TOOL_RULES_INVALID',
-      `unnamedTools must be 'where-free' or 'refuse'; got ${JSON.stringify(unnamedTools)}.`,
-      { unnamedTools },
-    );
+    throw new ToolRulesError('TOOL_RULES_INVALID', `unnamedTools must be 'where-free' or 'refuse'; got ${JSON.stringify(unnamedTools)}.`, {
+      unnamedTools,
+    });
   }
   const rules = parseToolRules(input);
   const program = buildToolRuleProgram(rules, toolNames);
-  const { warnings, deadlock, ...analysis } = analyzeToolRules(
-    program,
-    options.maxAnalysisStates ?? DEFAULT_MAX_ANALYSIS_STATES,
-  );
+  const { warnings, deadlock, ...analysis } = analyzeToolRules(program, options.maxAnalysisStates ?? DEFAULT_MAX_ANALYSIS_STATES);
   if (deadlock !== null) {
     const path = formatRulePath(deadlock.path);
     throw new ToolRulesError(

@@ -1,10 +1,4 @@
-import type {
-  ChildRule,
-  ConditionalKey,
-  ConditionalRule,
-  ToolRule,
-  ToolRuleOf,
-} from './toolRuleSchema.js';
+import type { ChildRule, ConditionalKey, ConditionalRule, ToolRule, ToolRuleOf } from './toolRuleSchema.js';
 
 type Args = Record<string, unknown>;
 
@@ -45,9 +39,7 @@ export const rules = {
   continue: (tool: string): ToolRuleOf<'continue'> => ({ type: 'continue', tool }),
   /** Right after `tool`, only `children` are allowed; `args[child]` override the model's values for that child. */
   child: (tool: string, children: readonly string[], options: { args?: Record<string, Args> } = {}): ChildRule =>
-    options.args
-      ? { type: 'child', tool, children: [...children], childArgs: options.args }
-      : { type: 'child', tool, children: [...children] },
+    options.args ? { type: 'child', tool, children: [...children], childArgs: options.args } : { type: 'child', tool, children: [...children] },
   /** `children` are allowed only once `tool` has been called in this run. */
   parent: (tool: string, children: readonly string[]): ToolRuleOf<'parent'> => ({
     type: 'parent',

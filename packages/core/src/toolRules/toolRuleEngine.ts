@@ -121,8 +121,7 @@ export function explainBlockedEnd(program: ToolRuleProgram, state: ToolRuleState
 }
 
 /** Whether the run may end now with a final answer. */
-export const canEnd = (program: ToolRuleProgram, state: ToolRuleState): boolean =>
-  explainBlockedEnd(program, state) === null;
+export const canEnd = (program: ToolRuleProgram, state: ToolRuleState): boolean => explainBlockedEnd(program, state) === null;
 
 /**
  * The state after an allowed call of `tool`. A tool that requires approval
@@ -208,11 +207,7 @@ export const applyEnd = (state: ToolRuleState): ToolRuleState => ({ ...state, ph
  * before the first call, a child rule's args right after its tool); they
  * override the model's values for the same keys.
  */
-export function prefilledArgs(
-  program: ToolRuleProgram,
-  state: ToolRuleState,
-  tool: string,
-): Readonly<Record<string, unknown>> | undefined {
+export function prefilledArgs(program: ToolRuleProgram, state: ToolRuleState, tool: string): Readonly<Record<string, unknown>> | undefined {
   if (state.last === null) return program.initArgs.get(tool);
   return program.childArgs.get(state.last)?.get(tool);
 }

@@ -1,13 +1,5 @@
-import { assign, setup } from 'xstate';
-import {
-  applyCall,
-  applyEnd,
-  applyOutput,
-  approveCall,
-  blockingRule,
-  canEnd,
-  rejectCall,
-} from './toolRuleEngine.js';
+import { type EventObject, type MetaObject, type NonReducibleUnknown, type StateMachine, type StateSchema, assign, setup } from 'xstate';
+import { applyCall, applyEnd, applyOutput, approveCall, blockingRule, canEnd, rejectCall } from './toolRuleEngine.js';
 import type { ToolRuleProgram } from './toolRuleProgram.js';
 import { type ToolRuleState, initialToolRuleState } from './toolRuleState.js';
 
@@ -38,15 +30,14 @@ export const RULE_STATES = { start: 'start', done: 'done', failed: 'failed', awa
  * memory (parents called, counts, required-before-exit, the conditional
  * branch); the context is finite, so `xstate/graph` can enumerate it.
  */
-export function createToolRulesMachine(program: ToolRuleProgram) {
+export function createToolRulesMachine(program: ToolRuleProgram): ToolRulesMachine {
   const machineSetup = setup({
     types: { context: {} as ToolRuleState, events: {} as ToolRulesEvent },
     guards: {
       allowed: ({ context }, params: { tool: string }) => blockingRule(program, context, params.tool) === null,
       canEnd: ({ context }) => canEnd(program, context),
       awaitingOutput: ({ context }) => context.branch?.status === 'pending',
-      outputUnmatched: ({ context, event }) =>
-        event.type === 'output' && applyOutput(program, context, event.value).state.phase === 'failed',
+      outputUnmatched: ({ context, event }) => event.type === 'output' && applyOutput(program, context, event.value).state.phase === 'failed',
       awaiting: ({ context }, params: { tool: string }) => context.awaitingApproval === params.tool,
       lastIs: ({ context }, params: { tool: string | null }) => context.awaitingApproval !== null && context.last === params.tool,
     },
@@ -62,8 +53,35 @@ export function createToolRulesMachine(program: ToolRuleProgram) {
   return machineSetup.createMachine(toolRulesMachineConfig(program) as Parameters<typeof machineSetup.createMachine>[0]);
 }
 
-/** A machine built by `createToolRulesMachine`. */
-export type ToolRulesMachine = ReturnType<typeof createToolRulesMachine>;
+type NoParams = { type: 'output' | 'end' | 'approve' | 'reject'; params: NonReducibleUnknown };
+type ToolParams<T extends string, Tool> = { type: T; params: { tool: Tool } };
+type NoToolParams = { type: 'canEnd' | 'awaitingOutput' | 'outputUnmatched'; params: unknown };
+
+/**
+ * A machine built by `createToolRulesMachine`. Written out rather than
+ * inferred: the state schema inferred from the generic config reads
+ * `id?: string | undefined`, which a user's `exactOptionalPropertyTypes`
+ * rejects in our declaration files; here it is xstate's plain `StateSchema`.
+ */
+export type ToolRulesMachine = StateMachine<
+  ToolRuleState,
+  ToolRulesEvent,
+  // biome-ignore lint/complexity/noBannedTypes: xstate's own type for "no children"
+  {},
+  never,
+  NoParams | ToolParams<'call', string>,
+  NoToolParams | ToolParams<'allowed' | 'awaiting', string> | ToolParams<'lastIs', string | null>,
+  never,
+  // biome-ignore lint/complexity/noBannedTypes: xstate's state value of a machine without typed states
+  {},
+  string,
+  NonReducibleUnknown,
+  NonReducibleUnknown,
+  EventObject,
+  MetaObject,
+  StateSchema,
+  MetaObject
+>;
 
 /**
  * The rule machine as a plain, JSON-serializable XState config (guards and

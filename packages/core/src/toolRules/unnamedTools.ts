@@ -25,12 +25,7 @@ export const UNNAMED_TOOL_RULE = 'unnamedTool';
  * @example
  * unnamedToolBlock(program, initialToolRuleState(), 'where-free'); // { rule: 'init', ... } under rules.init('search')
  */
-export function unnamedToolBlock(
-  program: ToolRuleProgram,
-  state: ToolRuleState,
-  policy: UnnamedToolPolicy,
-  tool: string,
-): RuleBlock | null {
+export function unnamedToolBlock(program: ToolRuleProgram, state: ToolRuleState, policy: UnnamedToolPolicy, tool: string): RuleBlock | null {
   if (state.phase !== 'running') return { rule: 'terminal', reason: state.phase === 'failed' ? 'the run has failed' : 'the run has ended' };
   if (state.awaitingApproval !== null) {
     return { rule: 'requiresApproval', reason: `the call of ${state.awaitingApproval} is waiting for approval` };

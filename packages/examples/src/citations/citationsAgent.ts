@@ -24,8 +24,15 @@ export function citationsAgent(model: ChatModel, passages: readonly string[] = L
 /** A scripted conversation that exercises every rule of the example, including the model's slips. */
 export const citationsScript: ScriptedTurn[] = [
   // answers before retrieving: refused
-  { toolCalls: [{ name: 'AnswerQuestion', arguments: { answer: 'The Tower of Hercules.', sources: [{ fact: 'It is old.', substring_quote: ['oldest'] }] } }] },
-  { text: 'I will retrieve the context first.', toolCalls: [{ name: 'QueryDatabase', arguments: { question: 'Which is the oldest lighthouse still in use?' } }] },
+  {
+    toolCalls: [
+      { name: 'AnswerQuestion', arguments: { answer: 'The Tower of Hercules.', sources: [{ fact: 'It is old.', substring_quote: ['oldest'] }] } },
+    ],
+  },
+  {
+    text: 'I will retrieve the context first.',
+    toolCalls: [{ name: 'QueryDatabase', arguments: { question: 'Which is the oldest lighthouse still in use?' } }],
+  },
   // retrieves twice: refused
   { toolCalls: [{ name: 'QueryDatabase', arguments: { question: 'oldest lighthouse in use' } }] },
   {

@@ -52,7 +52,8 @@ function fromJson(value: unknown, file: string): NamedGraph[] {
       const tools = Array.isArray(record.tools) ? record.tools.map(String) : undefined;
       return [{ key: 'toolRules', graph: rulesGraph(record.rules, tools) }];
     }
-    if (Array.isArray(record.nodes) && Array.isArray(record.edges)) return [{ key: String(record.id ?? 'machine'), graph: record as unknown as MachineGraph }];
+    if (Array.isArray(record.nodes) && Array.isArray(record.edges))
+      return [{ key: String(record.id ?? 'machine'), graph: record as unknown as MachineGraph }];
     if (typeof record.states === 'object') {
       const machine = createMachine(record as Parameters<typeof createMachine>[0]);
       return [{ key: machine.id, graph: machineGraph(machine) }];

@@ -22,7 +22,9 @@ export async function diagramCommand(target: string, options: { format?: string;
 
   const many = graphs.length > 1;
   if (many && format === 'svg' && options.out === undefined) {
-    throw new Error(`${target} holds ${graphs.length} machines (${graphs.map((g) => g.key).join(', ')}): pick one with --machine or give --out <folder>.`);
+    throw new Error(
+      `${target} holds ${graphs.length} machines (${graphs.map((g) => g.key).join(', ')}): pick one with --machine or give --out <folder>.`,
+    );
   }
   if (options.out !== undefined && many) {
     await mkdir(options.out, { recursive: true });

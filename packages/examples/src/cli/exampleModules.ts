@@ -7,7 +7,12 @@ const DEMO = fileURLToPath(new URL('../demo.ts', import.meta.url));
 
 /** The names `pnpm example <name>` knows, plus `demo`. */
 export function exampleNames(): string[] {
-  return ['demo', ...readdirSync(EXAMPLES).filter((file) => file.endsWith('.ts')).map((file) => file.slice(0, -3))].sort();
+  return [
+    'demo',
+    ...readdirSync(EXAMPLES)
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => file.slice(0, -3)),
+  ].sort();
 }
 
 /**

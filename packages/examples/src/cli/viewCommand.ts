@@ -14,7 +14,8 @@ const VIEW_EXAMPLE_LATENCY_MS = '600';
  */
 export async function viewCommand(target: string, options: { port?: string; speed?: string; now?: boolean }): Promise<void> {
   const port = options.port === undefined ? undefined : Number(options.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be a port number; got "${options.port}".`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new Error(`--port must be a port number; got "${options.port}".`);
   const speed = options.speed === undefined ? 1 : Number(options.speed);
   if (!(speed >= 0)) throw new Error(`--speed must be 0 (at once) or a positive factor; got "${options.speed}".`);
 

@@ -27,5 +27,7 @@ if (details.ok) {
   console.log('arguments that worked:', JSON.stringify(details.successfulArgs));
 } else {
   console.log('\nno valid result:', details.failureReason);
+  // A model that could not be reached is a failure of the command, not a result to show.
+  if (details.error.code === 'RELIABLE_TOOL_MODEL_FAILED') process.exitCode = 1;
 }
 console.log('attempts:', details.attempts.map((attempt) => attempt.outcome).join(' → '));

@@ -24,9 +24,7 @@ try {
 // The fix: `check` only once `read` has run (so `send_message` is reachable), and after a
 // failed check read more instead of searching again (so the search count cannot trap the run).
 const fixed = [
-  ...lettaRules.map((rule) =>
-    rule.type === 'conditional' ? { ...rule, child_output_mapping: { true: 'send_message', false: 'read' } } : rule,
-  ),
+  ...lettaRules.map((rule) => (rule.type === 'conditional' ? { ...rule, child_output_mapping: { true: 'send_message', false: 'read' } } : rule)),
   { type: 'parent_last_tool', tool_name: 'read', children: ['check'] },
 ];
 const compiled = compileToolRules(fixed, tools);

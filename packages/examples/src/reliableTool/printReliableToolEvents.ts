@@ -8,10 +8,7 @@ import type { Observable } from 'rxjs';
  * @example
  * printReliableToolEvents(flights.events$);
  */
-export function printReliableToolEvents(
-  events$: Observable<ReliableToolEvent>,
-  write: (line: string) => void = (line) => console.log(line),
-): void {
+export function printReliableToolEvents(events$: Observable<ReliableToolEvent>, write: (line: string) => void = (line) => console.log(line)): void {
   events$.subscribe((event) => {
     switch (event.type) {
       case 'reliable.run.started':

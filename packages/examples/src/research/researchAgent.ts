@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 const LIBRARY: Record<string, string> = {
   'tower-of-hercules': 'The Tower of Hercules in A Coruña, Spain, is a Roman lighthouse from the 1st century AD, still in use.',
-  'pharos': 'The Pharos of Alexandria was destroyed by earthquakes between 956 and 1323.',
+  pharos: 'The Pharos of Alexandria was destroyed by earthquakes between 956 and 1323.',
 };
 
 export const search = defineTool({

@@ -83,23 +83,22 @@ export const ruleScenarios = {
   conditional: {
     title: 'conditional: the output of `check` picks the next tool; the string "false" matches the key false.',
     tools: { check: say('false'), publish: say('published'), revise: say('revised') },
-    rules: [rules.conditional('check', { cases: [[true, 'publish'], [false, 'revise']] })],
-    script: [
-      { toolCalls: [{ name: 'check' }] },
-      { toolCalls: [{ name: 'publish' }] },
-      { toolCalls: [{ name: 'revise' }] },
-      { text: 'Revised.' },
+    rules: [
+      rules.conditional('check', {
+        cases: [
+          [true, 'publish'],
+          [false, 'revise'],
+        ],
+      }),
     ],
+    script: [{ toolCalls: [{ name: 'check' }] }, { toolCalls: [{ name: 'publish' }] }, { toolCalls: [{ name: 'revise' }] }, { text: 'Revised.' }],
     expected: { executed: ['check', 'revise'], stopReason: 'completed' },
   },
   'max-count': {
     title: 'max count: `search` at most twice per run; the third call in the batch is refused.',
     tools: { search: ({ q }) => `results for ${String(q)}` },
     rules: [rules.maxCount('search', 2)],
-    script: [
-      { toolCalls: ['a', 'b', 'c'].map((q) => ({ name: 'search', arguments: { q } })) },
-      { text: 'I searched twice.' },
-    ],
+    script: [{ toolCalls: ['a', 'b', 'c'].map((q) => ({ name: 'search', arguments: { q } })) }, { text: 'I searched twice.' }],
     expected: { executed: ['search', 'search'], stopReason: 'completed' },
   },
   'required-before-exit': {

@@ -74,7 +74,9 @@ function eventSamples(machine: AnyStateMachine): Record<string, object[]> {
   const samples = (machine.root.meta as { eventSamples?: unknown } | undefined)?.eventSamples;
   if (typeof samples !== 'object' || samples === null) return {};
   return Object.fromEntries(
-    Object.entries(samples).filter((entry): entry is [string, object[]] => Array.isArray(entry[1]) && entry[1].every((item) => typeof item === 'object' && item !== null)),
+    Object.entries(samples).filter(
+      (entry): entry is [string, object[]] => Array.isArray(entry[1]) && entry[1].every((item) => typeof item === 'object' && item !== null),
+    ),
   );
 }
 

@@ -55,7 +55,9 @@ export function graphToDot(graph: MachineGraph, options: DotOptions = {}): strin
   };
   if (root) {
     if (graph.edges.some((edge) => edge.source === root.id)) {
-      lines.push(`  ${quote(root.id)} [id=${quote(svgStateId(root.id))}, label="any state", shape=box, style="dashed,rounded", fontcolor="#5b6b82"];`);
+      lines.push(
+        `  ${quote(root.id)} [id=${quote(svgStateId(root.id))}, label="any state", shape=box, style="dashed,rounded", fontcolor="#5b6b82"];`,
+      );
     }
     if (!root.initial && root.type === 'compound') root.initial = children.get(root.id)?.[0]?.id;
     writeLevel(root, '  ');

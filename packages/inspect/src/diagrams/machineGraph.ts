@@ -88,9 +88,7 @@ function describeNode(node: AnyStateNode): GraphNode {
 }
 
 function describeEdges(node: AnyStateNode): GraphEdge[] {
-  const invokeSources = new Map<string, string>(
-    node.invoke.map((invoke) => [invoke.id, typeof invoke.src === 'string' ? invoke.src : invoke.id]),
-  );
+  const invokeSources = new Map<string, string>(node.invoke.map((invoke) => [invoke.id, typeof invoke.src === 'string' ? invoke.src : invoke.id]));
   const transitions = [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
   return transitions.flatMap((transition) => {
     const targets = (transition.target ?? [node]) as AnyStateNode[];

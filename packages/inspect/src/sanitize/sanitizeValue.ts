@@ -1,11 +1,6 @@
-import {
-  DEFAULT_DROPPED_KEYS,
-  DEFAULT_MAX_ARRAY_ITEMS,
-  DEFAULT_MAX_DEPTH,
-  DEFAULT_MAX_STRING_LENGTH,
-  REDACTED,
-} from '../constants.js';
-import { isSecretKeyName, redactText, setOwn } from '@agentchart/core';
+import { DEFAULT_DROPPED_KEYS, DEFAULT_MAX_ARRAY_ITEMS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_STRING_LENGTH, REDACTED } from '../constants.js';
+import { redactText } from '@agentchart/core';
+import { isSecretKeyName, setOwn } from '@agentchart/core/internal';
 
 /** How values are trimmed before they leave the process. */
 export interface SanitizeOptions {
@@ -123,7 +118,13 @@ function walkObject(object: object, settings: Settings, depth: number, seen: Set
   if (object instanceof Error) return { name: object.name, message: trimString(redactText(object.message), settings.maxStringLength) };
   if (Array.isArray(object)) return walkArray(object, settings, depth, seen);
   if (object instanceof Set) return walkArray([...object], settings, depth, seen);
-  if (object instanceof Map) return walkEntries([...object.entries()].map(([k, v]) => [String(k), v]), settings, depth, seen);
+  if (object instanceof Map)
+    return walkEntries(
+      [...object.entries()].map(([k, v]) => [String(k), v]),
+      settings,
+      depth,
+      seen,
+    );
   const withJson = object as { toJSON?: () => unknown };
   if (typeof withJson.toJSON === 'function' && !fromToJSON) return walk(withJson.toJSON(), settings, depth, seen, true);
   const prototype = Object.getPrototypeOf(object) as object | null;

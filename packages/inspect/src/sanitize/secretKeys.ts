@@ -1,4 +1,4 @@
-import { containsSecretShape, isSecretKeyName, registeredSecrets } from '@agentchart/core';
+import { containsSecretShape, isSecretKeyName, registeredSecrets } from '@agentchart/core/internal';
 
 /**
  * Tells whether a key names a secret (`apiKey`, `Authorization`,

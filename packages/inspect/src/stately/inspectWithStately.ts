@@ -70,8 +70,7 @@ export function statelySanitizers(sanitize: SanitizeOptions = {}): {
   sanitizeEvent: <E extends { type: string }>(event: E) => E;
   serialize: <E>(event: E) => E;
 } {
-  const asRecord = (value: JsonValue): Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  const asRecord = (value: JsonValue): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
   return {
     sanitizeContext: (context) => asRecord(sanitizeValue(context, sanitize)),
     sanitizeEvent: (event) => sanitizeEvent(event, sanitize) as typeof event,

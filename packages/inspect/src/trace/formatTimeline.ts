@@ -14,7 +14,9 @@ export interface TimelineOptions {
  * console.log(formatTimeline(await readTraceFile('run.trace.ndjson')));
  */
 export function formatTimeline(trace: Trace, options: TimelineOptions = {}): string {
-  const lines = [`agentchart trace${trace.header.title ? ` "${trace.header.title}"` : ''} (format v${trace.header.version}, started ${trace.header.startedAt})`];
+  const lines = [
+    `agentchart trace${trace.header.title ? ` "${trace.header.title}"` : ''} (format v${trace.header.version}, started ${trace.header.startedAt})`,
+  ];
   const actors = new Map<string, TraceEntryOf<'actor'>>();
   const states = new Map<string, string>();
   const who = (actorId: string) => {
@@ -89,7 +91,9 @@ function describeRunEvent(event: TraceEntryOf<'run'>['event']): string | undefin
     case 'state.changed': {
       const change = field('change') as { key?: string; value?: unknown; deleted?: boolean } | undefined;
       if (!change?.key) return `◇ ${agent}: shared state changed`;
-      return change.deleted ? `◇ shared state: ${change.key} deleted` : `◇ shared state: ${change.key} = ${oneLine(JSON.stringify(change.value ?? null))}`;
+      return change.deleted
+        ? `◇ shared state: ${change.key} deleted`
+        : `◇ shared state: ${change.key} = ${oneLine(JSON.stringify(change.value ?? null))}`;
     }
     case 'turn.finished':
     case 'speaker.choice.requested':

@@ -32,7 +32,10 @@ export function inspectionEntries(
   const idOf = (actor: { sessionId: string; system?: unknown }) => {
     const system = (actor.system ?? actor) as object;
     let index = systems.get(system);
-    if (index === undefined) systems.set(system, (index = ++systemCount));
+    if (index === undefined) {
+      index = ++systemCount;
+      systems.set(system, index);
+    }
     return `s${index}/${actor.sessionId}`;
   };
 

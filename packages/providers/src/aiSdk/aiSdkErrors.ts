@@ -9,7 +9,9 @@ export interface AiSdkTarget {
 
 /** An AI SDK error's `name` (the SDK marks its errors with names like `AI_APICallError`). */
 const nameOf = (error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string' ? (error as { name: string }).name : undefined;
+  typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string'
+    ? (error as { name: string }).name
+    : undefined;
 
 /**
  * Maps what an AI SDK provider throws to agentchart's errors: an abort →
@@ -44,7 +46,12 @@ export function toAiSdkModelError(target: AiSdkTarget, error: unknown): Error {
         { cause: error },
       );
     }
-    const hint = statusCode === 401 || statusCode === 403 ? ' Check the API key the provider was created with.' : statusCode === 429 ? ' The provider is rate-limiting: retry later.' : '';
+    const hint =
+      statusCode === 401 || statusCode === 403
+        ? ' Check the API key the provider was created with.'
+        : statusCode === 429
+          ? ' The provider is rate-limiting: retry later.'
+          : '';
     return new ModelError(
       'MODEL_HTTP_ERROR',
       `The ${target.provider} API answered HTTP ${statusCode} for the ${where}: ${message}.${hint}`,
@@ -69,9 +76,14 @@ export function toAiSdkModelError(target: AiSdkTarget, error: unknown): Error {
       { cause: error },
     );
   }
-  return new ModelError('MODEL_STREAM_INTERRUPTED', `The reply of the ${where} broke off: ${errorChainMessage(error)}. Run again to retry.`, details, {
-    cause: error,
-  });
+  return new ModelError(
+    'MODEL_STREAM_INTERRUPTED',
+    `The reply of the ${where} broke off: ${errorChainMessage(error)}. Run again to retry.`,
+    details,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** An `error` part in the middle of a stream: the provider's error, mapped. */

@@ -18,7 +18,10 @@ export function toAiSdkPrompt(messages: readonly Message[]): LanguageModelV3Mess
       case 'system':
         return { role: 'system', content: message.content };
       case 'user':
-        return { role: 'user', content: [{ type: 'text', text: message.name === undefined ? message.content : `${message.name}: ${message.content}` }] };
+        return {
+          role: 'user',
+          content: [{ type: 'text', text: message.name === undefined ? message.content : `${message.name}: ${message.content}` }],
+        };
       case 'assistant': {
         const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = [];
         if (message.reasoning) content.push({ type: 'reasoning', text: message.reasoning });

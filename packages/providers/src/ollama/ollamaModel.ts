@@ -107,7 +107,10 @@ async function* streamReply(
           yield { type: 'finish', reason: 'tool-calls' };
           return;
         }
-        followUp = [...(error.text.trim() === '' ? [] : [{ role: 'assistant' as const, content: error.text }]), forcedCallReminder(offer.tools, error.text)];
+        followUp = [
+          ...(error.text.trim() === '' ? [] : [{ role: 'assistant' as const, content: error.text }]),
+          forcedCallReminder(offer.tools, error.text),
+        ];
       } else throw error;
     }
   }
@@ -125,12 +128,11 @@ async function* streamOnce(
 ): AsyncGenerator<ModelEvent> {
   const errors = ollamaTransportErrors(target);
   const body = serializeRequest(() => ({ ...buildChatRequest(options, request, offer, followUp, think), stream: true }), errors.where);
-  const response = await postStream(
-    { url: `${target.host}/api/chat`, headers: options.headers ?? {}, body, signal },
-    transport,
+  const response = await postStream({ url: `${target.host}/api/chat`, headers: options.headers ?? {}, body, signal }, transport, errors);
+  const chunks = ollamaChunks(
+    boundedLines(response.body as ReadableStream<Uint8Array>, { ...transport, firstChunkTimeoutMs: transport.timeoutMs }, errors),
     errors,
   );
-  const chunks = ollamaChunks(boundedLines(response.body as ReadableStream<Uint8Array>, { ...transport, firstChunkTimeoutMs: transport.timeoutMs }, errors), errors);
   yield* ollamaReplyEvents(chunks, request.messages, offer, {
     textualToolCalls: options.textualToolCalls ?? true,
     ended: () => ollamaStreamError(target, new Error('the stream ended without its `done` line')),
@@ -151,7 +153,7 @@ export function unreadableCallNotice(serverMessage: string): Message {
     role: 'system',
     content:
       `Your last tool call could not be read (the server said: ${serverMessage.slice(0, 300)}). ` +
-      'Call the tool again, with its arguments as one valid JSON object that matches the tool\'s parameters.',
+      "Call the tool again, with its arguments as one valid JSON object that matches the tool's parameters.",
   };
 }
 

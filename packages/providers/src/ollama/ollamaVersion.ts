@@ -13,7 +13,12 @@ export const THINK_FALSE_KEEPS_FORMAT = '0.31.2';
  * compareVersions('0.31.2', '0.31.10'); // -1
  */
 export function compareVersions(a: string, b: string): number {
-  const parts = (version: string) => version.replace(/^v/, '').split(/[-+]/)[0]?.split('.').map((part) => Number.parseInt(part, 10) || 0) ?? [];
+  const parts = (version: string) =>
+    version
+      .replace(/^v/, '')
+      .split(/[-+]/)[0]
+      ?.split('.')
+      .map((part) => Number.parseInt(part, 10) || 0) ?? [];
   const left = parts(a);
   const right = parts(b);
   for (let index = 0; index < Math.max(left.length, right.length); index++) {

@@ -144,7 +144,10 @@ async function* streamReply(
       return;
     } catch (error) {
       if (!(error instanceof ForcedCallMissed)) throw error;
-      followUp = [...(error.text.trim() === '' ? [] : [{ role: 'assistant' as const, content: error.text }]), forcedCallReminder(offer.tools, error.text)];
+      followUp = [
+        ...(error.text.trim() === '' ? [] : [{ role: 'assistant' as const, content: error.text }]),
+        forcedCallReminder(offer.tools, error.text),
+      ];
     }
   }
 }

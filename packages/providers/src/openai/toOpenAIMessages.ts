@@ -11,10 +11,7 @@ import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'ope
  * @example
  * toOpenAIMessages([msg.tool('call_1', 'add', '5')]); // [{ role: 'tool', tool_call_id: 'call_1', content: '5' }]
  */
-export function toOpenAIMessages(
-  messages: readonly Message[],
-  reasoningField?: 'reasoning_content' | 'reasoning',
-): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(messages: readonly Message[], reasoningField?: 'reasoning_content' | 'reasoning'): ChatCompletionMessageParam[] {
   const wireId = modelCallIds(messages);
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {

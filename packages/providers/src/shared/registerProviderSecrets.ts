@@ -1,4 +1,5 @@
-import { isSecretKeyName, registerSecrets } from '@agentchart/core';
+import { registerSecrets } from '@agentchart/core';
+import { isSecretKeyName } from '@agentchart/core/internal';
 import { PLACEHOLDER_API_KEY } from '../constants.js';
 
 /**

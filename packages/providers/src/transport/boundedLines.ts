@@ -28,11 +28,7 @@ const decoder = new TextDecoder();
  * @example
  * for await (const line of boundedLines(response.body, limits, errors)) handle(JSON.parse(line));
  */
-export async function* boundedLines(
-  body: ReadableStream<Uint8Array>,
-  limits: LineLimits,
-  errors: TransportErrors,
-): AsyncGenerator<string> {
+export async function* boundedLines(body: ReadableStream<Uint8Array>, limits: LineLimits, errors: TransportErrors): AsyncGenerator<string> {
   const reader = body.getReader();
   const pending: Uint8Array[] = [];
   let pendingBytes = 0;
@@ -41,10 +37,11 @@ export async function* boundedLines(
   // One timer for the whole stream, re-armed per chunk (no timer or race per read): when it fires it
   // cancels the body, which ends the pending read, and the silence is reported as what it was.
   let silentFor: number | undefined;
-  const arm = (ms: number) => setTimeout(() => {
-    silentFor = ms;
-    void reader.cancel().catch(() => undefined);
-  }, ms);
+  const arm = (ms: number) =>
+    setTimeout(() => {
+      silentFor = ms;
+      void reader.cancel().catch(() => undefined);
+    }, ms);
   let timer = arm(Math.max(limits.firstChunkTimeoutMs ?? limits.idleTimeoutMs, limits.idleTimeoutMs));
   let first = true;
   try {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { SqlDriver, SqlRows } from '../shared/sqlDriver.js';
 
 /** The advisory lock key migrators take (any constant unique to agentchart). */

@@ -1,4 +1,11 @@
-import { RunStoreError, type StoredRun, type StoredRunKind, type StoredRunStatus, type StoredRunSummary, type ToolCallJournalEntry } from '@agentchart/core';
+import {
+  RunStoreError,
+  type StoredRun,
+  type StoredRunKind,
+  type StoredRunStatus,
+  type StoredRunSummary,
+  type ToolCallJournalEntry,
+} from '@agentchart/core';
 
 /** BIGINT columns come back as numbers (SQLite) or strings (Postgres' `pg`). */
 export function toNumber(value: unknown): number {

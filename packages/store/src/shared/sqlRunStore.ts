@@ -36,9 +36,13 @@ export class SqlRunStore implements RunStore {
     const expiresAt = now + run.leaseMs;
     const { rows } = await this.driver.query(SQL.createRun, [run.runId, run.kind, run.name, run.owner, expiresAt, now]);
     if (rows.length === 0) {
-      throw new RunStoreError('RUN_ALREADY_EXISTS', `The store already has a run "${run.runId}". Resume it (acquire its lease), or create the run under a new id.`, {
-        runId: run.runId,
-      });
+      throw new RunStoreError(
+        'RUN_ALREADY_EXISTS',
+        `The store already has a run "${run.runId}". Resume it (acquire its lease), or create the run under a new id.`,
+        {
+          runId: run.runId,
+        },
+      );
     }
     return { runId: run.runId, owner: run.owner, token: toNumber(rows[0]!.lease_token), expiresAt };
   }

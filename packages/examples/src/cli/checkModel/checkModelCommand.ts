@@ -27,7 +27,10 @@ See docs/providers.md, "Checking a model".`;
  * @example
  * process.exitCode = await checkModelCommand(['--provider', 'ollama', '--model', 'qwen3:8b', '--tries', '5']);
  */
-export async function checkModelCommand(argv: readonly string[], out: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+export async function checkModelCommand(
+  argv: readonly string[],
+  out: (text: string) => void = (text) => process.stdout.write(text),
+): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({

@@ -25,7 +25,10 @@ export function formatReportCard(card: ReportCard): string {
   rows.push(['overall', `${card.overall.passed}/${card.overall.tries}`, percent(card.overall.passRate), '', '', '', '']);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const failures = card.scenarios.flatMap((scenario) =>
     scenario.results.flatMap((result, index) => (result.passed ? [] : [`  ${scenario.name} #${index + 1}: ${result.detail}`])),
   );

@@ -2,17 +2,7 @@ import { createAgent } from '@agentchart/actors';
 import { type ChatModel, type ToolCall, type Usage, msg, rules } from '@agentchart/core';
 import { map } from 'rxjs';
 import { z } from 'zod';
-import {
-  LOG_ERROR_CODE,
-  add,
-  classifyTicket,
-  closeTicket,
-  getTime,
-  getWeather,
-  multiply,
-  readLog,
-  startTicket,
-} from './checkTools.js';
+import { LOG_ERROR_CODE, add, classifyTicket, closeTicket, getTime, getWeather, multiply, readLog, startTicket } from './checkTools.js';
 
 /** What one try of a scenario found. */
 export interface TryOutcome {
@@ -110,7 +100,13 @@ export const scenarios: readonly Scenario[] = [
       const [broken, ...later] = result.toolCalls;
       const recovered = later.find((record) => !record.isError && record.call.name === 'get_weather' && isCity(record.call.arguments, /lisbon/i));
       const passed = broken?.isError === true && recovered !== undefined && result.stopReason === 'completed';
-      return { passed, detail: passed ? 'called again correctly' : `then ${later.map((record) => describeCall(record.call)).join(', ') || 'no call'} (${result.stopReason})`, usage: result.usage };
+      return {
+        passed,
+        detail: passed
+          ? 'called again correctly'
+          : `then ${later.map((record) => describeCall(record.call)).join(', ') || 'no call'} (${result.stopReason})`,
+        usage: result.usage,
+      };
     },
   },
   {
@@ -177,7 +173,10 @@ function corruptFirstCall(model: ChatModel): ChatModel {
           if (event.type !== 'tool-call' || corrupted) return event;
           corrupted = true;
           const text = JSON.stringify(event.call.arguments ?? {});
-          return { type: 'tool-call' as const, call: { id: event.call.id, name: event.call.name, arguments: undefined, malformedArguments: text.slice(0, Math.max(1, text.length - 4)) } };
+          return {
+            type: 'tool-call' as const,
+            call: { id: event.call.id, name: event.call.name, arguments: undefined, malformedArguments: text.slice(0, Math.max(1, text.length - 4)) },
+          };
         }),
       ),
   };

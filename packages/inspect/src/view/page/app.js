@@ -95,7 +95,7 @@ function onRunEvent(event) {
       setLive();
       add('run-start', `▶ ${agent} starts`);
       // In a chat, the task is shown once, at chat.started.
-      for (const message of event.speaker === undefined ? event.input ?? [] : []) {
+      for (const message of event.speaker === undefined ? (event.input ?? []) : []) {
         if (message && typeof message === 'object' && message.role === 'user') add('msg user', message.content, message.name ?? 'user');
       }
       setSpeaker(agent);
@@ -116,7 +116,7 @@ function onRunEvent(event) {
     }
     case 'message': {
       const message = event.message;
-      if (!message || message.role !== 'assistant') break;
+      if (message?.role !== 'assistant') break;
       const key = [...streaming.keys()].find((k) => k.startsWith(`${event.runId}:`));
       const bubble = key ? streaming.get(key) : undefined;
       if (key) streaming.delete(key);
@@ -136,7 +136,11 @@ function onRunEvent(event) {
       add(`tool-result ${event.isError ? 'error' : 'ok'}`, `${event.isError ? '✗' : '✓'} ${event.toolName} → ${short(event.content)}`);
       break;
     case 'tool.refused':
-      add('refusal', `⊘ ${event.call.name} refused (${event.rule}): ${event.reason}\nallowed now: ${(event.allowedTools ?? []).join(', ') || 'none'}`, agent);
+      add(
+        'refusal',
+        `⊘ ${event.call.name} refused (${event.rule}): ${event.reason}\nallowed now: ${(event.allowedTools ?? []).join(', ') || 'none'}`,
+        agent,
+      );
       break;
     case 'approval.requested':
       add('approval', `? ${agent} asks approval for ${event.call?.name ?? 'a call'}`, agent);
@@ -156,8 +160,12 @@ function onRunEvent(event) {
       add('speaker-change', `✗ selector answered ${JSON.stringify(short(event.answer ?? '', 80))}: not one of ${(event.eligible ?? []).join(', ')}`);
       break;
     case 'state.changed':
-      if (event.change && event.change.key) {
-        add('state-change', event.change.deleted ? `◇ ${event.change.key} deleted` : `◇ ${event.change.key} = ${short(event.change.value ?? null)}`, 'shared state');
+      if (event.change?.key) {
+        add(
+          'state-change',
+          event.change.deleted ? `◇ ${event.change.key} deleted` : `◇ ${event.change.key} = ${short(event.change.value ?? null)}`,
+          'shared state',
+        );
       }
       break;
     case 'run.finished':

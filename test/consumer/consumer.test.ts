@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * A user outside the workspace: the publishable packages are built, packed once,
+ * and installed with plain npm (their dependencies from the registry) into a
+ * temporary project; every check below runs against that one install.
+ */
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const project = join(root, 'test/consumer/project');
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const MINUTES = 60_000;
+
+/** The publishable packages: the references of tsconfig.build.json (the build's own list). */
+const packageDirs = (JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { references: { path: string }[] }).references.map(
+  (reference) => dirname(join(root, reference.path)),
+);
+const packageNames = packageDirs.map((dir) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name);
+
+/** The environment without what a running pnpm script adds (npm_config_*, npm_package_*), so npm and npx behave as for a user. */
+const userEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+
+async function run(command: string, args: string[], cwd: string, timeout = 5 * MINUTES) {
+  try {
+    return await promisify(execFile)(command, args, { cwd, env: userEnv, timeout, maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const failure = error as Error & { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`);
+  }
+}
+
+let work: string;
+let tarballs: string[] = [];
+const report: string[] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'agentchart-consumer-'));
+  const packs = join(work, 'packs');
+  const app = join(work, 'app');
+  // Incremental: the test command has just built from clean; run alone, this builds what is missing.
+  await run(process.execPath, [join(root, 'scripts/build.mjs')], root);
+  for (const dir of packageDirs) await run('npx', ['--yes', 'pnpm@12.4.2', 'pack', '--pack-destination', packs], dir);
+  tarballs = readdirSync(packs).map((file) => join(packs, file));
+  for (const tarball of tarballs) report.push(`${tarball.split('/').pop()}: ${(statSync(tarball).size / 1024).toFixed(1)} kB packed`);
+
+  cpSync(project, app, { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'agentchart-consumer', private: true, type: 'module' }, null, 2));
+  // @agentchart/providers' declarations name @ai-sdk/provider's types (aiSdk()); it is an optional peer
+  // dependency, so a user type-checking with skipLibCheck false installs it (and the json-schema types its
+  // declarations need) too (docs/packaging.md).
+  await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...tarballs,
+      'zod@^4.6.7',
+      '@types/node@^20.19.0',
+      '@ai-sdk/provider@^3.0.19',
+      '@types/json-schema@^7.0.15',
+    ],
+    app,
+  );
+}, 15 * MINUTES);
+
+afterAll(() => {
+  console.log(`consumer test (${work}):\n${report.join('\n')}`);
+  if (work) rmSync(work, { recursive: true, force: true });
+}, 2 * MINUTES);
+
+const app = () => join(work, 'app');
+
+const EXPECTED_SCRIPT_OUTPUT = [
+  'agent: terminal-tool; answer: Three hearts.; calls: answer (refused by init), search, answer',
+  'chat: terminate-message; rounds: 2; last: critic',
+];
+
+describe('a consumer outside the workspace', () => {
+  it('ships built JavaScript, declarations, maps, the licence and the README, and no TypeScript sources', async () => {
+    expect(tarballs).toHaveLength(packageDirs.length);
+    for (const tarball of tarballs) {
+      const { stdout } = await run('tar', ['tzf', tarball], work);
+      const files = stdout.trim().split('\n');
+      expect(files).toContain('package/LICENSE');
+      expect(files).toContain('package/README.md');
+      expect(files).toContain('package/CHANGELOG.md');
+      expect(files).toContain('package/dist/index.js');
+      expect(files).toContain('package/dist/index.js.map');
+      expect(files).toContain('package/dist/index.d.ts');
+      expect(files).toContain('package/dist/index.d.ts.map');
+      expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+      expect(files.filter((file) => file.includes('tsbuildinfo') || file.startsWith('package/src/'))).toEqual([]);
+    }
+  });
+
+  it.each(['20', '22', '24'])(
+    'runs an agent with tool rules and a group chat from a plain ESM script on Node %s',
+    async (major) => {
+      const node = major === '20' ? [process.execPath] : ['npx', '--yes', `node@${major}`];
+      const { stdout } = await run(node[0]!, [...node.slice(1), 'agentAndChat.mjs'], app(), 10 * MINUTES);
+      const lines = stdout.trim().split('\n');
+      expect(lines.slice(0, -1)).toEqual(EXPECTED_SCRIPT_OUTPUT);
+      expect(lines.at(-1)).toMatch(new RegExp(`^node ${major}\\.\\d+\\.\\d+$`));
+      report.push(`Node ${major}:\n  ${lines.join('\n  ')}`);
+    },
+    10 * MINUTES,
+  );
+
+  it('loads from CommonJS with require() (require of ES modules, Node >= 20.19)', async () => {
+    const { stdout } = await run(process.execPath, ['requireActors.cjs'], app());
+    expect(stdout.trim()).toBe('cjs: completed; Hello from CommonJS.');
+    report.push(`CommonJS on Node ${process.versions.node}: ${stdout.trim()}`);
+  });
+
+  it.each(['nodenext', 'bundler'])(
+    "type-checks a user's file with strict, exactOptionalPropertyTypes and skipLibCheck false (moduleResolution %s)",
+    async (resolution) => {
+      const module = resolution === 'nodenext' ? 'nodenext' : 'esnext';
+      writeFileSync(
+        join(app(), `tsconfig.${resolution}.json`),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module,
+            moduleResolution: resolution,
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            skipLibCheck: false,
+            noEmit: true,
+            types: ['node'],
+          },
+          files: ['userApp.ts'],
+        }),
+      );
+      const tsc = join(root, 'node_modules/typescript/bin/tsc');
+      const { stdout } = await promisify(execFile)(process.execPath, [tsc, '-p', `tsconfig.${resolution}.json`], { cwd: app() }).catch(
+        (failure: { stdout: string }) => failure,
+      );
+      const errors = stdout.split('\n').filter((line) => / error TS\d+/.test(line));
+      // xstate's own declarations do not compile under exactOptionalPropertyTypes
+      // (statelyai/xstate#4613): every user of xstate with skipLibCheck false sees
+      // those. Everything else — agentchart's declarations and the user's file — must.
+      expect(errors.filter((line) => !line.startsWith('node_modules/xstate/'))).toEqual([]);
+      report.push(`tsc (${resolution}): no errors in agentchart or the user's file; ${errors.length} in xstate's own declarations`);
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    'passes publint (strict) and arethetypeswrong (ESM-only profile) for every package',
+    async () => {
+      for (const tarball of tarballs) {
+        const publint = await run(bin('publint'), ['run', '--strict', tarball], work);
+        expect(publint.stdout).toContain('All good!');
+        // ESM only: CommonJS users require() the ES modules (Node >= 20.19), which attw's
+        // node16-from-CJS check (a dynamic import) predates; the esm-only profile leaves it out.
+        // attw exits 1 on any problem it does not ignore (run() then throws).
+        const attw = await run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'], work);
+        expect(attw.stdout).toContain('node16 (from ESM): 🟢 (ESM)');
+        expect(attw.stdout).toContain('bundler: 🟢');
+      }
+      report.push(`publint and attw: no problems in ${packageNames.join(', ')}`);
+    },
+    5 * MINUTES,
+  );
+});
