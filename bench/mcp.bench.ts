@@ -25,11 +25,17 @@ const require = createRequire(import.meta.url);
 const packageJson = require.resolve('@modelcontextprotocol/server-everything/package.json');
 const bin = join(dirname(packageJson), (require(packageJson) as { bin: Record<string, string> }).bin['mcp-server-everything'] as string);
 
-const echo = defineTool({ name: 'echo', description: 'Echoes.', parameters: z.object({ message: z.string() }), execute: ({ message }) => `Echo: ${message}` });
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes.',
+  parameters: z.object({ message: z.string() }),
+  execute: ({ message }) => `Echo: ${message}`,
+});
 
 function stepModel() {
   return scriptedModel(
-    (_request, index) => (index % (STEPS_PER_RUN + 1) < STEPS_PER_RUN ? { toolCalls: [{ name: 'echo', arguments: { message: 'hi' } }] } : { text: 'done' }),
+    (_request, index) =>
+      index % (STEPS_PER_RUN + 1) < STEPS_PER_RUN ? { toolCalls: [{ name: 'echo', arguments: { message: 'hi' } }] } : { text: 'done' },
     { recordRequests: false },
   );
 }
@@ -76,7 +82,11 @@ export async function runBenchmark(): Promise<void> {
     sourcedRuns.push(await microsPerRun(sourced, LOCAL_RUNS));
   }
   await mcpAgent.close();
-  console.log(`M1 tool step, MCP over stdio (server-everything echo): ${median(mcp).toFixed(0)} µs; local tool: ${median(local).toFixed(1)} µs (medians of ${ROUNDS} rounds)`);
-  console.log(`M2 one-answer run, tools from an in-memory tool source: ${median(sourcedRuns).toFixed(1)} µs; tools given directly: ${median(directRuns).toFixed(1)} µs`);
+  console.log(
+    `M1 tool step, MCP over stdio (server-everything echo): ${median(mcp).toFixed(0)} µs; local tool: ${median(local).toFixed(1)} µs (medians of ${ROUNDS} rounds)`,
+  );
+  console.log(
+    `M2 one-answer run, tools from an in-memory tool source: ${median(sourcedRuns).toFixed(1)} µs; tools given directly: ${median(directRuns).toFixed(1)} µs`,
+  );
   console.log(`M3 first run of an MCP agent (start server, handshake, tools/list, 10 tool steps): ${firstMs.toFixed(0)} ms`);
 }

@@ -133,7 +133,10 @@ export async function runBenchmark(): Promise<void> {
     const chats = Number(process.env.SCALE_OUT_CHATS ?? 200);
     const one = await throughput(server.url, db, 1, chats, 'one');
     const two = await throughput(server.url, db, 2, chats, 'two');
-    for (const [name, figures] of [['1 worker ', one], ['2 workers', two]] as const) {
+    for (const [name, figures] of [
+      ['1 worker ', one],
+      ['2 workers', two],
+    ] as const) {
       console.log(
         `${name}: ${figures.chatsPerSecond.toFixed(1)} chats/s (${(figures.chatsPerSecond * TURNS_PER_CHAT).toFixed(0)} turns/s) · ${figures.commitsPerTurn.toFixed(1)} Postgres transactions/turn (reads and queue polling included) · ${figures.rowsPerTurn.toFixed(1)} rows written/turn · worker CPU ${figures.cpuMsPerTurn.toFixed(2)} ms/turn · ${chats} chats, ${LATENCY_MS} ms model latency`,
       );

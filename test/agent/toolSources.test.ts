@@ -49,7 +49,13 @@ describe('tool sources (the hook MCP servers use)', () => {
   it('loads the sources before the first model request and builds the agent once per list', async () => {
     const source = memorySource('mem', [tool('alpha')]);
     const model = scriptedModel([{ toolCalls: [{ name: 'alpha', arguments: {} }] }, { text: 'one' }, { text: 'two' }]);
-    const agent = createAgent({ name: 'a', model, tools: [tool('own')], toolSources: [source], toolChoice: { mode: 'auto', allowedTools: ['alpha', 'own'] } });
+    const agent = createAgent({
+      name: 'a',
+      model,
+      tools: [tool('own')],
+      toolSources: [source],
+      toolChoice: { mode: 'auto', allowedTools: ['alpha', 'own'] },
+    });
     const run = agent.run('Go.');
     const seen = events(run);
     expect(run.runId).toMatch(/^run_/);
@@ -69,12 +75,19 @@ describe('tool sources (the hook MCP servers use)', () => {
 
   it('a list change reaches the running run: tools.changed, then the next model request', async () => {
     const source = memorySource('mem', [tool('alpha')]);
-    const model = scriptedModel([{ toolCalls: [{ name: 'alpha', arguments: {} }] }, { toolCalls: [{ name: 'beta', arguments: {} }] }, { text: 'done' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'alpha', arguments: {} }] },
+      { toolCalls: [{ name: 'beta', arguments: {} }] },
+      { text: 'done' },
+    ]);
     const changer: AnyTool = defineTool({
       name: 'alpha',
       description: 'Adds beta.',
       parameters: z.object({}),
-      execute: async (): Promise<string> => (await source.set([changer, tool('beta')]), 'added'),
+      execute: async (): Promise<string> => {
+        await source.set([changer, tool('beta')]);
+        return 'added';
+      },
     });
     await source.set([changer]);
     const run = createAgent({ name: 'a', model, toolSources: [source] }).run('Go.');
@@ -82,7 +95,12 @@ describe('tool sources (the hook MCP servers use)', () => {
     const result = await run.result;
     expect(model.requests[1]?.tools.map((spec) => spec.name)).toEqual(['alpha', 'beta']);
     expect(result.toolCalls[1]?.content).toBe('beta done');
-    expect((await seen).find((event) => event.type === 'tools.changed')).toMatchObject({ callId: 'source:mem', added: ['beta'], removed: [], tools: ['alpha', 'beta'] });
+    expect((await seen).find((event) => event.type === 'tools.changed')).toMatchObject({
+      callId: 'source:mem',
+      added: ['beta'],
+      removed: [],
+      tools: ['alpha', 'beta'],
+    });
   });
 
   it('removing a tool that the rules require: the run fails with TOOL_SOURCE_RULES_BROKEN instead of never ending', async () => {
@@ -91,7 +109,10 @@ describe('tool sources (the hook MCP servers use)', () => {
       name: 'alpha',
       description: 'Removes beta.',
       parameters: z.object({}),
-      execute: async (): Promise<string> => (await source.set([remover]), 'removed'),
+      execute: async (): Promise<string> => {
+        await source.set([remover]);
+        return 'removed';
+      },
     });
     await source.set([remover, tool('beta')]);
     const model = scriptedModel([{ toolCalls: [{ name: 'alpha', arguments: {} }] }, { text: 'never' }]);
@@ -106,7 +127,13 @@ describe('tool sources (the hook MCP servers use)', () => {
   });
 
   it('a run waiting for approval persists and resumes through the sources', async () => {
-    const pay = defineTool({ name: 'pay', description: 'Pays.', parameters: z.object({ amount: z.number() }), approval: 'always', execute: ({ amount }) => `paid ${amount}` });
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays.',
+      parameters: z.object({ amount: z.number() }),
+      approval: 'always',
+      execute: ({ amount }) => `paid ${amount}`,
+    });
     const source = memorySource('bank', [pay]);
     const script = [{ toolCalls: [{ name: 'pay', arguments: { amount: 5 }, id: 'p1' }] }, { text: 'Paid.' }];
     const agent = createAgent({ name: 'payer', model: scriptedModel(script), toolSources: [source] });

@@ -1,4 +1,13 @@
-import { type ChatClient, createChatClient, checkDatabase, type DurableChatEvent, MODEL_STEP_NAME, seedOf, startWorker, type Worker } from '@agentchart/dbos';
+import {
+  type ChatClient,
+  createChatClient,
+  checkDatabase,
+  type DurableChatEvent,
+  MODEL_STEP_NAME,
+  seedOf,
+  startWorker,
+  type Worker,
+} from '@agentchart/dbos';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { createPostgresRunStore } from '@agentchart/store/postgres';
 import pg from 'pg';
@@ -30,7 +39,12 @@ afterAll(async () => {
 }, 60_000);
 
 const ledgerRows = async (chatId: string) =>
-  (await db.query<{ idempotency_key: string; tool: string; detail: string }>('SELECT idempotency_key, tool, detail FROM test_ledger WHERE idempotency_key LIKE $1 ORDER BY id', [`${chatId}/%`])).rows;
+  (
+    await db.query<{ idempotency_key: string; tool: string; detail: string }>(
+      'SELECT idempotency_key, tool, detail FROM test_ledger WHERE idempotency_key LIKE $1 ORDER BY id',
+      [`${chatId}/%`],
+    )
+  ).rows;
 
 async function allEvents(chatId: string): Promise<DurableChatEvent[]> {
   const events: DurableChatEvent[] = [];
@@ -42,7 +56,14 @@ describe('group chats as DBOS workflows', () => {
   it('runs an enqueued four-agent chat to the end: each model call a step, each tool call once, events readable from another client', async () => {
     const chatId = await client.enqueue('fourAgents', 'Take notes.', { chatId: 'chat-four-1' });
     const result = await client.result(chatId);
-    expect(result).toMatchObject({ chatId, reason: 'max-rounds', rounds: 4, lastSpeaker: 'dee', lastMessage: 'dee done after 6 messages', executor: 'test-worker' });
+    expect(result).toMatchObject({
+      chatId,
+      reason: 'max-rounds',
+      rounds: 4,
+      lastSpeaker: 'dee',
+      lastMessage: 'dee done after 6 messages',
+      executor: 'test-worker',
+    });
     expect((await ledgerRows(chatId)).map((row) => [row.idempotency_key, row.detail])).toEqual([
       [`${chatId}/run-1:call_1`, 'ann at 1'],
       [`${chatId}/run-2:call_1`, 'bob at 2'],
@@ -56,7 +77,12 @@ describe('group chats as DBOS workflows', () => {
     const events = await allEvents(chatId);
     expect(events[0]).toMatchObject({ type: 'chat.started', chatId });
     expect(events.at(-1)).toMatchObject({ type: 'chat.finished', chatId, reason: 'max-rounds', rounds: 4 });
-    expect(events.filter((event) => event.type === 'turn.finished').map((event) => (event as { speaker: string }).speaker)).toEqual(['ann', 'bob', 'cy', 'dee']);
+    expect(events.filter((event) => event.type === 'turn.finished').map((event) => (event as { speaker: string }).speaker)).toEqual([
+      'ann',
+      'bob',
+      'cy',
+      'dee',
+    ]);
     const store = await createPostgresRunStore({ connectionString: server.url });
     try {
       expect((await store.loadRun(chatId))?.status).toBe('finished');
@@ -95,7 +121,11 @@ describe('group chats as DBOS workflows', () => {
   it('waits durably for an approval: the wait is visible from a client, a wrong id is refused, approve runs the call once', async () => {
     const chatId = await client.enqueue('payment', 'Pay Bob 250.', { chatId: 'chat-pay-1' });
     const waiting = await client.waitForWaiting(chatId, { timeoutMs: 30_000 });
-    expect(waiting).toMatchObject({ kind: 'approval', speaker: 'payer', requests: [{ id: 'call_1', toolName: 'pay', arguments: { to: 'Bob', amount: 250 } }] });
+    expect(waiting).toMatchObject({
+      kind: 'approval',
+      speaker: 'payer',
+      requests: [{ id: 'call_1', toolName: 'pay', arguments: { to: 'Bob', amount: 250 } }],
+    });
     expect(await ledgerRows(chatId)).toEqual([]);
     await client.approve(chatId, 'no-such-call');
     await client.approve(chatId, 'call_1');
@@ -116,7 +146,12 @@ describe('group chats as DBOS workflows', () => {
     try {
       // A worker died while ann's `note` ran: the call is started in the journal, with no result.
       const lease = await store.createRun({ runId: chatId, kind: 'chat', name: 'fourAgents', owner: 'dead-worker', leaseMs: 30_000 });
-      await store.recordCallStarted(lease, { callId: `${chatId}/run-1#call_1`, toolName: 'note', argumentsHash: argumentsHashOf({ text: 'ann at 1' }), idempotencyKey: `${chatId}/run-1:call_1` });
+      await store.recordCallStarted(lease, {
+        callId: `${chatId}/run-1#call_1`,
+        toolName: 'note',
+        argumentsHash: argumentsHashOf({ text: 'ann at 1' }),
+        idempotencyKey: `${chatId}/run-1:call_1`,
+      });
       await store.releaseLease(lease);
     } finally {
       await store.close();

@@ -31,7 +31,17 @@ function cli(args: string[]): ChildProcess {
 }
 
 async function startWorkerProcess(executor: string): Promise<void> {
-  const child = cli(['worker', '--module', 'test/dbos/chatsModule.ts', '--executor', executor, '--concurrency', '40', '--take-over-after', String(TAKE_OVER_AFTER_MS)]);
+  const child = cli([
+    'worker',
+    '--module',
+    'test/dbos/chatsModule.ts',
+    '--executor',
+    executor,
+    '--concurrency',
+    '40',
+    '--take-over-after',
+    String(TAKE_OVER_AFTER_MS),
+  ]);
   workers.set(executor, child);
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -71,7 +81,9 @@ function kill(executor: string): Promise<void> {
 const count = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: string }>(sql, params)).rows[0]?.n);
 const finishedChats = () => count("SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'agentchart.chat' AND status = 'SUCCESS'");
 const pendingOn = async (executor: string) =>
-  (await db.query<{ id: string }>("SELECT workflow_uuid AS id FROM dbos.workflow_status WHERE executor_id = $1 AND status = 'PENDING'", [executor])).rows.map((row) => row.id);
+  (
+    await db.query<{ id: string }>("SELECT workflow_uuid AS id FROM dbos.workflow_status WHERE executor_id = $1 AND status = 'PENDING'", [executor])
+  ).rows.map((row) => row.id);
 
 async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -101,7 +113,8 @@ it('runs 300 four-agent chats on 3 worker processes through two SIGKILLs: each c
   const started = Date.now();
   const payments = Array.from({ length: PAYMENTS }, (_, index) => `pay-${index}`);
   for (const chatId of payments) await client.enqueue('payment', 'Pay Bob 250.', { chatId });
-  for (const chatId of payments) expect(await client.waitForWaiting(chatId, { timeoutMs: 60_000 })).toMatchObject({ kind: 'approval', requests: [{ id: 'call_1' }] });
+  for (const chatId of payments)
+    expect(await client.waitForWaiting(chatId, { timeoutMs: 60_000 })).toMatchObject({ kind: 'approval', requests: [{ id: 'call_1' }] });
   const paymentExecutors = new Map<string, string | undefined>();
   for (const chatId of payments) paymentExecutors.set(chatId, (await client.status(chatId)).executor);
 
@@ -140,14 +153,19 @@ it('runs 300 four-agent chats on 3 worker processes through two SIGKILLs: each c
   const all = [...payments, ...chatIds];
   await until(
     async () => {
-      const open = (await db.query<{ id: string }>("SELECT workflow_uuid AS id FROM dbos.workflow_status WHERE name = 'agentchart.chat' AND status <> 'SUCCESS'")).rows;
+      const open = (
+        await db.query<{ id: string }>("SELECT workflow_uuid AS id FROM dbos.workflow_status WHERE name = 'agentchart.chat' AND status <> 'SUCCESS'")
+      ).rows;
       for (const { id } of open) {
         const waiting = (await client.status(id)).waiting;
         if (waiting?.kind !== 'in-doubt') continue;
         inDoubt++;
         const key = waiting.id.replace('#', ':');
         const ran = await count('SELECT count(*) AS n FROM test_ledger WHERE idempotency_key = $1', [key]);
-        await client.send(id, ran > 0 ? { type: 'record', id: waiting.id, result: 'ran before the crash (checked in the ledger)' } : { type: 'approve', id: waiting.id });
+        await client.send(
+          id,
+          ran > 0 ? { type: 'record', id: waiting.id, result: 'ran before the crash (checked in the ledger)' } : { type: 'approve', id: waiting.id },
+        );
       }
       return open.length === 0;
     },
@@ -160,7 +178,9 @@ it('runs 300 four-agent chats on 3 worker processes through two SIGKILLs: each c
   expect(await count("SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'agentchart.chat' AND status = 'SUCCESS'")).toBe(all.length);
   expect(await count("SELECT count(*) AS n FROM agentchart_runs WHERE kind = 'chat' AND status = 'finished' AND version = 1")).toBe(all.length);
   // No tool call ran twice: one ledger row per call, 4 per four-agent chat, 2 per payment (pay and the checker's note), minus the in-doubt calls recorded by hand.
-  const duplicates = await count('SELECT count(*) AS n FROM (SELECT idempotency_key FROM test_ledger GROUP BY idempotency_key HAVING count(*) > 1) AS d');
+  const duplicates = await count(
+    'SELECT count(*) AS n FROM (SELECT idempotency_key FROM test_ledger GROUP BY idempotency_key HAVING count(*) > 1) AS d',
+  );
   expect(duplicates).toBe(0);
   expect(await count('SELECT count(DISTINCT idempotency_key) AS n FROM test_ledger')).toBe(CHATS * 4 + PAYMENTS * 2);
   expect(await count("SELECT count(*) AS n FROM test_ledger WHERE tool = 'pay'")).toBe(PAYMENTS);

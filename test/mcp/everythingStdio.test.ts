@@ -24,7 +24,11 @@ describe('mcpServer over stdio (server-everything)', () => {
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image', 'trigger-long-running-operation']));
     const sum = tools.find((tool) => tool.name === 'get-sum');
-    expect(sum?.spec.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
+    expect(sum?.spec.parameters).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    });
     expect(sum?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     expect(mcpToolOrigin(sum!)).toMatchObject({ serverName: 'everything', mcpToolName: 'get-sum' });
     // A tool whose definition did not change keeps its object across loads (the server announces a change after it starts).
@@ -37,7 +41,7 @@ describe('mcpServer over stdio (server-everything)', () => {
     const result = await agent.run('2 + 3?').result;
     expect(result.stopReason).toBe('completed');
     expect(result.toolCalls[0]).toMatchObject({ content: 'The sum of 2 and 3 is 5.', isError: false });
-    expect((result.toolCalls[0]?.value as McpToolResult).content).toEqual([{ type: 'text', text: 'The sum of 2 and 3 is 5.' }]);
+    expect((result.toolCalls[0]!.value as McpToolResult).content).toEqual([{ type: 'text', text: 'The sum of 2 and 3 is 5.' }]);
     expect(model.requests[0]?.tools.map((tool) => tool.name)).toContain('get-sum');
   });
 
@@ -51,15 +55,20 @@ describe('mcpServer over stdio (server-everything)', () => {
 
   it('maps image and structured content: a line of text for the model, the whole result for the program', async () => {
     const model = scriptedModel([
-      { toolCalls: [{ name: 'get-tiny-image', arguments: {} }, { name: 'get-structured-content', arguments: { location: 'Chicago' } }] },
+      {
+        toolCalls: [
+          { name: 'get-tiny-image', arguments: {} },
+          { name: 'get-structured-content', arguments: { location: 'Chicago' } },
+        ],
+      },
       { text: 'Done.' },
     ]);
     const agent = createAgent({ name: 'viewer', model, toolSources: [shared] });
     const result = await agent.run('Show me.').result;
     const [image, structured] = result.toolCalls;
     expect(image?.content).toMatch(/\[image: image\/png, \d+ bytes\]/);
-    expect((image?.value as McpToolResult).content.some((block) => block.type === 'image')).toBe(true);
-    expect((structured?.value as McpToolResult).structuredContent).toMatchObject({ temperature: expect.any(Number) });
+    expect((image!.value as McpToolResult).content.some((block) => block.type === 'image')).toBe(true);
+    expect((structured!.value as McpToolResult).structuredContent).toMatchObject({ temperature: expect.any(Number) });
   });
 
   it('progress notifications restart the timeout; a call without progress times out and the run goes on', async () => {
@@ -85,13 +94,19 @@ describe('mcpServer over stdio (server-everything)', () => {
 
   it('timeoutMs: null waits as long as the call takes', async () => {
     const server = everything({ timeoutMs: null });
-    const model = scriptedModel([{ toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 1 } }] }, { text: 'Done.' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 1 } }] },
+      { text: 'Done.' },
+    ]);
     const result = await createAgent({ name: 'waiter', model, toolSources: [server] }).run('Wait.').result;
     expect(result.toolCalls[0]?.isError).toBe(false);
   });
 
   it('aborting a run ends a call in flight at once', async () => {
-    const model = scriptedModel([{ toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 10 } }] }, { text: 'never' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 10 } }] },
+      { text: 'never' },
+    ]);
     const agent = createAgent({ name: 'waiter', model, toolSources: [shared] });
     const run = agent.run('Wait.');
     const events = collectEvents(run);
@@ -150,7 +165,12 @@ describe('names, rules and approvals', () => {
     const server = everything({ prefix: 'ev', filter: ['get-sum', 'echo'], oneCallAtATime: ['ev__echo'] });
     const seenByMiddleware: string[] = [];
     const model = scriptedModel([
-      { toolCalls: [{ name: 'ev__get-sum', arguments: { a: 1, b: 1 } }, { name: 'ev__echo', arguments: { message: 'x' } }] },
+      {
+        toolCalls: [
+          { name: 'ev__get-sum', arguments: { a: 1, b: 1 } },
+          { name: 'ev__echo', arguments: { message: 'x' } },
+        ],
+      },
       { toolCalls: [{ name: 'ev__echo', arguments: { message: 'alone' } }] },
       { text: 'Done.' },
     ]);
@@ -213,13 +233,24 @@ describe('names, rules and approvals', () => {
         return ctx.toolName === 'echo';
       },
     });
-    const model = scriptedModel([{ toolCalls: [{ name: 'get-sum', arguments: { a: 1, b: 2 } }, { name: 'echo', arguments: { message: 'x' } }] }, { text: 'Done.' }]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'get-sum', arguments: { a: 1, b: 2 } },
+          { name: 'echo', arguments: { message: 'x' } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
     const run = createAgent({ name: 'careful', model, toolSources: [server] }).run('Go.');
     await new Promise<void>((resolve) => run.events$.subscribe((event) => event.type === 'approval.requested' && resolve()));
     expect(run.pendingApprovals.map((request) => request.toolName)).toEqual(['echo']);
     run.reject(run.pendingApprovals[0]!.id, 'not now');
     const result: RunResult = await run.result;
-    expect(result.toolCalls.map((record) => record.content)).toEqual(['The sum of 1 and 2 is 3.', 'The call of "echo" was rejected by the user and did not run. Reason: not now']);
+    expect(result.toolCalls.map((record) => record.content)).toEqual([
+      'The sum of 1 and 2 is 3.',
+      'The call of "echo" was rejected by the user and did not run. Reason: not now',
+    ]);
     expect(seen).toEqual([
       { args: { a: 1, b: 2 }, tool: 'get-sum', mcpToolName: 'get-sum', readOnly: true },
       { args: { message: 'x' }, tool: 'echo', mcpToolName: 'echo', readOnly: true },

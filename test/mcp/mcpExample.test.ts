@@ -9,7 +9,9 @@ describe('pnpm example mcp', () => {
   it('runs an agent with rules, a prefix, an approval and a list change over a local MCP server', { timeout: 60_000 }, async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', runner, 'mcp'], { timeout: 50_000 });
     const lines = stdout.split('\n');
-    expect(lines[0]).toBe('tools from MCP server "notes": notes__search_notes, notes__read_note, notes__delete_note (destructive), notes__open_archive');
+    expect(lines[0]).toBe(
+      'tools from MCP server "notes": notes__search_notes, notes__read_note, notes__delete_note (destructive), notes__open_archive',
+    );
     expect(stdout).toContain(
       '⛔ notes__read_note refused by the init rule: the first tool call must be one of: notes__search_notes (allowed now: notes__search_notes)',
     );

@@ -10,10 +10,15 @@ const bin = join(root, 'packages/examples/bin/agentchart.mjs');
 const team = join(root, 'test/mcp/fixtures/team.ts');
 
 describe('agentchart mcp serve --module', () => {
-  it('serves a module\'s agents and chats over stdio to an MCP client', { timeout: 60_000 }, async () => {
+  it("serves a module's agents and chats over stdio to an MCP client", { timeout: 60_000 }, async () => {
     const served = mcpServer({ name: 'team', command: process.execPath, args: [bin, 'mcp', 'serve', '--module', team], cwd: root });
     const model = scriptedModel([
-      { toolCalls: [{ name: 'greeter', arguments: { input: 'Hi' } }, { name: 'desk', arguments: { input: 'Write.' } }] },
+      {
+        toolCalls: [
+          { name: 'greeter', arguments: { input: 'Hi' } },
+          { name: 'desk', arguments: { input: 'Write.' } },
+        ],
+      },
       { text: 'Done.' },
     ]);
     const agent = createAgent({ name: 'client', model, toolSources: [served] });

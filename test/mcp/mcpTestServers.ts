@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type RunEvent, rules } from '@agentchart/core';
+import type { RunEvent } from '@agentchart/core';
 import type { AgentRun } from '@agentchart/actors';
 import { firstValueFrom, toArray } from 'rxjs';
 
@@ -17,5 +17,3 @@ export function everythingServer(): { command: string; args: string[] } {
 export function collectEvents(run: AgentRun): Promise<RunEvent[]> {
   return firstValueFrom(run.events$.pipe(toArray()));
 }
-
-export { rules };

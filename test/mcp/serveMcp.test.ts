@@ -49,13 +49,20 @@ describe('serveMcp: agents and chats as MCP tools', () => {
   });
 
   it('an agentchart agent uses a served agent through mcpServer', async () => {
-    const lookup = defineTool({ name: 'lookup', description: 'Looks up.', parameters: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` });
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      parameters: z.object({ q: z.string() }),
+      execute: ({ q }) => `found ${q}`,
+    });
     const researcher = createAgent({
       name: 'researcher',
       model: scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { q: 'MCP' } }] }, { text: 'MCP is a protocol.' }]),
       tools: [lookup],
     });
-    const listener = await serveMcp({ agents: [{ agent: researcher, toolName: 'ask_researcher', description: 'Researches a question.' }] }).serveHttp();
+    const listener = await serveMcp({
+      agents: [{ agent: researcher, toolName: 'ask_researcher', description: 'Researches a question.' }],
+    }).serveHttp();
     listeners.push(listener);
     const remote = mcpServer({ name: 'remote', url: listener.url });
     const lead = createAgent({
@@ -66,7 +73,11 @@ describe('serveMcp: agents and chats as MCP tools', () => {
     try {
       const result = await lead.run('Find out what MCP is.').result;
       expect(result.toolCalls[0]).toMatchObject({ content: 'MCP is a protocol.', isError: false });
-      expect((result.toolCalls[0]?.value as { structuredContent: unknown }).structuredContent).toEqual({ stopReason: 'completed', steps: 2, toolCalls: ['lookup'] });
+      expect((result.toolCalls[0]!.value as { structuredContent: unknown }).structuredContent).toEqual({
+        stopReason: 'completed',
+        steps: 2,
+        toolCalls: ['lookup'],
+      });
     } finally {
       await lead.close();
     }
@@ -88,7 +99,11 @@ describe('serveMcp: agents and chats as MCP tools', () => {
           });
         }),
     });
-    const worker = createAgent({ name: 'worker', model: scriptedModel([{ toolCalls: [{ name: 'slow', arguments: {} }] }, { text: 'never' }]), tools: [slow] });
+    const worker = createAgent({
+      name: 'worker',
+      model: scriptedModel([{ toolCalls: [{ name: 'slow', arguments: {} }] }, { text: 'never' }]),
+      tools: [slow],
+    });
     const listener = await serveMcp({ agents: [worker] }).serveHttp();
     listeners.push(listener);
     const client = await connect(listener.url);

@@ -23,14 +23,20 @@ const seen = { cancelled: [] as string[], calls: [] as string[] };
 function recordsServer(options: { withVault?: boolean } = {}): SdkMcpServer {
   const server = new SdkMcpServer({ name: 'records', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   const vault = () =>
-    server.registerTool('vault', { description: 'Opens the vault.', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'The vault is open.' }] }));
+    server.registerTool('vault', { description: 'Opens the vault.', inputSchema: {} }, async () => ({
+      content: [{ type: 'text', text: 'The vault is open.' }],
+    }));
   let registeredVault = options.withVault ? vault() : undefined;
   server.registerTool(
     'lookup',
     { description: 'Looks a record up.', inputSchema: { id: z.string() }, annotations: { readOnlyHint: true } },
     async ({ id }) => {
       seen.calls.push(`lookup ${id}`);
-      return { content: [{ type: 'text', text: `Record ${id}: active` }], structuredContent: { id, status: 'active' }, _meta: { 'records/version': 7 } };
+      return {
+        content: [{ type: 'text', text: `Record ${id}: active` }],
+        structuredContent: { id, status: 'active' },
+        _meta: { 'records/version': 7 },
+      };
     },
   );
   server.registerTool('whoami', { description: 'Tells who the caller is.', inputSchema: {} }, async (_args, extra) => ({
@@ -88,7 +94,15 @@ describe('mcpServer over Streamable HTTP (an SDK server in the test)', () => {
   it('calls tools with the headers; structured content and _meta are kept for the program', async () => {
     const http = await serve(() => recordsServer(), { authorization: 'Bearer tok-9f8e7d6c5b' });
     const records = client({ name: 'records', url: http.url, headers: { authorization: 'Bearer tok-9f8e7d6c5b' } });
-    const model = scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { id: 'REC-1' } }, { name: 'whoami', arguments: {} }] }, { text: 'Active.' }]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'lookup', arguments: { id: 'REC-1' } },
+          { name: 'whoami', arguments: {} },
+        ],
+      },
+      { text: 'Active.' },
+    ]);
     const run = createAgent({ name: 'clerk', model, toolSources: [records] }).run('Status of REC-1?');
     const events = collectEvents(run);
     const result = await run.result;
@@ -124,13 +138,21 @@ describe('mcpServer over Streamable HTTP (an SDK server in the test)', () => {
     ]);
     const result = await createAgent({ name: 'clerk', model, toolSources: [client({ name: 'records', url: http.url })] }).run('Find Smith.').result;
     expect(result.toolCalls[0]).toMatchObject({ isError: true, content: 'No record matches "Smith": search by an id like REC-1.' });
-    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', isError: true, content: 'No record matches "Smith": search by an id like REC-1.' });
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      isError: true,
+      content: 'No record matches "Smith": search by an id like REC-1.',
+    });
     expect(result.toolCalls[1]?.isError).toBe(false);
   });
 
   it('a list change during a run reaches the next model request, like ctx.addTools', async () => {
     const http = await serve(() => recordsServer());
-    const model = scriptedModel([{ toolCalls: [{ name: 'unlock', arguments: {} }] }, { toolCalls: [{ name: 'vault', arguments: {} }] }, { text: 'Open.' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'unlock', arguments: {} }] },
+      { toolCalls: [{ name: 'vault', arguments: {} }] },
+      { text: 'Open.' },
+    ]);
     const run = createAgent({ name: 'keeper', model, toolSources: [client({ name: 'records', url: http.url })] }).run('Open the vault.');
     const events = collectEvents(run);
     const result = await run.result;

@@ -57,16 +57,26 @@ export interface ChatClient {
  * if (waiting?.kind === 'approval') await client.approve(chatId, waiting.requests[0].id);
  * console.log((await client.result(chatId)).reason);
  */
-export async function createChatClient(options: { databaseUrl?: string; queue?: string; /** Connections to Postgres (default 4). */ poolSize?: number } = {}): Promise<ChatClient> {
+export async function createChatClient(
+  options: { databaseUrl?: string; queue?: string /** Connections to Postgres (default 4). */; poolSize?: number } = {},
+): Promise<ChatClient> {
   const databaseUrl = databaseUrlFrom(options.databaseUrl);
   await checkDatabase(databaseUrl, { schema: true });
-  const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl, applicationName: DBOS_APPLICATION_NAME, systemDatabasePoolSize: options.poolSize ?? 4 });
+  const client = await DBOSClient.create({
+    systemDatabaseUrl: databaseUrl,
+    applicationName: DBOS_APPLICATION_NAME,
+    systemDatabasePoolSize: options.poolSize ?? 4,
+  });
   const queue = options.queue ?? DEFAULT_CHAT_QUEUE;
   const send = async (chatId: string, message: ControlMessage) => client.send(chatId, parseControlMessage(message), CONTROL_TOPIC);
   const known = async (chatId: string) => {
     const workflow = await client.getWorkflow(chatId);
     if (workflow === undefined) {
-      throw new DbosChatError('CHAT_NOT_FOUND', `No chat "${chatId}" in this database. Check the id (agentchart enqueue prints it) and DBOS_DATABASE_URL.`, { chatId });
+      throw new DbosChatError(
+        'CHAT_NOT_FOUND',
+        `No chat "${chatId}" in this database. Check the id (agentchart enqueue prints it) and DBOS_DATABASE_URL.`,
+        { chatId },
+      );
     }
     return workflow;
   };
@@ -103,7 +113,8 @@ export async function createChatClient(options: { databaseUrl?: string; queue?: 
         const now = await status(chatId);
         if (now.waiting !== null) return now.waiting;
         if (now.status !== 'PENDING' && now.status !== 'ENQUEUED') return null;
-        if (Date.now() > deadline) throw new Error(`Chat "${chatId}" did not wait for a person within ${waitOptions.timeoutMs ?? 60_000} ms (status ${now.status}).`);
+        if (Date.now() > deadline)
+          throw new Error(`Chat "${chatId}" did not wait for a person within ${waitOptions.timeoutMs ?? 60_000} ms (status ${now.status}).`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -87,15 +87,20 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
     lease: keeper.current,
     onLeaseLost: () => run?.abort(),
     beforeStep: events.flush,
-    decideInDoubt: (entry, toolArguments) =>
-      waits.one(async () => decideInDoubt(entry, toolArguments, events)),
+    decideInDoubt: (entry, toolArguments) => waits.one(async () => decideInDoubt(entry, toolArguments, events)),
   };
   try {
     const result = await workflowScope.run(scope, async () => {
       run = chat.run(input.task, { chatId, randomSeed: seedOf(chatId) });
       const started = run;
       const wakes = wakeOnWait(started);
-      started.events$.subscribe({ next: (event) => (events.add(event), wakes.check()), error: () => undefined });
+      started.events$.subscribe({
+        next: (event) => {
+          events.add(event);
+          wakes.check();
+        },
+        error: () => undefined,
+      });
       const finished = started.result.then(() => 'finished' as const);
       for (;;) {
         if ((await Promise.race([finished, wakes.next()])) === 'finished') break;
@@ -165,7 +170,9 @@ async function decideInDoubt(entry: ToolCallJournalEntry, toolArguments: unknown
     try {
       const command = parseControlMessage(message);
       if (!('id' in command) || command.id !== id) {
-        throw new Error(`The chat waits for a decision on the in-doubt call "${id}": approve (run it again), record (its result) or reject (skip) it.`);
+        throw new Error(
+          `The chat waits for a decision on the in-doubt call "${id}": approve (run it again), record (its result) or reject (skip) it.`,
+        );
       }
       decision =
         command.type === 'approve'

@@ -80,7 +80,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   if (started) throw new Error('A worker is already running in this process (DBOS is one per process).');
   const chats = new Map(Object.entries(options.chats));
   if (chats.size === 0) {
-    throw new DbosChatError('WORKER_MODULE_INVALID', 'A worker needs at least one chat: export `chats = { name: createGroupChat(…) }` from its module.');
+    throw new DbosChatError(
+      'WORKER_MODULE_INVALID',
+      'A worker needs at least one chat: export `chats = { name: createGroupChat(…) }` from its module.',
+    );
   }
   const databaseUrl = databaseUrlFrom(options.databaseUrl);
   await checkDatabase(databaseUrl);

@@ -1,12 +1,12 @@
 export { mcpServer, type McpServer } from './mcpServer.js';
-export {
-  type McpServerOptions,
-  type McpStdioOptions,
-  type McpHttpOptions,
-  type McpCommonOptions,
-  type McpApproval,
-  type McpApprovalContext,
-  type McpToolDescription,
+export type {
+  McpServerOptions,
+  McpStdioOptions,
+  McpHttpOptions,
+  McpCommonOptions,
+  McpApproval,
+  McpApprovalContext,
+  McpToolDescription,
 } from './mcpServerOptions.js';
 export { mcpToolOrigin, type McpToolOrigin } from './mcpTool.js';
 export type { McpToolResult } from './mcpCallResult.js';

@@ -25,7 +25,10 @@ export function compileArgumentsSchema(inputSchema: unknown): CompiledArguments 
   }
   const { $schema: _dialect, ...jsonSchema } = inputSchema as Record<string, unknown>;
   if (jsonSchema.type !== 'object') {
-    return { ok: false, problem: `the input schema's type is ${JSON.stringify(jsonSchema.type)}, but tool arguments are an object ("type": "object")` };
+    return {
+      ok: false,
+      problem: `the input schema's type is ${JSON.stringify(jsonSchema.type)}, but tool arguments are an object ("type": "object")`,
+    };
   }
   let validate: ReturnType<typeof ajv.compile>;
   try {
@@ -41,7 +44,10 @@ export function compileArgumentsSchema(inputSchema: unknown): CompiledArguments 
 }
 
 function issuePath(error: ErrorObject): string[] {
-  const path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') path.push(String((error.params as { missingProperty: string }).missingProperty));
   if (error.keyword === 'additionalProperties') path.push(String((error.params as { additionalProperty: string }).additionalProperty));
   return path;

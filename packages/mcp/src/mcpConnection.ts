@@ -81,9 +81,13 @@ export class McpConnection {
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (error) {
-      throw new McpServerError('MCP_LIST_FAILED', `MCP server "${this.name}" (${this.label}) did not list its tools: ${this.redact(messageOf(error))}`, {
-        server: this.name,
-      });
+      throw new McpServerError(
+        'MCP_LIST_FAILED',
+        `MCP server "${this.name}" (${this.label}) did not list its tools: ${this.redact(messageOf(error))}`,
+        {
+          server: this.name,
+        },
+      );
     }
     return tools;
   }

@@ -91,7 +91,9 @@ export function checkMcpServerOptions(options: McpServerOptions): void {
   const hasCommand = 'command' in options && options.command !== undefined;
   const hasUrl = 'url' in options && options.url !== undefined;
   if (hasCommand === hasUrl) {
-    throw new ConfigurationError(`${label} needs either \`command\` (a server started over stdio) or \`url\` (Streamable HTTP), not ${hasCommand ? 'both' : 'neither'}.`);
+    throw new ConfigurationError(
+      `${label} needs either \`command\` (a server started over stdio) or \`url\` (Streamable HTTP), not ${hasCommand ? 'both' : 'neither'}.`,
+    );
   }
   if (hasCommand && typeof (options as McpStdioOptions).command !== 'string') throw new ConfigurationError(`${label}: \`command\` must be a string.`);
   if (hasUrl) {
@@ -101,7 +103,8 @@ export function checkMcpServerOptions(options: McpServerOptions): void {
     } catch {
       url = undefined;
     }
-    if (url === undefined || !['http:', 'https:'].includes(url.protocol)) throw new ConfigurationError(`${label}: \`url\` must be an absolute http(s) URL.`);
+    if (url === undefined || !['http:', 'https:'].includes(url.protocol))
+      throw new ConfigurationError(`${label}: \`url\` must be an absolute http(s) URL.`);
   }
   if (options.prefix !== undefined && options.prefix !== true && (typeof options.prefix !== 'string' || !NAME.test(options.prefix))) {
     throw new ConfigurationError(`${label}: \`prefix\` must be true or 1 to 64 letters, digits, "_" or "-".`, { prefix: options.prefix });

@@ -136,7 +136,14 @@ async function callMcpTool(
 }
 
 /** The error result the model reads for a call that did not come back with a result. */
-function callFailure(error: unknown, abortReason: unknown, connection: McpConnection, mcpName: string, modelName: string, timeoutMs: number | null): ToolError {
+function callFailure(
+  error: unknown,
+  abortReason: unknown,
+  connection: McpConnection,
+  mcpName: string,
+  modelName: string,
+  timeoutMs: number | null,
+): ToolError {
   const server = connection.name;
   const details = { server, tool: mcpName };
   if (abortReason instanceof CallTimeout) {

@@ -25,7 +25,8 @@ export async function runServedTarget(target: ServedTarget, input: string, signa
     try {
       const result = await run.result;
       const structured = { stopReason: result.stopReason, steps: result.steps, toolCalls: result.toolCalls.map((record) => record.call.name) };
-      if (result.stopReason === 'error') return errorResult(`The agent "${target.agent.name}" failed: ${result.error?.message ?? 'unknown error'}`, structured);
+      if (result.stopReason === 'error')
+        return errorResult(`The agent "${target.agent.name}" failed: ${result.error?.message ?? 'unknown error'}`, structured);
       return { content: [{ type: 'text', text: result.text }], structuredContent: structured };
     } finally {
       events.unsubscribe();
@@ -53,7 +54,8 @@ export async function runServedTarget(target: ServedTarget, input: string, signa
 function agentProgress(event: RunEvent): string | undefined {
   if (event.type === 'tool.call') return `${event.agent} calls ${event.call.name}`;
   if (event.type === 'tool.result') return `${event.agent}: ${event.toolName} ${event.isError ? 'failed' : 'done'}`;
-  if (event.type === 'message' && event.message.role === 'assistant' && textOf(event.message) !== '') return `${event.agent}: ${textOf(event.message)}`;
+  if (event.type === 'message' && event.message.role === 'assistant' && textOf(event.message) !== '')
+    return `${event.agent}: ${textOf(event.message)}`;
   return undefined;
 }
 

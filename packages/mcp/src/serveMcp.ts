@@ -72,9 +72,7 @@ function registerTarget(server: SdkMcpServer, target: ServedTarget): void {
       const report: ReportProgress = (message) => {
         if (token === undefined) return;
         count += 1;
-        void extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: count, message } })
-          .catch(() => {});
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: count, message } }).catch(() => {});
       };
       return runServedTarget(target, input, extra.signal, report);
     },

@@ -31,7 +31,7 @@ export async function serveStreamableHttp(createServerForSession: () => SdkMcpSe
   const path = options.path ?? '/mcp';
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: SdkMcpServer }>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return void res.writeHead(404).end('Not found: the MCP endpoint is ' + path);
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return void res.writeHead(404).end(`Not found: the MCP endpoint is ${path}`);
     const sessionId = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? await readJson(req) : undefined;
     let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;

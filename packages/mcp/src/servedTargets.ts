@@ -54,10 +54,14 @@ export function servedTargets(agents: readonly (Agent | ServedAgent)[], chats: r
   const names = new Set<string>();
   for (const target of targets) {
     if (!TOOL_NAME_PATTERN.test(target.toolName)) {
-      throw new ConfigurationError(`serveMcp: the tool name ${JSON.stringify(target.toolName)} is not 1 to 64 letters, digits, "_" or "-": give a \`toolName\`.`);
+      throw new ConfigurationError(
+        `serveMcp: the tool name ${JSON.stringify(target.toolName)} is not 1 to 64 letters, digits, "_" or "-": give a \`toolName\`.`,
+      );
     }
     if (names.has(target.toolName)) {
-      throw new ConfigurationError(`serveMcp: two served agents or chats are named "${target.toolName}": give one a \`toolName\`.`, { toolName: target.toolName });
+      throw new ConfigurationError(`serveMcp: two served agents or chats are named "${target.toolName}": give one a \`toolName\`.`, {
+        toolName: target.toolName,
+      });
     }
     names.add(target.toolName);
   }

@@ -207,7 +207,8 @@ export function createAgent(options: AgentOptions): Agent {
 
 /** An agent with tool sources: checked now as far as it can be, built for each loaded tool list (see `agentWithToolSources`). */
 function createAgentWithSources(options: AgentOptions, toolSources: readonly ToolSource[]): Agent {
-  if (!Array.isArray(toolSources)) throw new ToolDefinitionError(`createAgent({ name: "${options.name}", toolSources }) takes a list of tool sources.`, { got: typeof toolSources });
+  if (!Array.isArray(toolSources))
+    throw new ToolDefinitionError(`createAgent({ name: "${options.name}", toolSources }) takes a list of tool sources.`, { got: typeof toolSources });
   // Everything but the rules and the tool choice can be checked before the sources' names are known.
   const { toolSources: _sources, toolRules: _rules, toolChoice: _choice, ...rest } = options;
   const config = buildConfig(rest);

@@ -7,7 +7,7 @@ import {
   type StateChange,
   type StateRecord,
 } from '@agentchart/core';
-import { Observable, ReplaySubject, Subject, switchMap } from 'rxjs';
+import { type Observable, ReplaySubject, Subject, switchMap } from 'rxjs';
 import type { AgentRun } from './agentRun.js';
 import type { ApprovalRequest } from './approvals.js';
 import { ToolSourceError } from './toolSourceError.js';
@@ -37,7 +37,11 @@ export function deferredAgentRun(
   const queued: { id: string; approved: boolean; reason?: string | undefined }[] = [];
   const waiting = () => pendingAtStart.filter((request) => !queued.some((decision) => decision.id === request.id));
   const queue = (id: string, approved: boolean, reason?: string) => {
-    if (!waiting().some((request) => request.id === id)) throw new ApprovalError(id, waiting().map((request) => request.id));
+    if (!waiting().some((request) => request.id === id))
+      throw new ApprovalError(
+        id,
+        waiting().map((request) => request.id),
+      );
     queued.push({ id, approved, reason });
   };
   const controller = new AbortController();
@@ -84,13 +88,20 @@ export function deferredAgentRun(
     reject: (id, reason) => (inner ? inner.reject(id, reason) : queue(id, false, reason)),
     persist: () => {
       if (inner) return inner.persist();
-      throw new RunSnapshotError('RUN_NOT_PERSISTABLE', 'The run is still loading its tool sources: persist it when `run.pendingApprovals` is not empty.', {
-        state: 'loadingTools',
-      });
+      throw new RunSnapshotError(
+        'RUN_NOT_PERSISTABLE',
+        'The run is still loading its tool sources: persist it when `run.pendingApprovals` is not empty.',
+        {
+          state: 'loadingTools',
+        },
+      );
     },
     get actor() {
       if (inner) return inner.actor;
-      throw new ToolSourceError('TOOL_SOURCE_NOT_LOADED', 'The run is still loading its tool sources, so it has no actor yet: read `run.actor` after its first event.');
+      throw new ToolSourceError(
+        'TOOL_SOURCE_NOT_LOADED',
+        'The run is still loading its tool sources, so it has no actor yet: read `run.actor` after its first event.',
+      );
     },
   };
 }

@@ -27,7 +27,8 @@ export function agentWithToolSources(
 ): Agent {
   let cached: { tools: readonly AnyTool[]; agent: Agent } | undefined;
   const agentFor = (loaded: LoadedSourceTools): Agent => {
-    const same = cached !== undefined && cached.tools.length === loaded.tools.length && cached.tools.every((tool, index) => tool === loaded.tools[index]);
+    const same =
+      cached !== undefined && cached.tools.length === loaded.tools.length && cached.tools.every((tool, index) => tool === loaded.tools[index]);
     if (!same || cached === undefined) {
       cached = { tools: loaded.tools, agent: makeAgent(loaded.tools) };
       onAgent(cached.agent);

@@ -26,12 +26,18 @@ export class ToolSourceSet {
     const names = new Set<string>();
     for (const source of sources) {
       if (!isToolSource(source)) {
-        throw new ToolSourceError('TOOL_SOURCE_INVALID', 'createAgent({ toolSources }) takes tool sources, e.g. mcpServer({ name, command }) or mcpServer({ name, url }).', {
-          got: source === null ? 'null' : typeof source,
-        });
+        throw new ToolSourceError(
+          'TOOL_SOURCE_INVALID',
+          'createAgent({ toolSources }) takes tool sources, e.g. mcpServer({ name, command }) or mcpServer({ name, url }).',
+          {
+            got: source === null ? 'null' : typeof source,
+          },
+        );
       }
       if (names.has(source.name)) {
-        throw new ToolSourceError('TOOL_SOURCE_INVALID', `Two tool sources are named "${source.name}": give each its own name.`, { name: source.name });
+        throw new ToolSourceError('TOOL_SOURCE_INVALID', `Two tool sources are named "${source.name}": give each its own name.`, {
+          name: source.name,
+        });
       }
       names.add(source.name);
     }

@@ -118,7 +118,8 @@ async function clientCommand(
     else {
       out(`${status.chatId} (${status.chat ?? '?'}): ${status.status} on ${status.executor ?? '-'}`);
       if (status.waiting !== null) out(`waiting: ${JSON.stringify(status.waiting)}`);
-      if (status.result !== undefined) out(`finished: ${status.result.reason} after ${status.result.rounds} rounds; last: ${status.result.lastMessage ?? ''}`);
+      if (status.result !== undefined)
+        out(`finished: ${status.result.reason} after ${status.result.rounds} rounds; last: ${status.result.lastMessage ?? ''}`);
       if (status.error !== undefined) out(`failed: ${status.error}`);
     }
   } else if (command === 'events') {

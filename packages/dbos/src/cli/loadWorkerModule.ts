@@ -15,11 +15,18 @@ export async function loadWorkerModule(path: string): Promise<Record<string, Gro
   try {
     loaded = (await import(pathToFileURL(resolve(path)).href)) as { chats?: unknown };
   } catch (error) {
-    throw new DbosChatError('WORKER_MODULE_INVALID', `Cannot load the worker module ${path}: ${error instanceof Error ? error.message : String(error)}`, { path }, { cause: error });
+    throw new DbosChatError(
+      'WORKER_MODULE_INVALID',
+      `Cannot load the worker module ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      { path },
+      { cause: error },
+    );
   }
   const chats = loaded.chats;
   if (typeof chats !== 'object' || chats === null || Object.keys(chats).length === 0) {
-    throw new DbosChatError('WORKER_MODULE_INVALID', `${path} exports no chats: add \`export const chats = { review: createGroupChat({ … }) };\`.`, { path });
+    throw new DbosChatError('WORKER_MODULE_INVALID', `${path} exports no chats: add \`export const chats = { review: createGroupChat({ … }) };\`.`, {
+      path,
+    });
   }
   for (const [name, chat] of Object.entries(chats)) {
     if ((chat as { kind?: unknown })?.kind !== 'group-chat') {

@@ -12,8 +12,7 @@ import { parseArgs } from 'node:util';
 import type { Agent, GroupChat } from '@agentchart/actors';
 import { serveMcp } from '@agentchart/mcp';
 
-export const MCP_USAGE =
-  'agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]';
+export const MCP_USAGE = 'agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]';
 
 /** What a served module exports. */
 interface TeamModule {

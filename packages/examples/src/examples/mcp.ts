@@ -45,7 +45,9 @@ const agent = createAgent({
 
 try {
   const tools = await agent.loadTools();
-  console.log(`tools from MCP server "notes": ${tools.map((tool) => `${tool.name}${tool.annotations?.destructiveHint ? ' (destructive)' : ''}`).join(', ')}`);
+  console.log(
+    `tools from MCP server "notes": ${tools.map((tool) => `${tool.name}${tool.annotations?.destructiveHint ? ' (destructive)' : ''}`).join(', ')}`,
+  );
   console.log(`(the model sees notes__read_note; the server calls it ${mcpToolOrigin(tools[1]!)?.mcpToolName})\n`);
   const run = agent.run('Delete the old draft, then check the archive.');
   printEvents(run.events$);

@@ -19,7 +19,11 @@ const text = (value: string) => ({ content: [{ type: 'text' as const, text: valu
 
 server.registerTool(
   'search_notes',
-  { description: 'Finds notes whose text contains the query; returns their ids.', inputSchema: { query: z.string() }, annotations: { readOnlyHint: true } },
+  {
+    description: 'Finds notes whose text contains the query; returns their ids.',
+    inputSchema: { query: z.string() },
+    annotations: { readOnlyHint: true },
+  },
   async ({ query }) => {
     const ids = [...notes].filter(([, body]) => body.toLowerCase().includes(query.toLowerCase())).map(([id]) => id);
     return { ...text(ids.length > 0 ? `Matching notes: ${ids.join(', ')}` : 'No note matches.'), structuredContent: { ids } };
