@@ -1,9 +1,7 @@
 import type { JsonSchema } from '@agentchart/core';
-import AjvModule, { type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { z } from 'zod';
 
-// ajv is CommonJS: its default export is the class under ESM interop.
-const Ajv = (AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule;
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
 
 /** The outcome of compiling a server's input schema. */
