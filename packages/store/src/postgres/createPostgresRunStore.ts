@@ -1,7 +1,7 @@
 import type { RunStore } from '@agentchart/core';
 import pg from 'pg';
-import { migrate } from '../shared/migrate.js';
-import { SqlRunStore, type StoreClock } from '../shared/sqlRunStore.js';
+import { openSqlRunStore } from '../shared/openSqlRunStore.js';
+import type { StoreClock } from '../shared/sqlRunStore.js';
 import { postgresDriver } from './postgresDriver.js';
 
 export interface PostgresRunStoreOptions {
@@ -27,11 +27,5 @@ export async function createPostgresRunStore(options: PostgresRunStoreOptions): 
   // An idle client that loses its connection emits 'error'; the next query reports it, so do not crash here.
   if (ownsPool) pool.on('error', () => {});
   const driver = postgresDriver(pool, ownsPool);
-  try {
-    await migrate(driver, now);
-  } catch (error) {
-    await driver.close();
-    throw error;
-  }
-  return new SqlRunStore(driver, now);
+  return openSqlRunStore(driver, now);
 }

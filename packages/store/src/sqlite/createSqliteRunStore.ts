@@ -1,6 +1,6 @@
 import type { RunStore } from '@agentchart/core';
-import { migrate } from '../shared/migrate.js';
-import { SqlRunStore, type StoreClock } from '../shared/sqlRunStore.js';
+import { openSqlRunStore } from '../shared/openSqlRunStore.js';
+import type { StoreClock } from '../shared/sqlRunStore.js';
 import { openSqliteDriver } from './sqliteDriver.js';
 
 export interface SqliteRunStoreOptions {
@@ -28,11 +28,5 @@ export async function createSqliteRunStore(options: SqliteRunStoreOptions): Prom
     busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
     synchronous: options.synchronous ?? 'normal',
   });
-  try {
-    await migrate(driver, now);
-  } catch (error) {
-    await driver.close();
-    throw error;
-  }
-  return new SqlRunStore(driver, now);
+  return openSqlRunStore(driver, now);
 }
