@@ -7,8 +7,8 @@
  */
 import type { Message, RunEvent, ToolCall } from '@agentchart/core';
 import { Subject, lastValueFrom, toArray } from 'rxjs';
-import { executeToolCall } from '../packages/actors/src/agent/executeToolCall.js';
-import { LiveToolSet } from '../packages/actors/src/agent/liveTools.js';
+import { executeToolCall } from '../packages/actors/src/agent/machine/executeToolCall.js';
+import { LiveToolSet } from '../packages/actors/src/agent/tools/liveTools.js';
 import { STEPS_PER_RUN, w1Model, w1Tools as tools } from './w1Workload.js';
 
 const TOOL_STEPS = 10_000;

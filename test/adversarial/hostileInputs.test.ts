@@ -15,7 +15,7 @@ import { argumentsToValidate, getOwn } from '@agentchart/core/internal';
 import { sanitizeValue } from '@agentchart/inspect';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { gateToolCalls } from '../../packages/actors/src/agent/toolRulesGate.js';
+import { gateToolCalls } from '../../packages/actors/src/agent/toolRules/toolRulesGate.js';
 import { sharedStateHandle } from '../../packages/actors/src/sharedState/sharedStateHandle.js';
 import { sharedStateMachine } from '../../packages/actors/src/sharedState/sharedStateMachine.js';
 import { LEAKED_VALUES, SECRET_KEYS } from '../security/secretCorpus.js';

@@ -1,7 +1,7 @@
-export type { ToolCallRecord, ToolOutcome } from './agent/agentContext.js';
-export { agentMachine } from './agent/agentMachine.js';
-export type { AgentRun } from './agent/agentRun.js';
-export type { ApprovalDecision, ApprovalRequest } from './agent/approvals.js';
+export type { ToolCallRecord, ToolOutcome } from './agent/machine/agentContext.js';
+export { agentMachine } from './agent/machine/agentMachine.js';
+export type { AgentRun } from './agent/run/agentRun.js';
+export type { ApprovalDecision, ApprovalRequest } from './agent/machine/approvals.js';
 export {
   type Agent,
   type AgentOptions,
@@ -9,11 +9,11 @@ export {
   type ResumeOptions,
   type RunOptions,
 } from './agent/createAgent.js';
-export { LiveToolSet, type ToolListChange } from './agent/liveTools.js';
-export type { RunResult } from './agent/runResult.js';
-export type { PersistedRun } from './agent/runSnapshot.js';
-export { isToolSource, type ToolSource } from './agent/toolSource.js';
-export { ToolSourceError } from './agent/toolSourceError.js';
+export { LiveToolSet, type ToolListChange } from './agent/tools/liveTools.js';
+export type { RunResult } from './agent/run/runResult.js';
+export type { PersistedRun } from './agent/run/runSnapshot.js';
+export { isToolSource, type ToolSource } from './agent/tools/toolSource.js';
+export { ToolSourceError } from './agent/tools/toolSourceError.js';
 export {
   DEFAULT_MAX_CONSECUTIVE_ERRORS,
   DEFAULT_OPENAPI_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expects } from '../assertOptions.js';
 import { chatModelSchema, inspectSchema } from '../optionSchemas.js';
-import { ToolChoiceSchema } from './toolChoiceSchema.js';
+import { ToolChoiceSchema } from './machine/toolChoiceSchema.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const limit = () => z.number(expects('must be a whole number of at least 1')).int().min(1).optional();

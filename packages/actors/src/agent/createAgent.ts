@@ -21,23 +21,23 @@ import type { z } from 'zod';
 import { assertOptions } from '../assertOptions.js';
 import { runInputMessages } from '../runInputMessages.js';
 import { AgentOptionsSchema } from './agentOptionsSchema.js';
-import { validateInitialState } from './validateInitialState.js';
+import { validateInitialState } from './machine/validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
-import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
-import { type AgentRun, resumeAgentRun, startAgentRun } from './agentRun.js';
-import { type SnapshotKey, checkSnapshotKey } from './snapshotSignature.js';
-import { LiveToolSet, assertIsTool } from './liveTools.js';
-import { sharedToolRules } from './sharedToolRules.js';
-import { middlewareList } from './middleware.js';
-import { restoreRun } from './runSnapshot.js';
-import { normalizeToolMode } from './toolChoice.js';
+import { type AgentRuntime, agentRuntime } from './machine/agentRuntime.js';
+import { type AgentRun, resumeAgentRun, startAgentRun } from './run/agentRun.js';
+import { type SnapshotKey, checkSnapshotKey } from './run/snapshotSignature.js';
+import { LiveToolSet, assertIsTool } from './tools/liveTools.js';
+import { sharedToolRules } from './toolRules/sharedToolRules.js';
+import { middlewareList } from './machine/middleware.js';
+import { restoreRun } from './run/runSnapshot.js';
+import { normalizeToolMode } from './machine/toolChoice.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { agentConfigOf, registerAgentConfig, registerPendingAgent } from './agentRegistry.js';
-import { presetRunId } from './runIdOption.js';
-import type { ToolSource } from './toolSource.js';
-import { agentWithToolSources } from './toolSourceAgent.js';
-import { ToolSourceSet } from './toolSourceSet.js';
+import { presetRunId } from './run/runIdOption.js';
+import type { ToolSource } from './tools/toolSource.js';
+import { agentWithToolSources } from './tools/toolSourceAgent.js';
+import { ToolSourceSet } from './tools/toolSourceSet.js';
 
 /** What `createAgent` takes. */
 export interface AgentOptions {

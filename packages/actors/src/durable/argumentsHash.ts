@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../agent/snapshotSignature.js';
+import { canonicalJson } from '../agent/run/snapshotSignature.js';
 
 /**
  * The journal's fingerprint of a call's arguments: SHA-256 of their JSON

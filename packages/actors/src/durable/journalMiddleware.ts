@@ -1,5 +1,5 @@
 import { type FunctionMiddleware, type RunLease, RunLeaseLostError, type RunStore } from '@agentchart/core';
-import { idempotencyKeyOf } from '../agent/executeToolCall.js';
+import { idempotencyKeyOf } from '../agent/machine/executeToolCall.js';
 import { argumentsHash } from './argumentsHash.js';
 
 /** Where the journal middleware writes, and what it does when the lease is gone. */

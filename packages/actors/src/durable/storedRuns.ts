@@ -1,9 +1,9 @@
 import { type AnyTool, RunOwnedElsewhereError, RunSnapshotError, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
 import type { Agent, ResumeOptions } from '../agent/createAgent.js';
-import type { AgentRun } from '../agent/agentRun.js';
+import type { AgentRun } from '../agent/run/agentRun.js';
 import { agentConfigOf } from '../agent/agentRegistry.js';
-import { type PersistedRun, persistRun } from '../agent/runSnapshot.js';
-import { signSnapshot, verifySnapshot } from '../agent/snapshotSignature.js';
+import { type PersistedRun, persistRun } from '../agent/run/runSnapshot.js';
+import { signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
 import { journalMiddleware } from './journalMiddleware.js';
 import { keepLease } from './leaseKeeper.js';
 

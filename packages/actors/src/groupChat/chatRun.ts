@@ -1,9 +1,9 @@
 import { ApprovalError, type RunEvent } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
 import { type Actor, type AnyActorRef, createActor } from 'xstate';
-import type { agentMachine } from '../agent/agentMachine.js';
-import { pendingRequests } from '../agent/approvals.js';
-import { persistRun } from '../agent/runSnapshot.js';
+import type { agentMachine } from '../agent/machine/agentMachine.js';
+import { pendingRequests } from '../agent/machine/approvals.js';
+import { persistRun } from '../agent/run/runSnapshot.js';
 import { snapshotVersion } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';

@@ -1,8 +1,8 @@
 import type { ChatModel, ErrorInfo, Message, PriceTable, RunEvent, StateChange, TokenBudgetOption, Usage } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
-import type { ApprovalRequest } from '../agent/approvals.js';
-import type { PersistedRun } from '../agent/runSnapshot.js';
+import type { ApprovalRequest } from '../agent/machine/approvals.js';
+import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
 import type { HumanAgent } from './humanAgent.js';

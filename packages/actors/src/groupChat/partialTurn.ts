@@ -1,6 +1,6 @@
 import { type Message, type ToolCall, msg } from '@agentchart/core';
 import type { AnyActorRef } from 'xstate';
-import type { AgentContext } from '../agent/agentContext.js';
+import type { AgentContext } from '../agent/machine/agentContext.js';
 import type { ManagerContext } from './managerContext.js';
 import { type Transcript, nestedReply, nestedTranscriptOf } from './nestedChatActor.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';

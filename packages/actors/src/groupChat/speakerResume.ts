@@ -1,7 +1,7 @@
 import type { AnyStateMachine, SnapshotFrom } from 'xstate';
-import type { agentMachine } from '../agent/agentMachine.js';
-import { LiveToolSet } from '../agent/liveTools.js';
-import { restoreRun } from '../agent/runSnapshot.js';
+import type { agentMachine } from '../agent/machine/agentMachine.js';
+import { LiveToolSet } from '../agent/tools/liveTools.js';
+import { restoreRun } from '../agent/run/runSnapshot.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatSnapshotError } from './groupChatErrors.js';

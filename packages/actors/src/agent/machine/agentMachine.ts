@@ -9,11 +9,11 @@ import { offeredToolsByName } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
 import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
-import { toRunResult } from './runResult.js';
+import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
-import { type RunSharedStateInput, toolStateHandle } from './runSharedState.js';
+import { type RunSharedStateInput, toolStateHandle } from '../run/runSharedState.js';
 import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
-import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
   runtime: AgentRuntime;

@@ -1,6 +1,6 @@
 import type { ErrorInfo, Message, StateRecord, StopReason, Usage } from '@agentchart/core';
-import type { AgentContext, ToolCallRecord } from './agentContext.js';
-import { runCost } from './runTokenBudget.js';
+import type { AgentContext, ToolCallRecord } from '../machine/agentContext.js';
+import { runCost } from '../machine/runTokenBudget.js';
 
 /** What a finished run returns. */
 export interface RunResult {

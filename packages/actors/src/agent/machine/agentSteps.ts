@@ -17,11 +17,11 @@ import { makeCallIdsUnique } from './uniqueCallIds.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
-import { toolStateHandle } from './runSharedState.js';
+import { toolStateHandle } from '../run/runSharedState.js';
 import { afterToolIteration } from './toolChoice.js';
-import { settleRuleApproval } from './toolRulesApprovals.js';
-import { gateToolCalls, refusalOutcome } from './toolRulesGate.js';
-import { applyBatchOutputs, endReminder } from './toolRulesProgress.js';
+import { settleRuleApproval } from '../toolRules/toolRulesApprovals.js';
+import { gateToolCalls, refusalOutcome } from '../toolRules/toolRulesGate.js';
+import { applyBatchOutputs, endReminder } from '../toolRules/toolRulesProgress.js';
 
 /** Where a step writes: context changes, run events and commands to children. */
 export interface StepOutput {

@@ -1,6 +1,6 @@
 import { type AnyTool, ConfigurationError, type ToolChoice, type ToolMode, type ToolModeSetting } from '@agentchart/core';
 import { ToolModeSettingSchema } from '@agentchart/core/internal';
-import { assertOptions } from '../assertOptions.js';
+import { assertOptions } from '../../assertOptions.js';
 import { ToolChoiceSchema } from './toolChoiceSchema.js';
 
 /**

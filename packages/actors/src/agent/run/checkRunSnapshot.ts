@@ -9,12 +9,12 @@ import {
 } from '@agentchart/core';
 import { argumentsToValidate } from '@agentchart/core/internal';
 import { isDeepStrictEqual } from 'node:util';
-import type { ToolOutcome } from './agentContext.js';
-import { rejectedOutcome } from './approvals.js';
+import type { ToolOutcome } from '../machine/agentContext.js';
+import { rejectedOutcome } from '../machine/approvals.js';
 import type { WaitingContext } from './runSnapshotSchema.js';
-import { applyBatchOutputs } from './toolRulesProgress.js';
-import { gateToolCalls, lastAdmittedIndex, refusalOutcome } from './toolRulesGate.js';
-import { settleRuleApproval } from './toolRulesApprovals.js';
+import { applyBatchOutputs } from '../toolRules/toolRulesProgress.js';
+import { gateToolCalls, lastAdmittedIndex, refusalOutcome } from '../toolRules/toolRulesGate.js';
+import { settleRuleApproval } from '../toolRules/toolRulesApprovals.js';
 
 /** What a waiting run is checked against: the resuming agent's code. */
 export interface SnapshotCheckEnv {

@@ -13,7 +13,7 @@ import {
 } from '@agentchart/core';
 import { formatArgumentIssues, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
-import type { LiveToolSet, ToolListChange } from './liveTools.js';
+import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 import { invokeWithMiddleware } from './middleware.js';
 
 /** Everything a tool call of one batch runs against. */

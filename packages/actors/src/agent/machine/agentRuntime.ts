@@ -1,7 +1,7 @@
 import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord, TokenBudget } from '@agentchart/core';
 import type { z } from 'zod';
-import type { LiveToolSet } from './liveTools.js';
-import type { SnapshotKey } from './snapshotSignature.js';
+import type { LiveToolSet } from '../tools/liveTools.js';
+import type { SnapshotKey } from '../run/snapshotSignature.js';
 import type { RunBudgetSettings } from './runTokenBudget.js';
 
 /**

@@ -2,15 +2,15 @@ import { type AnyTool, RunSnapshotError } from '@agentchart/core';
 import { setOwn } from '@agentchart/core/internal';
 import type { Actor, SnapshotFrom } from 'xstate';
 import type { z } from 'zod';
-import { RUN_SNAPSHOT_VERSION } from '../constants.js';
-import type { AgentContext } from './agentContext.js';
-import type { agentMachine } from './agentMachine.js';
-import { type AgentRuntime, agentRuntime } from './agentRuntime.js';
+import { RUN_SNAPSHOT_VERSION } from '../../constants.js';
+import type { AgentContext } from '../machine/agentContext.js';
+import type { agentMachine } from '../machine/agentMachine.js';
+import { type AgentRuntime, agentRuntime } from '../machine/agentRuntime.js';
 import { checkRunSnapshot } from './checkRunSnapshot.js';
 import { PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
-import { rebuildChildren } from './rebuildChildren.js';
+import { rebuildChildren } from '../machine/rebuildChildren.js';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from './snapshotSignature.js';
-import { SHARED_STATE_SYSTEM_ID } from '../sharedState/sharedStateMachine.js';
+import { SHARED_STATE_SYSTEM_ID } from '../../sharedState/sharedStateMachine.js';
 
 /**
  * A run waiting for approval, as plain JSON: the agent machine's persisted

@@ -1,6 +1,6 @@
 import { ConfigurationError, type StateRecord } from '@agentchart/core';
 import type { z } from 'zod';
-import { checkStateSchema } from '../sharedState/stateSchemaIssues.js';
+import { checkStateSchema } from '../../sharedState/stateSchemaIssues.js';
 
 /**
  * The initial shared state of a run, checked against the agent's state schema

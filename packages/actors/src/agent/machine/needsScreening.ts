@@ -2,7 +2,7 @@ import type { ToolCall } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
 import type { ApprovalRequest } from './approvals.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
-import { withRuleApprovals } from './toolRulesApprovals.js';
+import { withRuleApprovals } from '../toolRules/toolRulesApprovals.js';
 
 /**
  * Whether a batch must be screened for approvals before it runs: some call

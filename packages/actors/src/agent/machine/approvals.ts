@@ -1,9 +1,9 @@
 import { type AnyTool, type ToolCall, validateToolArguments } from '@agentchart/core';
 import { fromPromise } from 'xstate';
-import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
 import { createRunToolContext } from './executeToolCall.js';
-import type { LiveToolSet } from './liveTools.js';
+import type { LiveToolSet } from '../tools/liveTools.js';
 
 /** A call waiting for a human decision. `id` is the call's id. */
 export interface ApprovalRequest {

@@ -1,6 +1,6 @@
 import { type AnyTool, type CompiledToolRules, compileToolRules, rules, ToolRulesError } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import type { AgentRun } from './agentRun.js';
+import type { AgentRun } from '../run/agentRun.js';
 import type { ToolListChange } from './liveTools.js';
 import type { ToolSource } from './toolSource.js';
 import { ToolSourceError } from './toolSourceError.js';

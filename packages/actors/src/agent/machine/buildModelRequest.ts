@@ -1,7 +1,7 @@
 import type { AnyTool, ChatRequest, Message } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
 import { offeredTools, toChatToolChoice } from './toolChoice.js';
-import { applyToolRulesToRequest } from './toolRulesRequest.js';
+import { applyToolRulesToRequest } from '../toolRules/toolRulesRequest.js';
 
 /** The request for the model's next step: system prompt, transcript, the tools offered now. */
 export function buildModelRequest(context: AgentContext): ChatRequest {

@@ -1,7 +1,7 @@
 import type { StateRecord } from '@agentchart/core';
-import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
-import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
-import type { AgentContext } from './agentContext.js';
+import { type SharedStateHandle, sharedStateHandle } from '../../sharedState/sharedStateHandle.js';
+import type { SharedStateRef } from '../../sharedState/sharedStateMachine.js';
+import type { AgentContext } from '../machine/agentContext.js';
 
 /**
  * How a run gets its shared state: its own actor (systemId `sharedState`)

@@ -1,5 +1,5 @@
 import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, ToolRuleState, Usage } from '@agentchart/core';
-import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { SharedStateRef } from '../../sharedState/sharedStateMachine.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import type { ApprovalState } from './approvals.js';
 

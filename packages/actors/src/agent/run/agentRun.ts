@@ -9,17 +9,17 @@ import {
 } from '@agentchart/core';
 import { type Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
-import { newRunId } from '../ids.js';
-import { agentMachine } from './agentMachine.js';
-import type { AgentRuntime } from './agentRuntime.js';
-import { type ApprovalRequest, pendingRequests } from './approvals.js';
+import { newRunId } from '../../ids.js';
+import { agentMachine } from '../machine/agentMachine.js';
+import type { AgentRuntime } from '../machine/agentRuntime.js';
+import { type ApprovalRequest, pendingRequests } from '../machine/approvals.js';
 import type { RunResult } from './runResult.js';
-import type { InspectOption } from '../inspection/inspectOption.js';
-import { announceRun } from '../inspection/runObservers.js';
+import type { InspectOption } from '../../inspection/inspectOption.js';
+import { announceRun } from '../../inspection/runObservers.js';
 import { type PersistedRun, persistRun } from './runSnapshot.js';
-import { type SharedStateHandle, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
-import { stateChangedEvent } from '../sharedState/stateChangedEvent.js';
-import { runOutput } from '../runOutput.js';
+import { type SharedStateHandle, sharedStateHandle } from '../../sharedState/sharedStateHandle.js';
+import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
+import { runOutput } from '../../runOutput.js';
 
 /** A running (or finished) agent run. */
 export interface AgentRun {

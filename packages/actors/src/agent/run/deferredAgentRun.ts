@@ -9,9 +9,9 @@ import {
 } from '@agentchart/core';
 import { type Observable, ReplaySubject, Subject, switchMap } from 'rxjs';
 import type { AgentRun } from './agentRun.js';
-import type { ApprovalRequest } from './approvals.js';
-import { ToolSourceError } from './toolSourceError.js';
-import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { ApprovalRequest } from '../machine/approvals.js';
+import { ToolSourceError } from '../tools/toolSourceError.js';
+import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 
 /**
  * An `AgentRun` returned at once for a run that needs asynchronous work

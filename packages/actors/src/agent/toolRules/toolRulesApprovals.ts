@@ -1,5 +1,5 @@
 import { type CompiledToolRules, type ToolCall, type ToolRuleState, type ToolRulesEvent, approveCall, rejectCall } from '@agentchart/core';
-import type { ApprovalRequest, ApprovalState } from './approvals.js';
+import type { ApprovalRequest, ApprovalState } from '../machine/approvals.js';
 import { lastAdmittedIndex } from './toolRulesGate.js';
 
 interface GatedCalls {

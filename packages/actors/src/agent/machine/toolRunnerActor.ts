@@ -1,9 +1,9 @@
 import { AbortedError, type AnyTool, type FunctionMiddleware, type ToolCall } from '@agentchart/core';
 import { fromCallback } from 'xstate';
-import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
-import type { LiveToolSet, ToolListChange } from './liveTools.js';
+import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 
 /** Sent to the agent as each call of a batch settles (in completion order). */
 export interface ToolSettledEvent {

@@ -1,10 +1,10 @@
 import type { AnyTool } from '@agentchart/core';
-import { newRunId } from '../ids.js';
-import type { Agent } from './createAgent.js';
-import { type ApprovalRequest, type ApprovalState, pendingRequests } from './approvals.js';
-import { deferredAgentRun } from './deferredAgentRun.js';
+import { newRunId } from '../../ids.js';
+import type { Agent } from '../createAgent.js';
+import { type ApprovalRequest, type ApprovalState, pendingRequests } from '../machine/approvals.js';
+import { deferredAgentRun } from '../run/deferredAgentRun.js';
 import { followToolSources } from './followToolSources.js';
-import { RUN_ID_OPTION } from './runIdOption.js';
+import { RUN_ID_OPTION } from '../run/runIdOption.js';
 import type { LoadedSourceTools, ToolSourceSet } from './toolSourceSet.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chosenBy, expects } from '../assertOptions.js';
+import { chosenBy, expects } from '../../assertOptions.js';
 
 const modes = ['auto', 'none', 'required'] as const;
 const anyForm = expects(
