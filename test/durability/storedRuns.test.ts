@@ -98,7 +98,7 @@ describe('runs resumed from a store', () => {
     clock.advance(LEASE + 1); // w1 is paused past its lease
     const current = await resumeRunFromStore(payer(ledger), runId, { store: second, owner: 'w2', leaseMs: LEASE });
     paused.run.approve('pay'); // w1 wakes up and goes on
-    expect((await paused.run.result).stopReason).toBe('aborted');
+    expect(await paused.run.result).toMatchObject({ stopReason: 'error', error: { code: 'RUN_LEASE_LOST' } });
     expect(ledger).toEqual([]);
     current.run.approve('pay');
     await current.run.result;

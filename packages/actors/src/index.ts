@@ -106,6 +106,7 @@ export {
   type StoreOptions,
   persistRunToStore,
   resumePending,
+  startRunInStore,
   resumeRunFromStore,
 } from './durable/storedRuns.js';
 export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';

@@ -16,6 +16,8 @@ import {
   checkPriceTable,
   type UnnamedToolPolicy,
   tokenBudget,
+  RunSnapshotError,
+  type RunStore,
 } from '@agentchart/core';
 import type { z } from 'zod';
 import { assertOptions } from '../assertOptions.js';
@@ -35,6 +37,9 @@ import { type InspectOption, combineInspectors } from '../inspection/inspectOpti
 import { globalInspectors } from '../inspection/runObservers.js';
 import { agentConfigOf, registerAgentConfig, registerPendingAgent } from './agentRegistry.js';
 import { presetRunId } from './run/runIdOption.js';
+import { checkpointsOption } from './run/checkpointsOption.js';
+import type { RunCheckpoints } from './machine/runCheckpoints.js';
+import { storedAgentResume, storedAgentRun } from '../durable/storedRuns.js';
 import type { ToolSource } from './tools/toolSource.js';
 import { agentWithToolSources } from './tools/toolSourceAgent.js';
 import { ToolSourceSet } from './tools/toolSourceSet.js';
@@ -127,6 +132,19 @@ export interface RunOptions {
   state?: StateRecord;
   /** Overrides the agent's `maxTokens` for this run. */
   maxTokens?: TokenBudgetOption;
+  /**
+   * Keeps the run in a store (`@agentchart/store/sqlite` or `/postgres`): it
+   * is created there under this process's lease and checkpointed after every
+   * step, every tool call goes through the store's journal, and
+   * `agent.resume(runId, { store })` continues it after a crash (docs/durability.md).
+   */
+  store?: RunStore;
+  /** The run's id in the store (default: a new one). Only with `store`. */
+  runId?: string;
+  /** Who holds the run's lease (default `<hostname>:<pid>`). Only with `store`. */
+  owner?: string;
+  /** How long the lease lasts unless renewed, in ms (default 30 000). Only with `store`. */
+  leaseMs?: number;
 }
 
 /** What `agent.resume` takes beside the persisted run. */
@@ -138,6 +156,12 @@ export interface ResumeOptions {
   tools?: readonly AnyTool[];
   /** Observes the resumed run (beside the agent's own `inspect`). */
   inspect?: InspectOption;
+  /** Where the run is kept, for `agent.resume(runId, { store })`. */
+  store?: RunStore;
+  /** Who takes the run's lease (default `<hostname>:<pid>`). Only with `store`. */
+  owner?: string;
+  /** How long the lease lasts unless renewed, in ms (default 30 000). Only with `store`. */
+  leaseMs?: number;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
@@ -157,13 +181,15 @@ export interface Agent {
   run(input: string | readonly Message[], options?: RunOptions): AgentRun;
   /**
    * Continues a run persisted with `run.persist()` while it waited for
-   * approval, in this process or another.
+   * approval, in this process or another; or, given a run id and a `store`,
+   * a run kept in the store from its last checkpoint (whatever step it was at).
    *
    * @example
    * const snapshot = JSON.parse(await readFile('run.json', 'utf8'));
    * const run = agent.resume(snapshot);
    * run.approve(run.pendingApprovals[0].id);
    * await run.result;
+   * // or: const stored = agent.resume('pay-42', { store });
    */
   resume(snapshot: unknown, options?: ResumeOptions): AgentRun;
   /**
@@ -257,26 +283,42 @@ class ConfiguredAgent implements Agent {
   }
 
   run(input: string | readonly Message[], runOptions: RunOptions = {}): AgentRun {
+    if (runOptions.store !== undefined) return storedAgentRun(this, input, { ...runOptions, store: runOptions.store });
     const config = this.#config;
     const toolMode = normalizeToolMode(runOptions.toolChoice ?? config.toolChoice, [...config.tools.keys()], [...config.addableTools.keys()]);
     const state = validateInitialState(runOptions.state, config.stateSchema);
     const inspect = combineInspectors(this.#inspect, runOptions.inspect, ...globalInspectors());
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
     const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
-    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined, budget);
+    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined, budget, checkpointsOption(runOptions));
     return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect, presetRunId(runOptions));
   }
 
   resume(snapshot: unknown, resumeOptions: ResumeOptions = {}): AgentRun {
+    if (typeof snapshot === 'string') {
+      if (resumeOptions.store === undefined) {
+        throw new RunSnapshotError(
+          'RUN_SNAPSHOT_INVALID',
+          `agent.resume("${snapshot}") takes a run id only with a store: agent.resume(runId, { store }). To resume a persisted run, pass what run.persist() returned (an object).`,
+          { path: '' },
+        );
+      }
+      return storedAgentResume(this, snapshot, { ...resumeOptions, store: resumeOptions.store });
+    }
     const config = this.#config;
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
     const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
-    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware), {
-      snapshotKey: config.snapshotKey,
-    });
+    const checkpoints = checkpointsOption(resumeOptions);
+    const restored = restoreRun(
+      snapshot,
+      config.agentName,
+      known,
+      (live) => runtimeFor(config, live, middleware, false, config.tokenBudget, checkpoints),
+      { snapshotKey: config.snapshotKey, startingTools: new Set(config.tools.keys()) },
+    );
     const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
-    return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
+    return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect, restored.resumeAt);
   }
 
   async loadTools(): Promise<readonly AnyTool[]> {
@@ -294,12 +336,14 @@ function runtimeFor(
   middleware: readonly FunctionMiddleware[],
   mirrorToolRules = false,
   budget: TokenBudget | undefined = config.tokenBudget,
+  checkpoints?: RunCheckpoints,
 ): AgentRuntime {
   return agentRuntime(config, {
     liveTools: new LiveToolSet(liveTools),
     middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
     mirrorToolRules,
     tokenBudget: budget,
+    checkpoints,
   });
 }
 

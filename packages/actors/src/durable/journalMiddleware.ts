@@ -16,6 +16,11 @@ export interface JournalTarget {
    * in-doubt calls offered to a person) while an effect may still land.
    */
   track?: (execution: Promise<unknown>) => void;
+  /**
+   * Runs each journal write in the run's order of writes (after the
+   * checkpoints queued before it: see `RunWriter`); directly when absent.
+   */
+  serialize?: <T>(write: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -32,17 +37,20 @@ export interface JournalTarget {
  * agent.resume(snapshot, { middleware: [journalMiddleware({ store, lease: () => lease, onLeaseLost: () => run.abort() })] });
  */
 export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
+  const serialize = target.serialize ?? (<T>(write: () => Promise<T>) => write());
   return async (ctx, next) => {
     const { callId, runId } = ctx.metadata;
     const hash = argumentsHash(ctx.arguments);
     let recorded: Awaited<ReturnType<typeof target.store.recordCallStarted>>;
     try {
-      recorded = await target.store.recordCallStarted(target.lease(), {
-        callId,
-        toolName: ctx.tool.name,
-        argumentsHash: hash,
-        idempotencyKey: idempotencyKeyOf(runId, callId),
-      });
+      recorded = await serialize(() =>
+        target.store.recordCallStarted(target.lease(), {
+          callId,
+          toolName: ctx.tool.name,
+          argumentsHash: hash,
+          idempotencyKey: idempotencyKeyOf(runId, callId),
+        }),
+      );
     } catch (error) {
       if (error instanceof RunLeaseLostError) target.onLeaseLost(error);
       throw error;
@@ -60,7 +68,7 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
     target.track?.(execution);
     await execution;
     try {
-      await target.store.recordCallResult(target.lease(), callId, ctx.result ?? null);
+      await serialize(() => target.store.recordCallResult(target.lease(), callId, ctx.result ?? null));
     } catch (error) {
       if (error instanceof RunLeaseLostError) target.onLeaseLost(error);
       throw error;

@@ -1,11 +1,28 @@
-import { type AnyTool, RunOwnedElsewhereError, RunSnapshotError, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
-import type { Agent, ResumeOptions } from '../agent/createAgent.js';
+import {
+  type AnyTool,
+  type Message,
+  type RunLease,
+  RunOwnedElsewhereError,
+  RunSnapshotError,
+  type RunStore,
+  RunStoreError,
+  type ToolCallJournalEntry,
+} from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
+import { hostname } from 'node:os';
+import type { Agent, ResumeOptions, RunOptions } from '../agent/createAgent.js';
 import type { AgentRun } from '../agent/run/agentRun.js';
 import { agentConfigOf } from '../agent/agentRegistry.js';
-import { type PersistedRun, persistRun } from '../agent/run/runSnapshot.js';
+import { CHECKPOINTS_OPTION } from '../agent/run/checkpointsOption.js';
+import { deferredAgentRun } from '../agent/run/deferredAgentRun.js';
+import { RUN_ID_OPTION } from '../agent/run/runIdOption.js';
+import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import { signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import { newRunId } from '../ids.js';
 import { journalMiddleware } from './journalMiddleware.js';
 import { keepLease } from './leaseKeeper.js';
+import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
+import { RunWriter } from './runWriter.js';
 
 /** How long a lease lasts unless renewed (a crashed owner's run is free again after it). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -13,17 +30,17 @@ export const DEFAULT_LEASE_MS = 30_000;
 /** Where a durable run is kept, and who this process is. */
 export interface StoreOptions {
   store: RunStore;
-  /** This process (or worker): the owner its leases are taken for. */
-  owner: string;
+  /** This process (or worker): the owner its leases are taken for (default `<hostname>:<pid>`). */
+  owner?: string;
   /** How long a lease lasts unless renewed, in ms (default 30 000). */
   leaseMs?: number;
 }
 
-/** A run resumed from the store under this process's lease. */
+/** A run in the store under this process's lease. */
 export interface DurableRun {
   readonly run: AgentRun;
   /**
-   * Calls of the waiting batch a crash left in doubt (started, no result).
+   * Calls of the current batch a crash left in doubt (started, no result).
    * Every one of a tool that is not `idempotent` is among
    * `run.pendingApprovals`: a person decides — approve (run it again, same
    * `ctx.idempotencyKey`), `recordResult` then approve (the model gets that
@@ -40,6 +57,9 @@ export interface DurableRun {
   readonly settled: Promise<void>;
 }
 
+/** This process, as a lease owner. */
+const defaultOwner = () => `${hostname()}:${process.pid}`;
+
 /**
  * Writes a run that waits for approval into the store (status `waiting`) and
  * gives its lease up, so any process may resume it. Like `run.persist()`,
@@ -50,7 +70,7 @@ export interface DurableRun {
  * await persistRunToStore(run, { store, owner: 'web-1' });
  */
 export async function persistRunToStore(run: AgentRun, options: StoreOptions): Promise<void> {
-  const { store, owner } = options;
+  const { store, owner = defaultOwner() } = options;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const snapshot = run.persist();
   let lease: Awaited<ReturnType<typeof store.createRun>>;
@@ -65,23 +85,115 @@ export async function persistRunToStore(run: AgentRun, options: StoreOptions): P
 }
 
 /**
- * Resumes a stored waiting run under a lease of `owner`: a second process
- * gets `RunOwnedElsewhereError` while the lease holds. Every tool call goes
- * through the store's journal (a call with a recorded result is never
- * executed again), the lease is renewed while the run goes on and a lost
- * lease aborts it, a new wait for approval is checkpointed, and the end is
- * written (status `finished`).
+ * Starts a run kept in the store: created under a lease of `owner`
+ * (`RUN_ALREADY_EXISTS` when the id is taken), checkpointed at every step
+ * (after each model reply, before each batch, after each batch, at each wait
+ * for approval, at the end), every tool call through the journal, the lease
+ * renewed while it runs; a lost lease fails the run with `RUN_LEASE_LOST`.
+ * `agent.run(input, { store })` does the same and returns the run at once.
+ *
+ * @example
+ * const { run, settled } = await startRunInStore(agent, 'Pay Bob 250', { store, runId: 'pay-42' });
+ * await run.result;
+ */
+export async function startRunInStore(
+  agent: Agent,
+  input: string | readonly Message[],
+  options: RunOptions & StoreOptions & { runId?: string },
+): Promise<DurableRun> {
+  return (await prepareStoredRun(agent, input, options))();
+}
+
+/** Creates the run in the store; the function returned starts it (synchronously, so no event is missed). */
+async function prepareStoredRun(
+  agent: Agent,
+  input: string | readonly Message[],
+  options: RunOptions & StoreOptions & { runId?: string },
+): Promise<() => DurableRun> {
+  const { store, owner = defaultOwner(), leaseMs = DEFAULT_LEASE_MS, runId = newRunId(), ...runOptions } = options;
+  const lease = await store.createRun({ runId, kind: 'run', name: agent.name, owner, leaseMs });
+  return () => {
+    const session = durableSession(store, lease, leaseMs, agent);
+    const run = agent.run(input, {
+      ...runOptions,
+      middleware: [...(runOptions.middleware ?? []), session.journal],
+      [RUN_ID_OPTION]: runId,
+      [CHECKPOINTS_OPTION]: session.checkpoints,
+    } as RunOptions);
+    // The first checkpoint: the input, before the first model call.
+    const frozen = freezeCheckpoint(run.actor.getSnapshot().context, 'stepDone');
+    session.writer.checkpoint('running', () => checkpointSnapshot(frozen, agentConfigOf(agent).snapshotKey));
+    return session.attach(run, []);
+  };
+}
+
+/**
+ * `agent.run(input, { store, runId })`: the run at once, started once the
+ * store created it (see `startRunInStore`).
+ */
+export function storedAgentRun(agent: Agent, input: string | readonly Message[], options: RunOptions & StoreOptions & { runId?: string }): AgentRun {
+  const runId = options.runId ?? newRunId();
+  return deferredAgentRun(
+    runId,
+    async (signal) => {
+      const start = await prepareStoredRun(agent, input, { ...options, runId, signal });
+      return () => start().run;
+    },
+    options.signal,
+    options.state,
+  );
+}
+
+/**
+ * `agent.resume(runId, { store })`: the run at once, going on once it was
+ * loaded under this process's lease (see `resumeRunFromStore`).
+ */
+export function storedAgentResume(agent: Agent, runId: string, options: ResumeOptions & StoreOptions): AgentRun {
+  return deferredAgentRun(
+    runId,
+    async (signal) => {
+      const start = await prepareResume(agent, runId, { ...options, signal });
+      return () => start().run;
+    },
+    options.signal,
+  );
+}
+
+/**
+ * Resumes a stored run from its last checkpoint, whatever step it was at,
+ * under a lease of `owner`: a second process gets `RunOwnedElsewhereError`
+ * while the lease holds. A run that waited for approval waits again; one
+ * stopped before a model call calls the model again (model calls are
+ * at-least-once); one stopped in a batch runs it through the journal: a
+ * call with a recorded result is never executed again (the model gets the
+ * recorded result), an in-doubt call of an `idempotent` tool runs again
+ * with the same `ctx.idempotencyKey`, any other in-doubt call becomes an
+ * approval request (`inDoubt`). From then on every step is checkpointed as
+ * in `startRunInStore`.
  *
  * @example
  * const { run, inDoubt } = await resumeRunFromStore(agent, runId, { store, owner: 'web-2' });
- * run.approve(run.pendingApprovals[0].id);
+ * for (const request of run.pendingApprovals) run.approve(request.id);
  * await run.result;
  */
 export async function resumeRunFromStore(agent: Agent, runId: string, options: StoreOptions & ResumeOptions): Promise<DurableRun> {
-  const { store, owner, leaseMs: leaseOption, ...resumeOptions } = options;
-  const leaseMs = leaseOption ?? DEFAULT_LEASE_MS;
+  const start = await prepareResume(agent, runId, options);
+  try {
+    return start();
+  } catch (error) {
+    await start.released;
+    throw error;
+  }
+}
+
+/** Loads the run under a lease; the function returned starts it (a snapshot it refuses gives the lease up: `released`). */
+async function prepareResume(
+  agent: Agent,
+  runId: string,
+  options: StoreOptions & ResumeOptions,
+): Promise<(() => DurableRun) & { released?: Promise<void> }> {
+  const { store, owner = defaultOwner(), leaseMs = DEFAULT_LEASE_MS, ...resumeOptions } = options;
   const lease = await store.acquireLease(runId, owner, leaseMs);
-  let started = false;
   try {
     const stored = await store.loadRun(runId);
     if (stored === undefined) throw new RunStoreError('RUN_NOT_FOUND', `The store has no run "${runId}".`, { runId });
@@ -89,61 +201,92 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
       throw new RunSnapshotError(
         'RUN_SNAPSHOT_INVALID',
         `Stored ${stored.kind} "${runId}" belongs to "${stored.name}"; resume it with that agent, not "${agent.name}".`,
-        {
-          runId,
-        },
+        { runId },
       );
     }
-    if (stored.status !== 'waiting') {
+    if (stored.status === 'finished' || stored.state === undefined) {
       throw new RunSnapshotError(
         'RUN_SNAPSHOT_INVALID',
-        `Stored run "${runId}" is ${stored.status}: only a run that waits for approval can be resumed from the store in this release.`,
+        stored.status === 'finished'
+          ? `Stored run "${runId}" is finished: there is nothing to resume (its end is its stored state).`
+          : `Stored run "${runId}" has no checkpoint: its process stopped right after creating it, before anything ran. Start it again.`,
         { runId, status: stored.status },
       );
     }
+    const config = agentConfigOf(agent);
     const journal = await store.listCalls(runId);
-    const known = new Map([...agentConfigOf(agent).addableTools, ...agentConfigOf(agent).tools]);
+    const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
-    const { snapshot, inDoubt } = withInDoubtRequests(stored.state, journal, known, agentConfigOf(agent).snapshotKey);
+    const { snapshot, inDoubt } = withInDoubtRequests(stored.state, journal, known, config.snapshotKey);
+    const start: (() => DurableRun) & { released?: Promise<void> } = () => {
+      const session = durableSession(store, lease, leaseMs, agent);
+      let run: AgentRun;
+      try {
+        run = agent.resume(snapshot, {
+          ...resumeOptions,
+          middleware: [...(resumeOptions.middleware ?? []), session.journal],
+          [CHECKPOINTS_OPTION]: session.checkpoints,
+        } as ResumeOptions);
+      } catch (error) {
+        // A snapshot the agent refuses: nothing ran; leave the run free for whoever can resume it.
+        start.released = store.releaseLease(lease).catch(() => {});
+        throw error;
+      }
+      return session.attach(run, inDoubt);
+    };
+    return start;
+  } catch (error) {
+    await store.releaseLease(lease).catch(() => {});
+    throw error;
+  }
+}
 
-    let run: AgentRun | undefined;
-    let current = lease; // until the keeper renews it
-    let keeper = { current: () => current, stop: () => {} };
-    const executing = new Set<Promise<unknown>>();
-    const track = (execution: Promise<unknown>) => {
-      executing.add(execution);
-      const done = () => executing.delete(execution);
-      execution.then(done, done);
-    };
-    const journaled = journalMiddleware({ store, lease: () => keeper.current(), onLeaseLost: () => run?.abort(), track });
-    /** Until no tool of this process executes any more: an aborted run may still have effects landing. */
-    const quiet = async () => {
-      while (executing.size > 0) await Promise.allSettled([...executing]);
-    };
-    run = agent.resume(snapshot, { ...resumeOptions, middleware: [...(resumeOptions.middleware ?? []), journaled] });
-    // Renewed from here on: a snapshot resume refused above leaves no timer behind.
-    keeper = keepLease(store, current, leaseMs, () => run?.abort());
-    current = keeper.current();
-    started = true;
-    const resumed = run;
-    let checkpointedStep = (snapshot.machine.context as { step: number }).step;
-    let writes = Promise.resolve();
-    const write = (status: 'waiting' | 'finished', state: unknown) => {
-      writes = writes.then(() => store.saveState(keeper.current(), { status, state }).then(() => {}));
-      return writes;
-    };
-    const subscription = resumed.actor.subscribe((machine) => {
-      if (!machine.matches('awaitingApproval') || machine.context.step === checkpointedStep) return;
-      checkpointedStep = machine.context.step;
-      void write('waiting', persistRun(resumed.actor)).catch(() => resumed.abort());
-    });
-    const settled = resumed.result.then(
+/**
+ * What a run kept in the store runs with: its writer (checkpoints and
+ * journal entries in order, under the lease), the journal middleware, the
+ * checkpoint hooks, and, once attached to the run, the lease keeper and the
+ * end. A write refused for a lost lease (or any failed checkpoint write)
+ * fails the run with that error: nothing more is executed.
+ */
+function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent: Agent) {
+  let run: AgentRun | undefined;
+  let failure: unknown;
+  let keeper = { current: () => lease, stop: () => {} };
+  const fail = (error: unknown) => {
+    if (failure !== undefined) return;
+    failure = error;
+    if (run?.actor.getSnapshot().status === 'active') run.actor.send({ type: 'run.fail', error: toErrorInfo(error) });
+  };
+  const writer = new RunWriter(store, () => keeper.current(), fail);
+  const executing = new Set<Promise<unknown>>();
+  const track = (execution: Promise<unknown>) => {
+    executing.add(execution);
+    const done = () => executing.delete(execution);
+    execution.then(done, done);
+  };
+  /** Until no tool of this process executes any more: a failed run may still have effects landing. */
+  const quiet = async () => {
+    while (executing.size > 0) await Promise.allSettled([...executing]);
+  };
+  const journal = journalMiddleware({ store, lease: writer.lease, onLeaseLost: fail, track, serialize: (write) => writer.write(write) });
+  const checkpoints = storeCheckpoints(writer, agentConfigOf(agent).snapshotKey);
+
+  const attach = (attached: AgentRun, inDoubt: readonly ToolCallJournalEntry[]): DurableRun => {
+    run = attached;
+    keeper = keepLease(store, lease, leaseMs, fail);
+    const settled = attached.result.then(
       async (result) => {
-        subscription.unsubscribe();
         await quiet();
         try {
-          await write('finished', { format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text });
-          await store.releaseLease(keeper.current());
+          if (failure === undefined) {
+            await writer.write(() =>
+              store.saveState(keeper.current(), {
+                status: 'finished',
+                state: { format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text },
+              }),
+            );
+            await store.releaseLease(keeper.current());
+          }
         } catch {
           // the lease was lost: the new owner writes the end
         } finally {
@@ -156,7 +299,7 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
       },
     );
     return {
-      run: resumed,
+      run: attached,
       inDoubt,
       recordResult: async (callId, result) => {
         if (!inDoubt.some((entry) => entry.callId === callId)) {
@@ -166,19 +309,21 @@ export async function resumeRunFromStore(agent: Agent, runId: string, options: S
             { callId },
           );
         }
-        await store.recordCallResult(keeper.current(), callId, result);
+        await writer.write(() => store.recordCallResult(keeper.current(), callId, result));
       },
       settled,
     };
-  } finally {
-    if (!started) await store.releaseLease(lease).catch(() => {});
-  }
+  };
+  return { writer, journal, checkpoints, attach };
 }
 
 /**
  * The stored snapshot with an approval request for every in-doubt call of a
- * tool that is not idempotent (re-signed when the agent signs; the original
- * signature is checked first).
+ * tool that is not idempotent: a checkpoint in a batch (`acting`, or
+ * `batchReady`) becomes a wait for approval (re-signed when the agent signs;
+ * the original signature is checked first). A batch not screened yet
+ * (`batchReady`) also asks for every other call of a tool that may need
+ * approval, since it cannot be screened beside a person's decisions.
  */
 function withInDoubtRequests(
   state: unknown,
@@ -187,32 +332,47 @@ function withInDoubtRequests(
   snapshotKey: Parameters<typeof signSnapshot>[1] | undefined,
 ): { snapshot: PersistedRun; inDoubt: ToolCallJournalEntry[] } {
   const snapshot = state as PersistedRun;
-  const context = (snapshot as { machine?: { context?: WaitingShape } }).machine?.context;
-  if (context === undefined || !Array.isArray(context.batch?.calls) || !Array.isArray(context.approvals?.requests)) {
+  const machine = (snapshot as { machine?: { value?: unknown; context?: WaitingShape } }).machine;
+  const context = machine?.context;
+  if (
+    context === undefined ||
+    !Array.isArray(context.batch?.calls) ||
+    !Array.isArray(context.batch?.outcomes) ||
+    !Array.isArray(context.approvals?.requests)
+  ) {
     return { snapshot, inDoubt: [] }; // agent.resume says what is wrong with it
   }
-  const batchIds = new Set(context.batch.calls.map((call) => call.id));
+  const { calls, outcomes } = context.batch;
+  const batchIds = new Set(calls.map((call) => call.id));
   const inDoubt = journal.filter((entry) => entry.status === 'started' && batchIds.has(entry.callId));
+  const doubted = new Set(inDoubt.filter((entry) => tools.get(entry.toolName)?.idempotent !== true).map((entry) => entry.callId));
+  if (doubted.size === 0) return { snapshot, inDoubt };
   const requested = new Set(context.approvals.requests.map((request) => request.id));
-  const toAsk = context.batch.calls.filter(
-    (call) => inDoubt.some((entry) => entry.callId === call.id) && !requested.has(call.id) && tools.get(call.name)?.idempotent !== true,
+  const unscreened = machine?.value === 'batchReady';
+  const toAsk = calls.filter(
+    (call, index) =>
+      (outcomes[index] ?? null) === null &&
+      (doubted.has(call.id) || (unscreened && !requested.has(call.id) && (tools.get(call.name)?.approval ?? 'never') !== 'never')),
   );
-  if (toAsk.length === 0) return { snapshot, inDoubt };
   if (snapshotKey !== undefined) verifySnapshot(snapshot, snapshotKey, 'stored run');
-  const order = new Map(context.batch.calls.map((call, index) => [call.id, index]));
+  const askIds = new Set(toAsk.map((call) => call.id));
+  const order = new Map(calls.map((call, index) => [call.id, index]));
   const requests = [
-    ...context.approvals.requests,
+    ...context.approvals.requests.filter((request) => !askIds.has(request.id)),
     ...toAsk.map((call) => ({ id: call.id, toolName: call.name, arguments: call.arguments, step: context.step })),
   ].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  const edited = structuredClone(snapshot);
-  (edited.machine.context as unknown as WaitingShape).approvals.requests = requests;
+  const decisions = Object.fromEntries(Object.entries(context.approvals.decisions ?? {}).filter(([id]) => !askIds.has(id)));
+  const { signature: _signature, ...unsigned } = structuredClone(snapshot);
+  const edited = unsigned as PersistedRun;
+  (edited.machine as { value: string }).value = 'awaitingApproval';
+  (edited.machine.context as unknown as WaitingShape).approvals = { requests, decisions };
   return { snapshot: snapshotKey === undefined ? edited : signSnapshot(edited, snapshotKey), inDoubt };
 }
 
 interface WaitingShape {
   step: number;
-  batch: { calls: { id: string; name: string; arguments?: unknown }[] };
-  approvals: { requests: { id: string; toolName: string; arguments: unknown; step: number }[] };
+  batch: { calls: { id: string; name: string; arguments?: unknown }[]; outcomes: unknown[] };
+  approvals: { requests: { id: string; toolName: string; arguments: unknown; step: number }[]; decisions?: Record<string, unknown> };
 }
 
 /** What `resumePending` did with each unfinished run. */
@@ -224,8 +384,9 @@ export interface PendingResumes {
 
 /**
  * At process start: resumes every unfinished stored run of the given agents
- * that no other owner holds (runs another owner holds, of no agent given, or
- * not resumable are listed in `skipped` with the reason).
+ * that no other owner holds, from its last checkpoint (a run that waited for
+ * approval waits again; the others go on). Runs another owner holds, of no
+ * agent given, or not resumable are listed in `skipped` with the reason.
  *
  * @example
  * const { resumed } = await resumePending({ store, owner: 'worker-1', agents: [payer] });

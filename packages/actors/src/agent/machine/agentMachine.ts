@@ -32,6 +32,18 @@ export interface ApprovalDecisionEvent {
   reason?: string;
 }
 
+/** A run kept in a store lost its lease (`RUN_LEASE_LOST`): it fails with `error` and nothing more runs. */
+export interface RunFailEvent {
+  type: 'run.fail';
+  error: ErrorInfo;
+}
+
+/** A run restored from a checkpoint goes on from the state it was in (see `restoreRun`). */
+export interface RunResumeEvent {
+  type: 'resume';
+  at: 'stepDone' | 'batchReady' | 'acting';
+}
+
 /** A tool source's list change left the run's tools unusable (see `followToolSources`): the run fails with `error`. */
 export interface ToolsUnusableEvent {
   type: 'tools.unusable';
@@ -44,6 +56,8 @@ export type AgentMachineEvent =
   | ToolsChangedEvent
   | ToolsUnusableEvent
   | ApprovalDecisionEvent
+  | RunFailEvent
+  | RunResumeEvent
   | { type: 'start' }
   | { type: 'abort' };
 
@@ -98,7 +112,7 @@ export const agentMachine = setup({
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
     /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
     acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch),
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, agentSteps.checkpointReply),
     ),
     /** The common step: a reply whose calls need no screening starts its batch in the same action. */
     acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue }) =>
@@ -108,21 +122,21 @@ export const agentMachine = setup({
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
     ),
     acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules),
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules, agentSteps.checkpointReply),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
     ),
     recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
-    beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchStart)),
+    beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.checkpointBatchStart, ...batchStart)),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
     /** The last outcome of a batch; or a batch whose calls were all answered before running. */
-    finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd)),
+    finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.checkpointBatchEnd)),
     /** The last outcome of a batch after which the run simply goes on: the next model call starts in the same action. */
     finishBatchAndContinue: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.startStep)),
     answerAbortedBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerAbortedBatch)),
     closeAnsweredBatch: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults),
+      runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults, agentSteps.checkpointBatchEnd),
     ),
     relayDelta: emit(({ context, event }) => {
       const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
@@ -136,6 +150,7 @@ export const agentMachine = setup({
     }),
     requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
       enqueue.assign({ approvals: { requests, decisions: {} } });
+      context.runtime.checkpoints?.waiting({ ...context, approvals: { requests, decisions: {} } });
       for (const request of requests) {
         enqueue.emit({
           type: 'approval.requested',
@@ -224,9 +239,20 @@ export const agentMachine = setup({
     // A tool source's list changed (any state): reported; the next model request sees it.
     'tools.changed': { actions: 'reportToolsChanged' },
     'tools.unusable': { target: '.failed', actions: assign({ error: ({ event }) => event.error }) },
+    'run.fail': { target: '.failed', actions: assign({ error: ({ event }) => event.error }) },
   },
   states: {
-    idle: { on: { start: { target: 'thinking', actions: 'startStep' } } },
+    idle: {
+      on: {
+        start: { target: 'thinking', actions: 'startStep' },
+        // A run restored from a store checkpoint (`restoreRun`): back to the state it was in.
+        resume: [
+          { guard: ({ event }) => event.at === 'acting', target: 'acting', actions: 'beginBatch' },
+          { guard: ({ event }) => event.at === 'batchReady', target: 'batchReady' },
+          { target: 'stepDone' },
+        ],
+      },
+    },
     // Every transition into `thinking` starts the model call in its own action (`startStep`) rather than
     // as an entry action, and every one into `acting` starts the batch (`beginBatch`): the common step then
     // costs one XState action per transition instead of two (docs/performance.md).

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { LiveToolSet } from '../tools/liveTools.js';
 import type { SnapshotKey } from '../run/snapshotSignature.js';
 import type { RunBudgetSettings } from './runTokenBudget.js';
+import type { RunCheckpoints } from './runCheckpoints.js';
 
 /**
  * The parts of a run that are code, not data: the model, the tools, the
@@ -40,6 +41,8 @@ export interface AgentRuntime extends RunBudgetSettings {
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
   /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */
   readonly snapshotKey?: SnapshotKey | undefined;
+  /** Set only for a run kept in a store: the step calls it at each checkpoint point (see `runCheckpoints.ts`). */
+  readonly checkpoints?: RunCheckpoints | undefined;
 }
 
 /**
@@ -52,8 +55,14 @@ export interface AgentRuntime extends RunBudgetSettings {
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
 export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules'>,
-  run: { liveTools: LiveToolSet; middleware: readonly FunctionMiddleware[]; mirrorToolRules?: boolean; tokenBudget?: TokenBudget | undefined },
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'checkpoints'>,
+  run: {
+    liveTools: LiveToolSet;
+    middleware: readonly FunctionMiddleware[];
+    mirrorToolRules?: boolean;
+    tokenBudget?: TokenBudget | undefined;
+    checkpoints?: RunCheckpoints | undefined;
+  },
 ): AgentRuntime {
   return {
     agentName: base.agentName,
@@ -73,5 +82,6 @@ export function agentRuntime(
     // A run-level `maxTokens` overrides the agent's.
     tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
     prices: base.prices,
+    checkpoints: run.checkpoints,
   };
 }

@@ -311,6 +311,11 @@ export const agentSteps = {
     agentSteps.appendToolResults({ ...context, batch: { ...batch, outcomes } }, event, enqueue);
   },
 
+  /** Checkpoint points of a run kept in a store (`runtime.checkpoints`, see `runCheckpoints.ts`); nothing otherwise. */
+  checkpointReply: (context) => context.runtime.checkpoints?.modelReply(context),
+  checkpointBatchStart: (context) => context.runtime.checkpoints?.batchStart(context),
+  checkpointBatchEnd: (context) => context.runtime.checkpoints?.batchEnd(context),
+
   /** The last reply of a run that hit a limit: any tool calls in it are answered, not run. */
   answerFinalReply: (context, _event, enqueue) => {
     const messages = context.messages.slice();

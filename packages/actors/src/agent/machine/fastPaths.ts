@@ -12,12 +12,14 @@ import { tokenBudgetSpent } from './runTokenBudget.js';
  *
  * Keep `continuesAfterBatch` in step with `stepDone`: it must be false
  * whenever one of `stepDone`'s checks other than the plain `thinking` would
- * fire after this outcome.
+ * fire after this outcome. A run with checkpoints (`runtime.checkpoints`)
+ * always takes the full path, where the checkpoint points are.
  */
 
 /** A model reply with tool calls, no rules, and no call of a tool whose approval is not `never`. */
 export function runsWithoutScreening(context: AgentContext, event: AgentMachineEvent): boolean {
   if (event.type !== 'model.reply' || event.reply.toolCalls.length === 0 || context.runtime.toolRules !== undefined) return false;
+  if (context.runtime.checkpoints !== undefined) return false;
   const tools = context.runtime.liveTools;
   return event.reply.toolCalls.every((call) => (tools.get(call.name)?.approval ?? 'never') === 'never');
 }
@@ -26,6 +28,7 @@ export function runsWithoutScreening(context: AgentContext, event: AgentMachineE
 export function continuesAfterBatch(context: AgentContext, event: AgentMachineEvent): boolean {
   if (event.type !== 'tool.settled' || context.batch.pending !== 1 || context.runtime.toolRules !== undefined) return false;
   const { runtime } = context;
+  if (runtime.checkpoints !== undefined) return false;
   if (event.outcome.endsRun || context.endedBy !== undefined) return false;
   if (context.step >= runtime.maxSteps || context.toolCallCount >= runtime.maxToolCalls || tokenBudgetSpent(context)) return false;
   const failed = event.outcome.isError || context.batch.outcomes.some((outcome) => outcome?.isError === true);

@@ -10,13 +10,13 @@ import {
 import { type Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../../ids.js';
-import { agentMachine } from '../machine/agentMachine.js';
+import { type AgentMachineEvent, agentMachine } from '../machine/agentMachine.js';
 import type { AgentRuntime } from '../machine/agentRuntime.js';
 import { type ApprovalRequest, pendingRequests } from '../machine/approvals.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../../inspection/inspectOption.js';
 import { announceRun } from '../../inspection/runObservers.js';
-import { type PersistedRun, persistRun } from './runSnapshot.js';
+import { type PersistedRun, type ResumePoint, persistRun } from './runSnapshot.js';
 import { type SharedStateHandle, sharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
 import { runOutput } from '../../runOutput.js';
@@ -77,19 +77,20 @@ export function startAgentRun(
     input: { runtime, runId, messages: input, toolMode, state: { initial: initialState } },
     ...(inspect ? { inspect } : {}),
   });
-  return wireRun(runId, signal, true, actor);
+  return wireRun(runId, signal, { type: 'start' }, actor);
 }
 
-/** Continues a run from a restored machine snapshot (see `restoreRun`). */
+/** Continues a run from a restored machine snapshot (see `restoreRun`); a store checkpoint is sent `resume` to where it was. */
 export function resumeAgentRun(
   runId: string,
   snapshot: SnapshotFrom<typeof agentMachine>,
   signal: AbortSignal | undefined,
   inspect?: InspectOption,
+  resumeAt?: ResumePoint,
 ): AgentRun {
   const { runtime, messages, toolMode } = snapshot.context;
   const actor = createActor(machineFor(runtime), { snapshot, input: { runtime, runId, messages, toolMode }, ...(inspect ? { inspect } : {}) });
-  return wireRun(runId, signal, false, actor);
+  return wireRun(runId, signal, resumeAt === undefined ? undefined : { type: 'resume', at: resumeAt }, actor);
 }
 
 /** Machines already provided with a rule machine: building one costs far more than a run. */
@@ -107,7 +108,7 @@ export function machineFor(runtime: AgentRuntime): typeof agentMachine {
   return machine;
 }
 
-function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: boolean, actor: Actor<typeof agentMachine>): AgentRun {
+function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMachineEvent | undefined, actor: Actor<typeof agentMachine>): AgentRun {
   const events = new Subject<RunEvent>();
   actor.on('*', (event) => events.next(event));
   const { runtime } = actor.getSnapshot().context;
@@ -122,7 +123,7 @@ function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: bool
     if (signal?.aborted) return abort();
     signal?.addEventListener('abort', abort, { once: true });
     if (actor.getSnapshot().status !== 'active') return; // run.abort() came before the run started
-    if (sendStart) actor.send({ type: 'start' });
+    if (first !== undefined) actor.send(first);
   });
   void result.finally(() => signal?.removeEventListener('abort', abort));
 

@@ -11,7 +11,7 @@ import { argumentsToValidate } from '@agentchart/core/internal';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolOutcome } from '../machine/agentContext.js';
 import { rejectedOutcome } from '../machine/approvals.js';
-import type { WaitingContext } from './runSnapshotSchema.js';
+import type { CheckpointState, WaitingContext } from './runSnapshotSchema.js';
 import { applyBatchOutputs } from '../toolRules/toolRulesProgress.js';
 import { gateToolCalls, lastAdmittedIndex, refusalOutcome } from '../toolRules/toolRulesGate.js';
 import { settleRuleApproval } from '../toolRules/toolRulesApprovals.js';
@@ -35,22 +35,29 @@ export interface SnapshotCheckEnv {
  * - the approval requests are calls of the batch, not refused, each call of
  *   an `approval: 'always'` tool (and the call a rule holds) is among them,
  *   decisions are only for requests, and one at least is still open.
+ * A store checkpoint in another state is checked the same way for what it
+ * has: before a model call (`stepDone`) every call of every reply has its
+ * record and result and the rule state is the replay of all of them, with no
+ * batch, draft or approvals; a batch before screening (`batchReady`) has no
+ * approval requests yet; a batch about to run (`acting`) has every request
+ * decided.
  * The first problem throws `RunSnapshotError` (`RUN_SNAPSHOT_INVALID`) with
  * its path in the snapshot.
  *
  * @example
  * checkRunSnapshot(context, { liveTools, toolRules, maxSteps: 10 }); // throws on a tampered batch
  */
-export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv): void {
+export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv, state: CheckpointState = 'awaitingApproval'): void {
   const path = (...parts: (string | number)[]) => ['machine', 'context', ...parts].join('.');
   const { messages, batch } = context;
 
   if (context.step > env.maxSteps) fail(path('step'), `the run is at step ${context.step} but the agent allows ${env.maxSteps}`);
   const replies = ownReplies(messages, context.step);
   if (replies === undefined) fail(path('messages'), `the transcript has fewer than ${context.step} assistant messages (one per model call)`);
+  if (state === 'stepDone') return checkBeforeModelCall(context, replies, env, path);
   const last = messages[messages.length - 1];
-  if (last?.role !== 'assistant' || (last.toolCalls ?? []).length === 0) {
-    fail(path('messages', messages.length - 1), 'a run waiting for approval ends with the model reply whose calls wait');
+  if (context.step < 1 || last?.role !== 'assistant' || (last.toolCalls ?? []).length === 0) {
+    fail(path('messages', messages.length - 1), 'a run with a batch (or waiting for approval) ends with the model reply whose calls wait');
   }
   const replyCalls = last.toolCalls ?? [];
   if (!isDeepStrictEqual(context.draft, { text: last.content, reasoning: last.reasoning ?? '', toolCalls: replyCalls })) {
@@ -66,7 +73,39 @@ export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv)
 
   checkRecords(context, replies.slice(0, -1), path);
   const rules = checkRules(context, replies.slice(0, -1), replyCalls, env, path);
-  checkApprovals(context, rules, env, path);
+  checkApprovals(context, rules, env, path, state);
+  checkToolCallCount(context, path);
+}
+
+/** A run between steps: every call answered and recorded, the rules where the calls lead, nothing pending. */
+function checkBeforeModelCall(
+  context: WaitingContext,
+  replies: readonly AssistantMessage[],
+  env: SnapshotCheckEnv,
+  path: (...parts: (string | number)[]) => string,
+): void {
+  const { batch, approvals, draft } = context;
+  if (batch.calls.length > 0 || batch.outcomes.length > 0 || batch.pending !== 0 || batch.admitted !== undefined) {
+    fail(path('batch'), 'a run between model calls has no batch');
+  }
+  if (approvals.requests.length > 0 || Object.keys(approvals.decisions).length > 0)
+    fail(path('approvals'), 'a run between model calls has no approvals');
+  if (draft.text !== '' || draft.reasoning !== '' || draft.toolCalls.length > 0) fail(path('draft'), 'a run between model calls has no reply draft');
+  checkRecords(context, replies, path);
+  const compiled = env.toolRules;
+  if (compiled === undefined) {
+    if (context.rules !== undefined) fail(path('rules'), 'the agent has no tool rules, but the snapshot has a rule state');
+  } else {
+    if (context.rules === undefined) fail(path('rules'), 'the agent has tool rules, but the snapshot has no rule state');
+    const state = replayRules(compiled, context, replies, env, path);
+    if (!isDeepStrictEqual(context.rules, state)) {
+      fail(path('rules'), `is not the rule state the run's calls lead to (${JSON.stringify(state)}); it was edited`);
+    }
+  }
+  checkToolCallCount(context, path);
+}
+
+function checkToolCallCount(context: WaitingContext, path: (...parts: (string | number)[]) => string): void {
   if (context.toolCallCount > context.toolCalls.filter((record) => record.refusedBy === undefined).length) {
     fail(path('toolCallCount'), 'counts more executed calls than the run has records of');
   }
@@ -120,6 +159,31 @@ function checkRules(
     return undefined;
   }
   if (context.rules === undefined) fail(path('rules'), 'the agent has tool rules, but the snapshot has no rule state');
+  const state = replayRules(compiled, context, earlier, env, path);
+  const gated = gateToolCalls(compiled, env.liveTools, state, replyCalls);
+  if (!isDeepStrictEqual(batch.calls, gated.calls))
+    fail(path('batch', 'calls'), 'are not the calls of the last model reply (as the rules prefill them)');
+  if (!isDeepStrictEqual(batch.admitted, gated.admitted)) fail(path('batch', 'admitted'), 'is not what the rules admit of the batch');
+  gated.refusals.forEach((refusal, index) => {
+    const expected = refusalOutcome(refusal) ?? null;
+    if (!isDeepStrictEqual(batch.outcomes[index], expected)) {
+      fail(path('batch', 'outcomes', index), expected === null ? 'answers a call the rules admit' : 'is not the refusal the rules give this call');
+    }
+  });
+  if (!isDeepStrictEqual(context.rules, gated.state)) {
+    fail(path('rules'), `is not the rule state the run's calls lead to (${JSON.stringify(gated.state)}); it was edited`);
+  }
+  return gated.state;
+}
+
+/** The rule state replaying the calls of `earlier` (with their recorded outcomes) through the rules gives. */
+function replayRules(
+  compiled: CompiledToolRules,
+  context: WaitingContext,
+  earlier: readonly AssistantMessage[],
+  env: SnapshotCheckEnv,
+  path: (...parts: (string | number)[]) => string,
+): ToolRuleState {
   const records = new Map(context.toolCalls.map((record) => [record.call.id, record]));
   let state = initialToolRuleState();
   for (const reply of earlier) {
@@ -145,20 +209,7 @@ function checkRules(
     }
     state = applyBatchOutputs(compiled, state, { calls: gated.calls, outcomes, admitted: gated.admitted }).state;
   }
-  const gated = gateToolCalls(compiled, env.liveTools, state, replyCalls);
-  if (!isDeepStrictEqual(batch.calls, gated.calls))
-    fail(path('batch', 'calls'), 'are not the calls of the last model reply (as the rules prefill them)');
-  if (!isDeepStrictEqual(batch.admitted, gated.admitted)) fail(path('batch', 'admitted'), 'is not what the rules admit of the batch');
-  gated.refusals.forEach((refusal, index) => {
-    const expected = refusalOutcome(refusal) ?? null;
-    if (!isDeepStrictEqual(batch.outcomes[index], expected)) {
-      fail(path('batch', 'outcomes', index), expected === null ? 'answers a call the rules admit' : 'is not the refusal the rules give this call');
-    }
-  });
-  if (!isDeepStrictEqual(context.rules, gated.state)) {
-    fail(path('rules'), `is not the rule state the run's calls lead to (${JSON.stringify(gated.state)}); it was edited`);
-  }
-  return gated.state;
+  return state;
 }
 
 function checkApprovals(
@@ -166,8 +217,12 @@ function checkApprovals(
   rules: ToolRuleState | undefined,
   env: SnapshotCheckEnv,
   path: (...parts: (string | number)[]) => string,
+  state: CheckpointState,
 ): void {
   const { batch, approvals } = context;
+  if (state === 'batchReady' && (approvals.requests.length > 0 || Object.keys(approvals.decisions).length > 0)) {
+    fail(path('approvals'), 'a batch before screening has no approval requests or decisions yet');
+  }
   const requested = new Set<string>();
   approvals.requests.forEach((request, index) => {
     const at = batch.calls.findIndex((call) => call.id === request.id);
@@ -182,6 +237,8 @@ function checkApprovals(
     }
     if (!env.liveTools.has(call.name)) fail(path('approvals', 'requests', index), `tool "${call.name}" is not offered to this run`);
   });
+  // A batch before screening is screened again on resume: it asks what it must.
+  if (state === 'batchReady') return;
   batch.calls.forEach((call, index) => {
     if (batch.outcomes[index] !== null || requested.has(call.id)) return;
     const tool = env.liveTools.get(call.name);
@@ -198,9 +255,12 @@ function checkApprovals(
   for (const id of Object.keys(approvals.decisions)) {
     if (!requested.has(id)) fail(path('approvals', 'decisions', id), `decides "${id}", which is not a pending request`);
   }
-  if (approvals.requests.every((request) => approvals.decisions[request.id] !== undefined)) {
+  const open = approvals.requests.filter((request) => approvals.decisions[request.id] === undefined);
+  if (state === 'awaitingApproval' && open.length === 0) {
     fail(path('approvals', 'decisions'), 'decide every request: a waiting run has at least one open request');
   }
+  if (state === 'acting' && open.length > 0)
+    fail(path('approvals', 'requests'), `leave "${open[0]!.id}" undecided: a batch about to run has every request decided`);
 }
 
 /** Whether the arguments pass the tool's schema (a schema built per call counts as passing). */

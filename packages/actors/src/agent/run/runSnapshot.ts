@@ -7,7 +7,7 @@ import type { AgentContext } from '../machine/agentContext.js';
 import type { agentMachine } from '../machine/agentMachine.js';
 import { type AgentRuntime, agentRuntime } from '../machine/agentRuntime.js';
 import { checkRunSnapshot } from './checkRunSnapshot.js';
-import { PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
+import { type CheckpointState, PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
 import { rebuildChildren } from '../machine/rebuildChildren.js';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from './snapshotSignature.js';
 import { SHARED_STATE_SYSTEM_ID } from '../../sharedState/sharedStateMachine.js';
@@ -37,7 +37,15 @@ export interface RestoreOptions {
   snapshotKey?: SnapshotKey | undefined;
   /** The run takes part in a group chat, whose shared state the chat attaches (the run has none of its own). */
   sharedStateFromChat?: boolean;
+  /**
+   * The tools a run of the agent starts with, by name: a live tool beyond
+   * them must have been added by a tool the run executed (`ctx.addTools`).
+   */
+  startingTools?: ReadonlySet<string>;
 }
+
+/** Where a restored run goes on: waiting for approval, or (a store checkpoint) sent `resume` to this state. */
+export type ResumePoint = Exclude<CheckpointState, 'awaitingApproval'> | undefined;
 
 /** The persisted versions this release reads (1: before the model caller and tool runner became run-long children). */
 const SUPPORTED_VERSIONS: readonly number[] = [1, RUN_SNAPSHOT_VERSION];
@@ -88,7 +96,7 @@ export function restoreRun(
   knownTools: ReadonlyMap<string, AnyTool>,
   makeRuntime: (liveTools: AnyTool[]) => AgentRuntime,
   options: RestoreOptions = {},
-): { runId: string; snapshot: SnapshotFrom<typeof agentMachine> } {
+): { runId: string; snapshot: SnapshotFrom<typeof agentMachine>; resumeAt: ResumePoint } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'This is not a persisted agentchart run (not an object). Pass what run.persist() returned.', {
       path: '',
@@ -136,14 +144,19 @@ export function restoreRun(
       { missing },
     );
   }
+  const data = persisted.machine.context;
+  if (options.startingTools !== undefined) checkAddedTools(persisted.liveTools, options.startingTools, data);
   const liveTools = persisted.liveTools.map((name) => knownTools.get(name) as AnyTool);
   const runtime = makeRuntime(liveTools);
-  const data = persisted.machine.context;
-  checkRunSnapshot(data, {
-    liveTools: new Map(liveTools.map((tool) => [tool.name, tool])),
-    toolRules: runtime.toolRules,
-    maxSteps: runtime.maxSteps,
-  });
+  checkRunSnapshot(
+    data,
+    {
+      liveTools: new Map(liveTools.map((tool) => [tool.name, tool])),
+      toolRules: runtime.toolRules,
+      maxSteps: runtime.maxSteps,
+    },
+    persisted.machine.value,
+  );
   const sharedValues = ownSharedValues(value, persisted.machine.children.sharedState?.snapshot.context);
   if (sharedValues === undefined && !sharedStateFromChat) {
     throw new RunSnapshotError(
@@ -172,16 +185,48 @@ export function restoreRun(
   const sharedState = sharedValues === undefined ? data.sharedState : { xstate$$type: 1, id: SHARED_STATE_SYSTEM_ID };
   // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
   const mirrorToolRules = (persisted.machine.children as Record<string, unknown>).toolRules !== undefined && data.rules !== undefined;
-  const restoredRuntime = agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules });
+  const restoredRuntime = agentRuntime(runtime, {
+    liveTools: runtime.liveTools,
+    middleware: runtime.middleware,
+    mirrorToolRules,
+    checkpoints: runtime.checkpoints,
+  });
   const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
+  const at = persisted.machine.value;
   const machine = {
     status: 'active',
-    value: 'awaitingApproval',
+    // A store checkpoint restores as not started yet, then `resume` takes it back to where it was.
+    value: at === 'awaitingApproval' ? 'awaitingApproval' : 'idle',
     historyValue: {},
     context,
     children: rebuildChildren(sharedValues, mirrorToolRules ? data.rules : undefined),
   };
-  return { runId: persisted.runId, snapshot: machine as unknown as SnapshotFrom<typeof agentMachine> };
+  return {
+    runId: persisted.runId,
+    snapshot: machine as unknown as SnapshotFrom<typeof agentMachine>,
+    resumeAt: at === 'awaitingApproval' ? undefined : at,
+  };
+}
+
+/**
+ * A live tool the run did not start with was added by one of its tools
+ * (`ctx.addTools`, only from inside a tool's `execute`): so the run must
+ * have executed a tool before. Checked for unsigned snapshots too; a name
+ * added to `liveTools` of a run that executed tools is caught by signing.
+ */
+function checkAddedTools(liveTools: readonly string[], startingTools: ReadonlySet<string>, context: PersistedMachine['context']): void {
+  const added = liveTools.filter((name) => !startingTools.has(name));
+  if (added.length === 0) return;
+  const executed = context.toolCalls.some((record) => record.refusedBy === undefined && !record.isError);
+  if (!executed) {
+    throw new RunSnapshotError(
+      'RUN_SNAPSHOT_INVALID',
+      `The persisted run is not valid at liveTools: ${added.map((name) => `"${name}"`).join(', ')} ` +
+        'was never added (the run starts without it and no tool of the run has executed, so nothing could add it). ' +
+        'Resume only what run.persist() wrote, unchanged.',
+      { path: 'liveTools', added },
+    );
+  }
 }
 
 /**

@@ -11,6 +11,15 @@ import { z } from 'zod';
  */
 
 const step = z.number().int().min(1);
+
+/**
+ * The machine states a run is persisted in: waiting for approval (what
+ * `run.persist()` writes), and the store's checkpoints: before the next
+ * model call (`stepDone`), a reply's batch before screening (`batchReady`),
+ * a screened and decided batch about to run (`acting`).
+ */
+export const CHECKPOINT_STATES = ['awaitingApproval', 'stepDone', 'batchReady', 'acting'] as const;
+export type CheckpointState = (typeof CHECKPOINT_STATES)[number];
 const count = z.number().int().nonnegative();
 
 const ToolOutcomeSchema = z.strictObject({
@@ -55,14 +64,19 @@ export const ToolRuleStateSchema = z.strictObject({
   phase: z.enum(['running', 'done', 'failed']),
 });
 
-/** The agent machine's context while it waits for approval (no stop reason, error or ending yet: those keys are refused). */
+/**
+ * The agent machine's context at a checkpoint: while it waits for approval,
+ * or (in a store) before a model call or a batch (no stop reason, error or
+ * ending yet: those keys are refused). What each state requires beyond the
+ * shape (a batch, open requests) `checkRunSnapshot` checks.
+ */
 const WaitingContextSchema = z.strictObject({
   runId: z.string().min(1),
   messages: z.array(MessageSchema),
-  step,
+  step: count,
   draft: z.strictObject({ text: z.string(), reasoning: z.string(), toolCalls: z.array(ToolCallSchema) }),
   batch: z.strictObject({
-    calls: z.array(ToolCallSchema).min(1),
+    calls: z.array(ToolCallSchema),
     outcomes: z.array(ToolOutcomeSchema.nullable()),
     pending: count,
     admitted: z.array(z.boolean()).optional(),
@@ -75,7 +89,7 @@ const WaitingContextSchema = z.strictObject({
   consecutiveErrorBatches: count,
   finalCall: z.enum(['max-tool-calls', 'max-consecutive-errors']).optional(),
   approvals: z.strictObject({
-    requests: z.array(ApprovalRequestSchema).min(1),
+    requests: z.array(ApprovalRequestSchema),
     decisions: z.record(z.string(), ApprovalDecisionSchema),
   }),
   /** A reference to the run's shared-state actor (its own, or the group chat's). */
@@ -92,7 +106,9 @@ const SharedStateChildSchema = z.looseObject({
 
 export const PersistedMachineSchema = z.looseObject({
   status: z.literal('active'),
-  value: z.literal('awaitingApproval', { error: 'a run is persisted only while it waits for approval ("awaitingApproval")' }),
+  value: z.enum(CHECKPOINT_STATES, {
+    error: 'a run is persisted only while it waits for approval ("awaitingApproval"), or at a store checkpoint ("stepDone", "batchReady", "acting")',
+  }),
   context: WaitingContextSchema,
   /** Only the run's own shared state is read from here (a run in a group chat uses the chat's); the other children are rebuilt. */
   children: z.looseObject({ sharedState: SharedStateChildSchema.optional() }),

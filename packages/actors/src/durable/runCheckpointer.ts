@@ -1,0 +1,79 @@
+import { RUN_SNAPSHOT_VERSION } from '../constants.js';
+import { type AgentContext, emptyDraft } from '../agent/machine/agentContext.js';
+import type { RunCheckpoints } from '../agent/machine/runCheckpoints.js';
+import type { PersistedRun } from '../agent/run/runSnapshot.js';
+import type { CheckpointState, PersistedMachine } from '../agent/run/runSnapshotSchema.js';
+import { type SnapshotKey, signSnapshot } from '../agent/run/snapshotSignature.js';
+import type { RunWriter } from './runWriter.js';
+
+/** What a checkpoint keeps of the context at the moment it was taken (the step goes on changing its copy). */
+interface FrozenCheckpoint {
+  value: CheckpointState;
+  agent: string;
+  liveTools: string[];
+  data: Omit<AgentContext, 'runtime' | 'sharedState'>;
+  sharedStateId: string;
+  shared: { values: Record<string, unknown>; version: number };
+}
+
+/**
+ * The checkpoint hooks of a run kept in a store: each checkpoint point
+ * freezes the context (a shallow copy: the steps replace, never mutate, what
+ * they change) and queues its snapshot on the run's writer, built and signed
+ * only when written. After a model reply: the batch before screening
+ * (`batchReady`), or, with no calls, the run before its next model call
+ * (`stepDone`); a batch about to run, decided (`acting`); a batch's results
+ * appended (`stepDone`, unless the run ends right after: its end is written
+ * instead); a wait for approval (`awaitingApproval`, status `waiting`).
+ *
+ * @example
+ * const runtime = agentRuntime(config, { liveTools, middleware, checkpoints: storeCheckpoints(writer, config.snapshotKey) });
+ */
+export function storeCheckpoints(writer: RunWriter, snapshotKey: SnapshotKey | undefined): RunCheckpoints {
+  const save = (context: AgentContext, value: CheckpointState) => {
+    const frozen = freezeCheckpoint(context, value);
+    writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', () => checkpointSnapshot(frozen, snapshotKey));
+  };
+  return {
+    modelReply: (context) => save(context, context.batch.calls.length > 0 ? 'batchReady' : 'stepDone'),
+    batchStart: (context) => save(context, 'acting'),
+    batchEnd: (context) => {
+      if (context.endedBy === undefined && context.error === undefined) save(context, 'stepDone');
+    },
+    waiting: (context) => save(context, 'awaitingApproval'),
+  };
+}
+
+/** Freezes what a checkpoint of `context` at `value` needs, synchronously. */
+export function freezeCheckpoint(context: AgentContext, value: CheckpointState): FrozenCheckpoint {
+  const { runtime, sharedState, ...data } = context;
+  if (value === 'stepDone') data.draft = emptyDraft(); // the next model call starts a new one
+  return {
+    value,
+    agent: runtime.agentName,
+    liveTools: runtime.liveTools.names(),
+    data,
+    sharedStateId: sharedState.id,
+    shared: (sharedState.getSnapshot() as { context: { values: Record<string, unknown>; version: number } }).context,
+  };
+}
+
+/** The stored snapshot of a frozen checkpoint: the format `agent.resume` reads, signed when the agent signs. */
+export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: SnapshotKey | undefined): PersistedRun {
+  const machine = {
+    status: 'active',
+    value: frozen.value,
+    context: { ...frozen.data, sharedState: { xstate$$type: 1, id: frozen.sharedStateId } },
+    children: { sharedState: { snapshot: { context: frozen.shared } } },
+  };
+  const run: PersistedRun = {
+    format: 'agentchart.run',
+    version: RUN_SNAPSHOT_VERSION,
+    agent: frozen.agent,
+    runId: frozen.data.runId,
+    liveTools: frozen.liveTools,
+    // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
+    machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine,
+  };
+  return snapshotKey === undefined ? run : signSnapshot(run, snapshotKey);
+}

@@ -1,0 +1,307 @@
+import { type RunStore, defineTool } from '@agentchart/core';
+import { type Agent, createAgent, resumePending, resumeRunFromStore, startRunInStore } from '@agentchart/actors';
+import { scriptedModel } from '@agentchart/providers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type TestClock, testClock } from '../store/runStoreContract.js';
+
+const LEASE = 60_000;
+const never = new Promise<never>(() => {});
+
+/** How a suite opens a store: every call another connection ("process") to the same data, on `clock`. */
+export type OpenStore = (clock: TestClock) => Promise<RunStore>;
+
+interface World {
+  /** Effects, as the outside world sees them: `tool to key=…`. */
+  ledger: string[];
+  /** Model requests made, per process. */
+  modelCalls: number;
+}
+
+/**
+ * The agent of these tests. Its reply calls `search` (plain), `notify` (not
+ * idempotent) and `refresh` (idempotent) in one batch, or `pay` (asks for
+ * approval) when the input says "pay"; then it answers. `hang` makes a tool
+ * (by name) or the model (`model<n>`, the n-th request) never return: the
+ * process "dies" there, as far as the run is concerned.
+ */
+function agentOf(world: World, hang: ReadonlySet<string> = new Set(), snapshotKey?: string, name = 'clerk'): Agent {
+  const tool = (name: string, options: { approval?: 'always'; idempotent?: true } = {}) =>
+    defineTool({
+      name,
+      description: `The ${name} tool.`,
+      parameters: z.object({ to: z.string() }),
+      ...options,
+      execute: async ({ to }, ctx) => {
+        world.ledger.push(`${name} ${to} key=${ctx.idempotencyKey}`);
+        if (hang.has(name)) await never;
+        return `${name} ${to} done`;
+      },
+    });
+  const model = scriptedModel(async (request) => {
+    world.modelCalls += 1;
+    if (hang.has(`model${world.modelCalls}`)) await never;
+    const answered = request.messages.filter((message) => message.role === 'tool').length;
+    if (answered > 0) return { text: `finished after ${answered} results` };
+    const pay = request.messages.some((message) => message.role === 'user' && message.content.includes('pay'));
+    return pay
+      ? { toolCalls: [{ id: 'pay', name: 'pay', arguments: { to: 'Bob' } }] }
+      : {
+          toolCalls: [
+            { id: 's', name: 'search', arguments: { to: 'Ann' } },
+            { id: 'n', name: 'notify', arguments: { to: 'Ann' } },
+            { id: 'r', name: 'refresh', arguments: { to: 'Ann' } },
+          ],
+        };
+  });
+  return createAgent({
+    name,
+    model,
+    tools: [tool('search'), tool('notify'), tool('refresh', { idempotent: true }), tool('pay', { approval: 'always' })],
+    ...(snapshotKey === undefined ? {} : { snapshotKey }),
+  });
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('timed out waiting for the store');
+}
+
+const stateOf = async (store: RunStore, runId: string) =>
+  (await store.loadRun(runId))?.state as { machine?: { value: string; context: { step: number } }; format: string } | undefined;
+
+/**
+ * Checkpoints after every step, on one store implementation: a run started
+ * in one "process" (a store connection) that dies at a checkpoint point is
+ * resumed by another, from that point, and nothing runs twice.
+ */
+export function describeCheckpoints(name: string, open: OpenStore): void {
+  describe(`checkpoints after every step: ${name}`, () => {
+    const opened: RunStore[] = [];
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+    });
+    async function processes(clock: TestClock) {
+      const [a, b] = [await open(clock), await open(clock)];
+      opened.push(a, b);
+      return [a, b] as const;
+    }
+    const newId = () => `run_${Math.random().toString(36).slice(2)}`;
+
+    it('a run kept in the store checkpoints each step and writes its end; no journal entry without a checkpoint before it', async () => {
+      const clock = testClock();
+      const [store] = await processes(clock);
+      const world = { ledger: [], modelCalls: 0 };
+      const runId = newId();
+      const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
+      const result = await run.result;
+      expect(result.text).toBe('finished after 3 results');
+      await until(async () => (await store.loadRun(runId))?.status === 'finished');
+      const stored = await store.loadRun(runId);
+      expect(stored).toMatchObject({ status: 'finished', kind: 'run', name: 'clerk', leaseOwner: undefined });
+      expect(stored?.state).toEqual({ format: 'agentchart.run.finished', stopReason: 'completed', text: 'finished after 3 results' });
+      // The start, the batch (reply and batch start as one write), the batch's end, the end.
+      expect(stored?.version).toBe(4);
+      expect((await store.listCalls(runId)).map((call) => [call.callId, call.status])).toEqual([
+        ['s', 'finished'],
+        ['n', 'finished'],
+        ['r', 'finished'],
+      ]);
+      expect(world.ledger).toHaveLength(3);
+    });
+
+    it('resumes after a model reply: the recorded batch runs once, the reply is not asked for again', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const runId = newId();
+      // The process dies after the reply was checkpointed, before any tool ran (a middleware that never goes on).
+      const dying = agentOf(dead).run('look up Ann', { store: first, runId, owner: 'w1', leaseMs: LEASE, middleware: [() => never] });
+      await until(async () => (await stateOf(first, runId))?.machine?.value === 'acting');
+      expect(dead.ledger).toEqual([]);
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const { run, inDoubt } = await resumeRunFromStore(agentOf(world), runId, { store: second, owner: 'w2', leaseMs: LEASE });
+      expect(inDoubt).toEqual([]);
+      const result = await run.result;
+      expect(result.text).toBe('finished after 3 results');
+      expect(world.modelCalls).toBe(1); // only the answer: the reply with the calls came from the checkpoint
+      expect(world.ledger).toEqual([`search Ann key=${runId}:s`, `notify Ann key=${runId}:n`, `refresh Ann key=${runId}:r`]);
+      dying.abort();
+    });
+
+    it('resumes mid-batch: a recorded result is reused, an idempotent in-doubt call re-runs with its key, another is a person’s decision', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const runId = newId();
+      const dying = agentOf(dead, new Set(['notify', 'refresh'])).run('look up Ann', { store: first, runId, owner: 'w1', leaseMs: LEASE });
+      await until(async () => (await first.listCalls(runId)).map((call) => call.status).join() === 'finished,started,started');
+      expect(dead.ledger).toHaveLength(3); // all three had their effect; two never reported back
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const durable = await resumeRunFromStore(agentOf(world), runId, { store: second, owner: 'w2', leaseMs: LEASE });
+      expect(durable.inDoubt.map((entry) => entry.callId)).toEqual(['n', 'r']);
+      expect(durable.run.pendingApprovals.map((request) => request.id)).toEqual(['n']); // refresh is idempotent: no question
+      expect((await second.loadRun(runId))?.leaseOwner).toBe('w2');
+      await durable.recordResult('n', 'notify Ann done (checked by hand)');
+      durable.run.approve('n');
+      const result = await durable.run.result;
+      expect(world.modelCalls).toBe(1);
+      expect(world.ledger).toEqual([`refresh Ann key=${runId}:r`]); // search: recorded; notify: recorded by hand
+      expect(result.toolCalls.map((record) => record.content)).toEqual(['search Ann done', 'notify Ann done (checked by hand)', 'refresh Ann done']);
+      await durable.settled;
+      expect((await second.loadRun(runId))?.status).toBe('finished');
+      dying.abort();
+    });
+
+    it('resumes before a model call: the call in flight is made again, the tools before it are not', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const runId = newId();
+      const dying = agentOf(dead, new Set(['model2'])).run('look up Ann', { store: first, runId, owner: 'w1', leaseMs: LEASE });
+      await until(async () => {
+        const state = await stateOf(first, runId);
+        return state?.machine?.value === 'stepDone' && state.machine.context.step === 1;
+      });
+      await until(async () => dead.modelCalls === 2);
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const run = agentOf(world).resume(runId, { store: second, owner: 'w2', leaseMs: LEASE });
+      const result = await run.result;
+      expect(result.text).toBe('finished after 3 results');
+      expect(result.steps).toBe(2);
+      expect(world.modelCalls).toBe(1);
+      expect(world.ledger).toEqual([]);
+      expect(dead.ledger).toHaveLength(3);
+      dying.abort();
+    });
+
+    it('resumes a wait for approval (resumePending): it waits again, and the approved call runs once', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const runId = newId();
+      // An agent of its own: resumePending resumes only its runs (the other tests leave runs of "clerk" behind).
+      const dying = agentOf(dead, new Set(), undefined, 'cashier').run('pay Bob', { store: first, runId, owner: 'w1', leaseMs: LEASE });
+      await until(async () => (await first.loadRun(runId))?.status === 'waiting');
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const { resumed } = await resumePending({
+        store: second,
+        owner: 'w2',
+        leaseMs: LEASE,
+        agents: [agentOf(world, new Set(), undefined, 'cashier')],
+      });
+      expect(resumed.map((each) => each.run.runId)).toEqual([runId]);
+      const mine = resumed[0];
+      expect(mine?.run.pendingApprovals.map((request) => request.id)).toEqual(['pay']);
+      mine?.run.approve('pay');
+      expect((await mine?.run.result)?.text).toBe('finished after 1 results');
+      expect(world.ledger).toEqual([`pay Bob key=${runId}:pay`]);
+      expect(world.modelCalls).toBe(1);
+      for (const each of resumed) each.run.abort();
+      dying.abort();
+    });
+
+    it('one owner at a time: a second process gets RUN_OWNED_ELSEWHERE while the lease holds', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const runId = newId();
+      const running = agentOf({ ledger: [], modelCalls: 0 }, new Set(['model1'])).run('look up Ann', {
+        store: first,
+        runId,
+        owner: 'w1',
+        leaseMs: LEASE,
+      });
+      await until(async () => (await stateOf(first, runId)) !== undefined);
+      const other = agentOf({ ledger: [], modelCalls: 0 });
+      await expect(resumeRunFromStore(other, runId, { store: second, owner: 'w2', leaseMs: LEASE })).rejects.toMatchObject({
+        code: 'RUN_OWNED_ELSEWHERE',
+        owner: 'w1',
+      });
+      await expect(other.resume(runId, { store: second, owner: 'w2' }).result).rejects.toMatchObject({ code: 'RUN_OWNED_ELSEWHERE' });
+      await expect(other.run('again', { store: second, runId }).result).rejects.toMatchObject({ code: 'RUN_ALREADY_EXISTS' });
+      running.abort();
+    });
+
+    it('fencing: an owner that lost its lease mid-batch fails with RUN_LEASE_LOST and executes nothing more; nothing runs twice', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const paused = { ledger: [] as string[], modelCalls: 0 };
+      const runId = newId();
+      let wake: () => void = () => {};
+      const wakeUp = new Promise<void>((resolve) => (wake = resolve));
+      // w1 pauses inside `search` (a GC pause, a suspended VM) before the other calls started.
+      const slowSearch = defineTool({
+        name: 'search',
+        description: 'The search tool.',
+        parameters: z.object({ to: z.string() }),
+        execute: async ({ to }, ctx) => {
+          await wakeUp;
+          paused.ledger.push(`search ${to} key=${ctx.idempotencyKey}`);
+          return `search ${to} done`;
+        },
+      });
+      const pausedAgent = createAgent({
+        name: 'clerk',
+        model: scriptedModel([
+          { toolCalls: [{ id: 's', name: 'search', arguments: { to: 'Ann' } }] },
+          { toolCalls: [{ id: 'n', name: 'notify', arguments: { to: 'Ann' } }] },
+          { text: 'never' },
+        ]),
+        tools: [slowSearch, ...agentOf(paused).tools.filter((tool) => tool.name !== 'search')],
+      });
+      const stale = pausedAgent.run('look up Ann', { store: first, runId, owner: 'w1', leaseMs: LEASE });
+      await until(async () => (await first.listCalls(runId)).length === 1);
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const taker = await resumeRunFromStore(agentOf(world), runId, { store: second, owner: 'w2', leaseMs: LEASE });
+      expect(taker.inDoubt.map((entry) => entry.callId)).toEqual(['s']);
+      taker.run.reject('s', 'checked: it did not run');
+      expect((await taker.run.result).stopReason).toBe('completed');
+      wake(); // w1 wakes up: its effect lands, but its result is fenced off and it goes no further
+      const result = await stale.result;
+      expect(result).toMatchObject({ stopReason: 'error', error: { code: 'RUN_LEASE_LOST' } });
+      expect(paused.modelCalls).toBe(0);
+      expect(paused.ledger).toEqual([`search Ann key=${runId}:s`]); // never notify: w1 made no second model call
+      expect(world.ledger).toEqual([]);
+      expect((await second.loadRun(runId))?.status).toBe('finished');
+    });
+
+    it('signed checkpoints: an edited stored checkpoint is refused (SNAPSHOT_TAMPERED) and executes nothing', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const key = 'a-secret-of-at-least-16-bytes';
+      const runId = newId();
+      const dying = agentOf({ ledger: [], modelCalls: 0 }, new Set(['model2']), key).run('look up Ann', {
+        store: first,
+        runId,
+        owner: 'w1',
+        leaseMs: LEASE,
+      });
+      await until(async () => {
+        const state = await stateOf(first, runId);
+        return state?.machine?.value === 'stepDone' && state.machine.context.step === 1;
+      });
+      clock.advance(LEASE + 1);
+      const lease = await first.acquireLease(runId, 'editor', LEASE);
+      const state = (await first.loadRun(runId))?.state as { signature: string; machine: { context: { toolCallCount: number } } };
+      expect(state.signature).toMatch(/^hmac-sha256:/);
+      expect(state.machine.context.toolCallCount).toBe(3);
+      state.machine.context.toolCallCount = 0;
+      await first.saveState(lease, { status: 'running', state });
+      await first.releaseLease(lease);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      await expect(resumeRunFromStore(agentOf(world, new Set(), key), runId, { store: second, owner: 'w2' })).rejects.toMatchObject({
+        code: 'SNAPSHOT_TAMPERED',
+      });
+      expect(world).toEqual({ ledger: [], modelCalls: 0 });
+      dying.abort();
+    });
+  });
+}
