@@ -1,5 +1,5 @@
 import { type RunStore, defineTool } from '@agentchart/core';
-import { type Agent, createAgent, resumePending, resumeRunFromStore, startRunInStore } from '@agentchart/actors';
+import { type Agent, createAgent, resumePending, resumeRunFromStore } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -54,7 +54,10 @@ export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv,
   if (context.step > env.maxSteps) fail(path('step'), `the run is at step ${context.step} but the agent allows ${env.maxSteps}`);
   const replies = ownReplies(messages, context.step);
   if (replies === undefined) fail(path('messages'), `the transcript has fewer than ${context.step} assistant messages (one per model call)`);
-  if (state === 'stepDone') return checkBeforeModelCall(context, replies, env, path);
+  if (state === 'stepDone') {
+    checkBeforeModelCall(context, replies, env, path);
+    return;
+  }
   const last = messages[messages.length - 1];
   if (context.step < 1 || last?.role !== 'assistant' || (last.toolCalls ?? []).length === 0) {
     fail(path('messages', messages.length - 1), 'a run with a batch (or waiting for approval) ends with the model reply whose calls wait');
