@@ -4,6 +4,11 @@
  * + `recordCallResult`), on SQLite (a file, WAL, synchronous=NORMAL) and on
  * a local Postgres started for the benchmark. Target: a checkpoint under
  * 0.5 ms per step on SQLite.
+ *
+ * Then W1 (bench/w1Workload.ts: one tool call per step, 20 steps a run)
+ * with a SQLite store attached (`agent.run('go', { store })`: a checkpoint
+ * after every step, every call journaled) beside W1 without one, in
+ * alternating rounds in one process.
  */
 import type { RunStore } from '@agentchart/core';
 import { createPostgresRunStore } from '@agentchart/store/postgres';
@@ -11,7 +16,9 @@ import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Agent, createAgent } from '@agentchart/actors';
 import { startTestPostgres } from '../test/support/postgres/testPostgres.js';
+import { STEPS_PER_RUN, w1Model, w1Tools } from './w1Workload.js';
 
 /** A snapshot the size of a waiting run with ten messages. */
 function checkpointState(step: number) {
@@ -47,11 +54,46 @@ async function measure(name: string, store: RunStore, steps: number): Promise<vo
   );
 }
 
+/** W1 tool steps, with or without a store; µs per tool step (wall and CPU). */
+async function w1(agent: Agent, toolSteps: number, store?: RunStore): Promise<{ wall: number; cpu: number }> {
+  const started = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  for (let done = 0; done < toolSteps; done += STEPS_PER_RUN) {
+    const result = await agent.run('go', store === undefined ? {} : { store, owner: 'bench', leaseMs: 600_000 }).result;
+    if (result.toolCalls.length !== STEPS_PER_RUN || result.stopReason !== 'completed') {
+      throw new Error(`benchmark run went wrong: ${result.stopReason}, ${result.toolCalls.length} tool calls`);
+    }
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  return { wall: Number(process.hrtime.bigint() - started) / 1_000 / toolSteps, cpu: (cpu.user + cpu.system) / toolSteps };
+}
+
+async function w1WithAndWithoutStore(store: RunStore): Promise<void> {
+  const agent = createAgent({ name: 'bench', model: w1Model(), tools: w1Tools, maxSteps: STEPS_PER_RUN + 1, instructions: 'Benchmark.' });
+  await w1(agent, 1_000);
+  await w1(agent, 200, store);
+  const rounds: { without: { wall: number; cpu: number }; with: { wall: number; cpu: number } }[] = [];
+  for (let round = 0; round < 3; round += 1) rounds.push({ without: await w1(agent, 2_000), with: await w1(agent, 400, store) });
+  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+  const wallWithout = rounds.map((round) => round.without.wall);
+  const wallWith = rounds.map((round) => round.with.wall);
+  const added = rounds.map((round) => round.with.wall - round.without.wall);
+  console.log(
+    `W1 without a store   ${range(wallWithout)} µs wall, ${range(rounds.map((round) => round.without.cpu))} µs CPU per tool step
+` +
+      `W1 with SQLite store ${range(wallWith)} µs wall, ${range(rounds.map((round) => round.with.cpu))} µs CPU per tool step ` +
+      `(3 rounds, alternating; per step: the batch checkpoint, the call's journal start + result, the batch-end checkpoint)
+` +
+      `  the store adds ${range(added)} µs per tool step (target: a checkpoint < 500 µs per step on SQLite)`,
+  );
+}
+
 export async function runBenchmark(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentchart-bench-store-'));
   try {
     const sqlite = await createSqliteRunStore({ path: join(dir, 'bench.db') });
     await measure('SQLite', sqlite, 2_000);
+    await w1WithAndWithoutStore(sqlite);
     await sqlite.close();
     const full = await createSqliteRunStore({ path: join(dir, 'bench-full.db'), synchronous: 'full' });
     await measure('SQLite/FULL', full, 500);
