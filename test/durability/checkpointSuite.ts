@@ -1,5 +1,14 @@
 import { type RunStore, defineTool } from '@agentchart/core';
-import { type Agent, createAgent, resumePending, resumeRunFromStore } from '@agentchart/actors';
+import {
+  type Agent,
+  type GroupChat,
+  createAgent,
+  createGroupChat,
+  humanAgent,
+  resumeChatFromStore,
+  resumePending,
+  resumeRunFromStore,
+} from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -41,8 +50,10 @@ function agentOf(world: World, hang: ReadonlySet<string> = new Set(), snapshotKe
   const model = scriptedModel(async (request) => {
     world.modelCalls += 1;
     if (hang.has(`model${world.modelCalls}`)) await never;
-    const answered = request.messages.filter((message) => message.role === 'tool').length;
-    if (answered > 0) return { text: `finished after ${answered} results` };
+    if (request.messages.at(-1)?.role === 'tool') {
+      const answered = request.messages.filter((message) => message.role === 'tool').length;
+      return { text: `finished after ${answered} results` };
+    }
     const pay = request.messages.some((message) => message.role === 'user' && message.content.includes('pay'));
     return pay
       ? { toolCalls: [{ id: 'pay', name: 'pay', arguments: { to: 'Bob' } }] }
@@ -59,6 +70,28 @@ function agentOf(world: World, hang: ReadonlySet<string> = new Set(), snapshotKe
     model,
     tools: [tool('search'), tool('notify'), tool('refresh', { idempotent: true }), tool('pay', { approval: 'always' })],
     ...(snapshotKey === undefined ? {} : { snapshotKey }),
+  });
+}
+
+/**
+ * A chat of `clerk` (this file's agent, its tools journaled by the chat)
+ * and `checker` (answers), round robin, three turns: clerk, checker, and a
+ * person (`boss`) when `withPerson`, else clerk again.
+ */
+function chatOf(world: World, hang: ReadonlySet<string> = new Set(), options: { withPerson?: boolean; name?: string } = {}): GroupChat {
+  const checker = createAgent({
+    name: 'checker',
+    model: scriptedModel(async () => {
+      world.modelCalls += 1;
+      if (hang.has(`checker${world.modelCalls}`)) await never;
+      return { text: 'checked' };
+    }),
+  });
+  return createGroupChat({
+    name: options.name ?? 'office',
+    agents: [agentOf(world, hang), checker, ...(options.withPerson ? [humanAgent({ name: 'boss' })] : [])],
+    speakerSelection: 'round_robin',
+    maxRounds: 3,
   });
 }
 
@@ -271,6 +304,105 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       expect(paused.ledger).toEqual([`search Ann key=${runId}:s`]); // never notify: w1 made no second model call
       expect(world.ledger).toEqual([]);
       expect((await second.loadRun(runId))?.status).toBe('finished');
+    });
+
+    it('a chat kept in the store: checkpoints every turn and step, journals every call under the chat, writes its end', async () => {
+      const clock = testClock();
+      const [store] = await processes(clock);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const chatId = newId();
+      const run = chatOf(world).run('look up Ann', { store, chatId, owner: 'w1', leaseMs: LEASE });
+      const result = await run.result;
+      expect(result.reason).toBe('max-rounds');
+      expect(result.turns.map((turn) => turn.speaker)).toEqual(['clerk', 'checker', 'clerk']);
+      await until(async () => (await store.loadRun(chatId))?.status === 'finished');
+      expect((await store.loadRun(chatId))?.state).toEqual({ format: 'agentchart.chat.finished', reason: 'max-rounds', lastSpeaker: 'clerk' });
+      const calls = await store.listCalls(chatId);
+      expect(calls).toHaveLength(6); // two clerk turns, three calls each: one journal, ids unique within the chat
+      expect(new Set(calls.map((call) => call.callId)).size).toBe(6);
+      expect(calls.every((call) => call.status === 'finished')).toBe(true);
+      // Journal ids are `<turn's run id>/<call id>`; the second turn's model repeated the ids, so its calls got their own.
+      expect(calls.map((call) => call.callId.replace(/^[^/]+\//, ''))).toEqual(['s', 'n', 'r', 's~2', 'n~2', 'r~2']);
+      expect(new Set(calls.map((call) => call.callId.split('/')[0])).size).toBe(2);
+      expect(world.ledger).toHaveLength(6);
+    });
+
+    it('a chat resumed mid-turn: the speaking agent goes on from its batch; recorded calls are not run again', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const chatId = newId();
+      const dying = chatOf(dead, new Set(['notify', 'refresh'])).run('look up Ann', { store: first, chatId, owner: 'w1', leaseMs: LEASE });
+      await until(async () => (await first.listCalls(chatId)).map((call) => call.status).join() === 'finished,started,started');
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const durable = await resumeChatFromStore(chatOf(world), chatId, { store: second, owner: 'w2', leaseMs: LEASE });
+      expect(durable.inDoubt.map((entry) => entry.callId)).toEqual(['n', 'r']);
+      expect(durable.chat.waiting()).toMatchObject({ kind: 'approval', speaker: 'clerk', requests: [{ id: 'n', toolName: 'notify' }] });
+      durable.chat.approve('n'); // a person checked: run it again (same idempotency key)
+      const result = await durable.chat.result;
+      expect(result.turns.map((turn) => turn.speaker)).toEqual(['clerk', 'checker', 'clerk']);
+      const runId = (await second.listCalls(chatId))[0]?.callId.split('/')[0];
+      // Turn 1: search recorded (not run again), notify approved, refresh idempotent; turn 3: all three once.
+      expect(world.ledger.slice(0, 2)).toEqual([`notify Ann key=${runId}:n`, `refresh Ann key=${runId}:r`]);
+      expect(world.ledger.filter((line) => line.startsWith('search'))).toHaveLength(1);
+      expect(world.ledger).toHaveLength(5);
+      await durable.settled;
+      expect((await second.loadRun(chatId))?.status).toBe('finished');
+      dying.abort();
+    });
+
+    it('a chat resumed during a speaker’s model call makes that call again, and earlier turns stay as they were', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const chatId = newId();
+      // clerk: model calls 1 and 2; checker: call 3 never returns.
+      const dying = chatOf(dead, new Set(['checker3'])).run('look up Ann', { store: first, chatId, owner: 'w1', leaseMs: LEASE });
+      await until(async () => dead.modelCalls === 3);
+      await until(
+        async () => ((await first.loadRun(chatId))?.state as { waiting: { kind: string; speaker?: string } }).waiting.speaker === 'checker',
+      );
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const chat = chatOf(world).resume(chatId, { store: second, owner: 'w2', leaseMs: LEASE });
+      const result = await chat.result;
+      expect(result.turns.map((turn) => turn.speaker)).toEqual(['clerk', 'checker', 'clerk']);
+      expect(world.modelCalls).toBe(3); // checker again, then clerk's two calls of turn 3
+      expect(dead.ledger).toHaveLength(3);
+      expect(world.ledger).toHaveLength(3); // turn 3 only
+      dying.abort();
+    });
+
+    it('a chat waiting for a person (resumePending) waits again; their turn goes on', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const chatId = newId();
+      const dying = chatOf(dead, new Set(), { withPerson: true, name: 'boardroom' }).run('look up Ann', {
+        store: first,
+        chatId,
+        owner: 'w1',
+        leaseMs: LEASE,
+      });
+      await until(async () => (await first.loadRun(chatId))?.status === 'waiting');
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const { chats } = await resumePending({
+        store: second,
+        owner: 'w2',
+        leaseMs: LEASE,
+        chats: [chatOf(world, new Set(), { withPerson: true, name: 'boardroom' })],
+      });
+      expect(chats.map((each) => each.chat.chatId)).toEqual([chatId]);
+      const [resumed] = chats;
+      expect(resumed?.chat.waiting()).toEqual({ kind: 'human', speaker: 'boss' });
+      resumed?.chat.say('Thanks.');
+      const result = await resumed?.chat.result;
+      expect(result?.turns.map((turn) => turn.speaker)).toEqual(['clerk', 'checker', 'boss']);
+      expect(result?.messages.at(-1)).toEqual({ role: 'user', name: 'boss', content: 'Thanks.' });
+      expect(world).toEqual({ ledger: [], modelCalls: 0 });
+      dying.abort();
     });
 
     it('signed checkpoints: an edited stored checkpoint is refused (SNAPSHOT_TAMPERED) and executes nothing', async () => {

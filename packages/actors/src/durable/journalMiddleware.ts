@@ -21,6 +21,11 @@ export interface JournalTarget {
    * checkpoints queued before it: see `RunWriter`); directly when absent.
    */
   serialize?: <T>(write: () => Promise<T>) => Promise<T>;
+  /**
+   * The journal's id of a call (default: the call id). A group chat's
+   * journal holds every turn's calls, so it uses `<runId>/<callId>`.
+   */
+  journalId?: (runId: string, callId: string) => string;
 }
 
 /**
@@ -38,8 +43,10 @@ export interface JournalTarget {
  */
 export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
   const serialize = target.serialize ?? (<T>(write: () => Promise<T>) => write());
+  const journalId = target.journalId ?? ((_runId: string, callId: string) => callId);
   return async (ctx, next) => {
-    const { callId, runId } = ctx.metadata;
+    const { runId } = ctx.metadata;
+    const callId = journalId(runId, ctx.metadata.callId);
     const hash = argumentsHash(ctx.arguments);
     let recorded: Awaited<ReturnType<typeof target.store.recordCallStarted>>;
     try {
@@ -48,7 +55,7 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
           callId,
           toolName: ctx.tool.name,
           argumentsHash: hash,
-          idempotencyKey: idempotencyKeyOf(runId, callId),
+          idempotencyKey: idempotencyKeyOf(runId, ctx.metadata.callId),
         }),
       );
     } catch (error) {

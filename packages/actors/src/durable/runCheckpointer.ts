@@ -13,7 +13,8 @@ interface FrozenCheckpoint {
   liveTools: string[];
   data: Omit<AgentContext, 'runtime' | 'sharedState'>;
   sharedStateId: string;
-  shared: { values: Record<string, unknown>; version: number };
+  /** The run's own shared state; absent for a run in a group chat (the chat's is stored with the chat). */
+  shared: { values: Record<string, unknown>; version: number } | undefined;
 }
 
 /**
@@ -30,10 +31,14 @@ interface FrozenCheckpoint {
  * const runtime = agentRuntime(config, { liveTools, middleware, checkpoints: storeCheckpoints(writer, config.snapshotKey) });
  */
 export function storeCheckpoints(writer: RunWriter, snapshotKey: SnapshotKey | undefined): RunCheckpoints {
-  const save = (context: AgentContext, value: CheckpointState) => {
+  return checkpointHooks((context, value) => {
     const frozen = freezeCheckpoint(context, value);
     writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', () => checkpointSnapshot(frozen, snapshotKey));
-  };
+  });
+}
+
+/** The four checkpoint points, each saved at the state it resumes from (see `storeCheckpoints`). */
+export function checkpointHooks(save: (context: AgentContext, value: CheckpointState) => void): RunCheckpoints {
   return {
     modelReply: (context) => save(context, context.batch.calls.length > 0 ? 'batchReady' : 'stepDone'),
     batchStart: (context) => save(context, 'acting'),
@@ -45,7 +50,7 @@ export function storeCheckpoints(writer: RunWriter, snapshotKey: SnapshotKey | u
 }
 
 /** Freezes what a checkpoint of `context` at `value` needs, synchronously. */
-export function freezeCheckpoint(context: AgentContext, value: CheckpointState): FrozenCheckpoint {
+export function freezeCheckpoint(context: AgentContext, value: CheckpointState, ownSharedState = true): FrozenCheckpoint {
   const { runtime, sharedState, ...data } = context;
   if (value === 'stepDone') data.draft = emptyDraft(); // the next model call starts a new one
   return {
@@ -54,7 +59,7 @@ export function freezeCheckpoint(context: AgentContext, value: CheckpointState):
     liveTools: runtime.liveTools.names(),
     data,
     sharedStateId: sharedState.id,
-    shared: (sharedState.getSnapshot() as { context: { values: Record<string, unknown>; version: number } }).context,
+    shared: ownSharedState ? (sharedState.getSnapshot() as { context: { values: Record<string, unknown>; version: number } }).context : undefined,
   };
 }
 
@@ -64,7 +69,7 @@ export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: Snapsh
     status: 'active',
     value: frozen.value,
     context: { ...frozen.data, sharedState: { xstate$$type: 1, id: frozen.sharedStateId } },
-    children: { sharedState: { snapshot: { context: frozen.shared } } },
+    children: frozen.shared === undefined ? {} : { sharedState: { snapshot: { context: frozen.shared } } },
   };
   const run: PersistedRun = {
     format: 'agentchart.run',

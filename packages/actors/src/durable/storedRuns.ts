@@ -23,6 +23,9 @@ import { journalMiddleware } from './journalMiddleware.js';
 import { keepLease } from './leaseKeeper.js';
 import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
 import { RunWriter } from './runWriter.js';
+import { type DurableChat, resumeChatFromStore } from './storedChats.js';
+import type { GroupChat } from '../groupChat/createGroupChat.js';
+import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
 
 /** How long a lease lasts unless renewed (a crashed owner's run is free again after it). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -325,7 +328,7 @@ function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent
  * (`batchReady`) also asks for every other call of a tool that may need
  * approval, since it cannot be screened beside a person's decisions.
  */
-function withInDoubtRequests(
+export function withInDoubtRequests(
   state: unknown,
   journal: readonly ToolCallJournalEntry[],
   tools: ReadonlyMap<string, AnyTool>,
@@ -375,38 +378,43 @@ interface WaitingShape {
   approvals: { requests: { id: string; toolName: string; arguments: unknown; step: number }[]; decisions?: Record<string, unknown> };
 }
 
-/** What `resumePending` did with each unfinished run. */
+/** What `resumePending` did with each unfinished run and chat. */
 export interface PendingResumes {
   resumed: DurableRun[];
-  /** Runs another owner holds, or of no agent given here. */
+  /** The chats resumed. */
+  chats: DurableChat[];
+  /** Runs and chats another owner holds, of no agent or chat given here, or not resumable. */
   skipped: { runId: string; reason: string }[];
 }
 
 /**
  * At process start: resumes every unfinished stored run of the given agents
- * that no other owner holds, from its last checkpoint (a run that waited for
- * approval waits again; the others go on). Runs another owner holds, of no
- * agent given, or not resumable are listed in `skipped` with the reason.
+ * and every unfinished chat of the given chats that no other owner holds,
+ * from its last checkpoint (one that waited for a person waits again; the
+ * others go on). Those another owner holds, of no agent or chat given, or
+ * not resumable are listed in `skipped` with the reason.
  *
  * @example
- * const { resumed } = await resumePending({ store, owner: 'worker-1', agents: [payer] });
+ * const { resumed, chats } = await resumePending({ store, owner: 'worker-1', agents: [payer], chats: [team] });
  * for (const { run } of resumed) notifyApprovers(run.pendingApprovals);
  */
-export async function resumePending(options: StoreOptions & { agents: readonly Agent[] }): Promise<PendingResumes> {
-  const { agents, ...storeOptions } = options;
-  const byName = new Map(agents.map((agent) => [agent.name, agent]));
-  const outcome: PendingResumes = { resumed: [], skipped: [] };
-  for (const summary of await options.store.listUnfinished('run')) {
-    const agent = byName.get(summary.name);
-    if (agent === undefined) {
-      outcome.skipped.push({ runId: summary.runId, reason: `no agent named "${summary.name}" was given` });
+export async function resumePending(options: StoreOptions & { agents?: readonly Agent[]; chats?: readonly GroupChat[] }): Promise<PendingResumes> {
+  const { agents = [], chats = [], ...storeOptions } = options;
+  const agentsByName = new Map(agents.map((agent) => [agent.name, agent]));
+  const chatsByName = new Map(chats.map((chat) => [chat.name, chat]));
+  const outcome: PendingResumes = { resumed: [], chats: [], skipped: [] };
+  for (const summary of await options.store.listUnfinished()) {
+    const owner = summary.kind === 'run' ? agentsByName.get(summary.name) : chatsByName.get(summary.name);
+    if (owner === undefined) {
+      outcome.skipped.push({ runId: summary.runId, reason: `no ${summary.kind === 'run' ? 'agent' : 'chat'} named "${summary.name}" was given` });
       continue;
     }
     try {
-      outcome.resumed.push(await resumeRunFromStore(agent, summary.runId, storeOptions));
+      if (summary.kind === 'run') outcome.resumed.push(await resumeRunFromStore(owner as Agent, summary.runId, storeOptions));
+      else outcome.chats.push(await resumeChatFromStore(owner, summary.runId, storeOptions));
     } catch (error) {
-      // Held by another owner, or not resumable (a run created but never checkpointed): leave it, say why.
-      if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError)) throw error;
+      // Held by another owner, or not resumable (created but never checkpointed, or refused): leave it, say why.
+      if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError)) throw error;
       outcome.skipped.push({ runId: summary.runId, reason: error.message });
     }
   }

@@ -43,6 +43,7 @@ export function startChatRun(
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
   actor.on('*', publish);
+  start.checkpoints?.bind(() => actor.getSnapshot().context);
   const state = sharedStateHandle(actor.getSnapshot().context.run.sharedState);
   const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
 

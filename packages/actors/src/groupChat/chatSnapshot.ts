@@ -25,6 +25,30 @@ const ChatTurnSchema = z.object({
   addressedTo: z.string().optional(),
 });
 
+const WaitingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('human'), speaker: z.string() }),
+  z.object({ kind: z.literal('choice'), eligible: z.array(z.string()) }),
+  z.object({
+    kind: z.literal('approval'),
+    speaker: z.string(),
+    requests: z.array(z.object({ id: z.string(), toolName: z.string(), arguments: z.unknown(), step: z.number().int() })),
+    // The speaker's run, checked when it is restored (`restoreRun`).
+    run: z.unknown(),
+  }),
+  // The nested chat's snapshot, checked when the nested chat resumes it.
+  z.object({ kind: z.literal('nested'), speaker: z.string(), snapshot: z.unknown() }),
+]);
+
+/**
+ * Where a chat kept in a store is at a checkpoint that is not a wait: the
+ * next speaker is decided next (`selecting`), or `speaker`'s turn is under
+ * way (`turn`: its run's last checkpoint, none before its first model reply).
+ */
+const StoreCheckpointSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('selecting') }),
+  z.strictObject({ kind: z.literal('turn'), speaker: z.string(), run: z.unknown().optional() }),
+]);
+
 const GroupChatSnapshotSchema = z.object({
   version: z.number().int(),
   chatId: z.string().min(1),
@@ -34,20 +58,17 @@ const GroupChatSnapshotSchema = z.object({
   lastSpeaker: z.string().optional(),
   sharedState: z.record(z.string(), z.unknown()),
   randomState: z.number().int(),
-  waiting: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('human'), speaker: z.string() }),
-    z.object({ kind: z.literal('choice'), eligible: z.array(z.string()) }),
-    z.object({
-      kind: z.literal('approval'),
-      speaker: z.string(),
-      requests: z.array(z.object({ id: z.string(), toolName: z.string(), arguments: z.unknown(), step: z.number().int() })),
-      // The speaker's run, checked when it is restored (`restoreRun`).
-      run: z.unknown(),
-    }),
-    // The nested chat's snapshot, checked when the nested chat resumes it.
-    z.object({ kind: z.literal('nested'), speaker: z.string(), snapshot: z.unknown() }),
-  ]),
+  waiting: WaitingSchema,
 });
+
+/** A chat checkpoint in a store: a snapshot, or the same fields at a step that is not a wait. */
+const ChatCheckpointSchema = GroupChatSnapshotSchema.extend({ waiting: z.union([WaitingSchema, StoreCheckpointSchema]) });
+
+/** What a chat kept in a store is at, beside a wait: see `StoreCheckpointSchema`. */
+export type ChatStoreCheckpoint = { kind: 'selecting' } | { kind: 'turn'; speaker: string; run?: unknown };
+
+/** A chat checkpoint as stored: a snapshot whose `waiting` may also be a store checkpoint. */
+export type StoredChatCheckpoint = Omit<GroupChatSnapshot, 'waiting'> & { waiting: GroupChatSnapshot['waiting'] | ChatStoreCheckpoint };
 
 /**
  * Checks a persisted chat before it is resumed: its format and version, and
@@ -57,7 +78,9 @@ const GroupChatSnapshotSchema = z.object({
  * @example
  * const snapshot = parseChatSnapshot(JSON.parse(text), chat.participants);
  */
-export function parseChatSnapshot(value: unknown, participants: readonly string[]): GroupChatSnapshot {
+export function parseChatSnapshot(value: unknown, participants: readonly string[]): GroupChatSnapshot;
+export function parseChatSnapshot(value: unknown, participants: readonly string[], options: { checkpoint: true }): StoredChatCheckpoint;
+export function parseChatSnapshot(value: unknown, participants: readonly string[], options?: { checkpoint: true }): StoredChatCheckpoint {
   // The version first: a later version's snapshot may hold what this version cannot parse.
   const version = (value as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && !(CHAT_SNAPSHOT_VERSIONS as readonly number[]).includes(version)) {
@@ -67,16 +90,17 @@ export function parseChatSnapshot(value: unknown, participants: readonly string[
       { version },
     );
   }
-  const parsed = GroupChatSnapshotSchema.safeParse(value);
+  const parsed = (options?.checkpoint === true ? ChatCheckpointSchema : GroupChatSnapshotSchema).safeParse(value);
   if (!parsed.success) {
     throw new ChatSnapshotError(`This is not a persisted group chat: ${describeIssue(parsed.error.issues[0])}. Pass what run.snapshot() returned.`, {
       issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     });
   }
-  const snapshot = structuredClone(parsed.data) as GroupChatSnapshot;
+  const snapshot = structuredClone(parsed.data) as StoredChatCheckpoint;
+  const { waiting } = snapshot;
   const named = [
     ...snapshot.turns.map((turn) => turn.speaker),
-    ...(snapshot.waiting.kind === 'choice' ? snapshot.waiting.eligible : [snapshot.waiting.speaker]),
+    ...(waiting.kind === 'choice' ? waiting.eligible : waiting.kind === 'selecting' ? [] : [waiting.speaker]),
   ];
   const strangers = [...new Set(named.filter((name) => !participants.includes(name)))];
   if (strangers.length > 0) {

@@ -10,7 +10,7 @@ import { ChatSnapshotError } from './groupChatErrors.js';
  * @example
  * checkChatTurns(snapshot, ['planner', 'critic']);
  */
-export function checkChatTurns(snapshot: GroupChatSnapshot, participants: readonly string[]): void {
+export function checkChatTurns(snapshot: Pick<GroupChatSnapshot, 'turns' | 'messages' | 'lastSpeaker'>, participants: readonly string[]): void {
   let previousEnd = 0;
   snapshot.turns.forEach((turn, index) => {
     if (turn.start >= turn.end || turn.end > snapshot.messages.length || turn.start < previousEnd) {

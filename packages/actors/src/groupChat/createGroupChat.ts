@@ -27,6 +27,10 @@ import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
 import { keywordPredicate } from './reviewTurn.js';
 import { checkInputSpeakers } from './unknownSpeakers.js';
+import { registerChatInternals } from './chatInternals.js';
+import { checkSnapshotKey } from '../agent/run/snapshotSignature.js';
+import { storedChatResume, storedChatRun } from '../durable/storedChats.js';
+import type { StoreOptions } from '../durable/storedRuns.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
 export interface GroupChat extends NestedChatParticipant {
@@ -50,9 +54,10 @@ export interface GroupChat extends NestedChatParticipant {
   run(input: string | readonly Message[], options?: GroupChatRunOptions): GroupChatRun;
   /**
    * Continues a chat persisted with `run.snapshot()` (possibly in another
-   * process); throws `ChatSnapshotError` for anything else.
+   * process); throws `ChatSnapshotError` for anything else. Given a chat id
+   * and a `store`, continues a chat kept in the store from its last checkpoint.
    */
-  resume(snapshot: unknown, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
+  resume(snapshot: unknown, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & Partial<StoreOptions>): GroupChatRun;
   /** Closes what its participants hold (agents' tool sources: MCP connections, child processes), nested chats too. */
   close(): Promise<void>;
 }
@@ -76,10 +81,26 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
   const { runtime, warnings } = buildChatRuntime(options);
   const initialState = options.sharedState ?? {};
   const name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
+  const snapshotKey = checkSnapshotKey(options.snapshotKey, 'createGroupChat(options)');
 
   const start = (chatStart: ChatStart, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect' | 'maxTokens'>) => {
     const budget = runOptions.maxTokens === undefined ? runtime.tokenBudget : tokenBudget(runOptions.maxTokens, 'chat.run(input, { maxTokens })');
     return startChatRun(runtime, { ...chatStart, tokenBudget: budget }, runOptions.signal, combineInspectors(options.inspect, runOptions.inspect));
+  };
+  /** Where a new run on `input` starts, every part of it checked. */
+  const newStart = (input: string | readonly Message[], runOptions: GroupChatRunOptions): ChatStart => {
+    assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
+    const messages = runInputMessages(input, 'chat.run(input)');
+    checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
+    const chatId = runOptions.chatId ?? newChatId();
+    return {
+      chatId,
+      messages,
+      turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
+      sharedState: structuredClone(runOptions.sharedState ?? initialState),
+      randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
+      ...(runOptions.chatId === undefined || runOptions.store !== undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
+    };
   };
   /** Where a run resumed from `snapshot` starts, every part of it checked (throws before anything runs). */
   const resumeStart = (snapshot: unknown): ChatStart & { resumedFrom: GroupChatSnapshot } => {
@@ -109,23 +130,13 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     transitions: runtime.graph.machine,
     warnings,
     run(input, runOptions = {}) {
-      assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
-      const messages = runInputMessages(input, 'chat.run(input)');
-      checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
-      const chatId = runOptions.chatId ?? newChatId();
-      return start(
-        {
-          chatId,
-          messages,
-          turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
-          sharedState: structuredClone(runOptions.sharedState ?? initialState),
-          randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
-          ...(runOptions.chatId === undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
-        },
-        runOptions,
-      );
+      if (runOptions.store !== undefined) return storedChatRun(chat, input, { ...runOptions, store: runOptions.store });
+      return start(newStart(input, runOptions), runOptions);
     },
     resume(snapshot, runOptions = {}) {
+      if (typeof snapshot === 'string' && runOptions.store !== undefined) {
+        return storedChatResume(chat, snapshot, { ...runOptions, store: runOptions.store });
+      }
       return start(resumeStart(snapshot), runOptions);
     },
     close: async () => {
@@ -134,6 +145,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     },
   };
   registerSnapshotCheck(chat, (snapshot) => resumeStart(snapshot).resumedFrom);
+  registerChatInternals(chat, { name, runtime, snapshotKey, newStart, start });
   return chat;
 }
 

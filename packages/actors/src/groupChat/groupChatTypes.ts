@@ -1,4 +1,5 @@
-import type { ChatModel, ErrorInfo, Message, PriceTable, RunEvent, StateChange, TokenBudgetOption, Usage } from '@agentchart/core';
+import type { ChatModel, ErrorInfo, Message, PriceTable, RunEvent, RunStore, StateChange, TokenBudgetOption, Usage } from '@agentchart/core';
+import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { ApprovalRequest } from '../agent/machine/approvals.js';
@@ -124,6 +125,12 @@ export interface GroupChatOptions {
   maxTokens?: TokenBudgetOption;
   /** Prices per million tokens by model name, for every agent turn (over the agents' own): the result reports `cost`. */
   prices?: PriceTable;
+  /**
+   * A secret (at least 16 bytes) that signs the chat's checkpoints in a
+   * store (HMAC-SHA256); resuming refuses an unsigned or edited one
+   * (`SNAPSHOT_TAMPERED`). The agents' runs are signed by their own `snapshotKey`.
+   */
+  snapshotKey?: SnapshotKey;
 }
 
 /**
@@ -242,6 +249,18 @@ export interface GroupChatRunOptions {
   chatId?: string;
   /** The random speaker selection's starting state (default: the chat's `seed`, else random). */
   randomSeed?: number;
+  /**
+   * Keeps the chat in a store (`@agentchart/store/sqlite` or `/postgres`):
+   * created under this process's lease, checkpointed after each speaker
+   * decision, each step of the speaking agent, each wait and the end, every
+   * agent's tool calls through the chat's journal; `chat.resume(chatId, { store })`
+   * continues it after a crash (docs/durability.md).
+   */
+  store?: RunStore;
+  /** Who holds the chat's lease (default `<hostname>:<pid>`). Only with `store`. */
+  owner?: string;
+  /** How long the lease lasts unless renewed, in ms (default 30 000). Only with `store`. */
+  leaseMs?: number;
   /**
    * Input messages attributed (`name`) to someone who is not a participant:
    * `'refuse'` (default) throws `UnknownSpeakerError` naming them; `'context'`

@@ -2,6 +2,7 @@ import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { ResumedSpeaker } from './speakerResume.js';
 import type {
@@ -38,6 +39,8 @@ export interface ManagerRun {
   sharedState: SharedStateRef;
   /** The run's token budget (the chat's `maxTokens`, or the run's). */
   tokenBudget: TokenBudget | undefined;
+  /** Set only for a chat kept in a store (see `chatCheckpoints.ts`). */
+  checkpoints: ChatCheckpoints | undefined;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */
@@ -74,9 +77,15 @@ export interface ManagerContext {
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
   /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
-  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | DecidedTurn | undefined;
   /** What the turns of this run used so far (a resumed chat counts from the resume). */
   spend: ChatSpend;
+}
+
+/** A store checkpoint taken when a speaker was decided, before its turn began: resumed, that speaker's turn begins. */
+export interface DecidedTurn {
+  kind: 'turn';
+  speaker: string;
 }
 
 /** A chat's tokens so far, and what they cost (for turns whose model has a price). */

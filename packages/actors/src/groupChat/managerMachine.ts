@@ -10,11 +10,12 @@ import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { TERMINATE } from './chatMembers.js';
+import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedNestedWaiting, SelectionSource } from './groupChatTypes.js';
-import { type ManagerContext, stateValues } from './managerContext.js';
+import { type DecidedTurn, type ManagerContext, stateValues } from './managerContext.js';
 import { nestedChatActor, nestedReply } from './nestedChatActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
@@ -44,9 +45,11 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | DecidedTurn | undefined;
   /** The run's token budget. */
   tokenBudget?: TokenBudget | undefined;
+  /** The checkpoint hooks of a chat kept in a store. */
+  checkpoints?: ChatCheckpoints | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
@@ -68,7 +71,7 @@ export const managerMachine = setup({
   },
   actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
   guards: {
-    resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
+    resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn',
     resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
     resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
     chatEnds: ({ context }) => context.reason !== undefined,
@@ -93,8 +96,9 @@ export const managerMachine = setup({
       messages: context.messages,
       resumed: context.turns.length > 0 || context.resumeWaiting !== undefined,
     })),
+    /** A person's turn resumed, or (a store checkpoint) a decided speaker's turn that had not begun: routed as decided. */
     resumeHuman: assign(({ context }) => ({
-      speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
+      speaker: context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
     resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker | PersistedNestedWaiting).speaker })),
@@ -121,11 +125,10 @@ export const managerMachine = setup({
       }
       enqueue.emit(selectedEvent(context, decision.speaker, decision.by));
     }),
-    requestChoice: emit(({ context }) => ({
-      type: 'speaker.choice.requested' as const,
-      chatId: context.run.chatId,
-      eligible: context.selection.eligible,
-    })),
+    requestChoice: enqueueActions(({ context, enqueue }) => {
+      context.run.checkpoints?.waitingForChoice(context);
+      enqueue.emit({ type: 'speaker.choice.requested' as const, chatId: context.run.chatId, eligible: context.selection.eligible });
+    }),
     acceptChoice: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'speaker.chosen') return;
       enqueue.assign(selected(event.speaker));
@@ -186,13 +189,15 @@ export const managerMachine = setup({
         logic: typeof agentMachine,
         options: { id: string; input?: AgentMachineInput },
       ) => ActorRefFrom<typeof agentMachine>;
-      const { chatId, publish, sharedState, newRunId } = context.run;
+      const { chatId, publish, sharedState, newRunId, checkpoints } = context.run;
+      const runtime = turnRuntime(turn.runtime(context.run.inspected), context);
+      if (resumed === undefined) checkpoints?.turnBegins({ ...context, ...update });
       const child =
         resumed === undefined
           ? spawnAgent(turn.machine, {
               id: 'speaker',
               input: {
-                runtime: turnRuntime(turn.runtime(context.run.inspected), context),
+                runtime: checkpoints === undefined ? runtime : checkpoints.speakerRuntime(runtime, member.name),
                 runId: newRunId(),
                 messages: update.view,
                 toolMode: turn.toolMode,
@@ -205,19 +210,29 @@ export const managerMachine = setup({
     }),
     /** A new turn's run starts; a resumed one goes on where it waited. */
     startSpeaker: enqueueActions(({ context, enqueue }) => {
-      if (context.resumeWaiting?.kind === 'approval') enqueue.assign({ resumeWaiting: undefined });
-      else enqueue.sendTo('speaker', { type: 'start' });
+      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
+      if (resumed === undefined) enqueue.sendTo('speaker', { type: 'start' });
+      else {
+        enqueue.assign({ resumeWaiting: undefined });
+        // A turn restored from a store checkpoint goes on from its agent's step.
+        if (resumed.resumeAt !== undefined) enqueue.sendTo('speaker', { type: 'resume', at: resumed.resumeAt });
+      }
     }),
     relayApprovalDecision: sendTo('speaker', ({ event }) => {
       if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
       const { id, approved, reason } = event;
       return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
     }),
-    waitForHuman: emit(({ context }) => ({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: context.speaker as string })),
+    waitForHuman: enqueueActions(({ context, enqueue }) => {
+      context.run.checkpoints?.waitingForHuman(context);
+      enqueue.emit({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: context.speaker as string });
+    }),
     recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
       const speaker = context.speaker as string;
       const review = reviewTurn(context, speaker, outcome);
-      enqueue.assign({ ...review.update, spend: countTurn(context.spend, outcome) });
+      const spend = countTurn(context.spend, outcome);
+      enqueue.assign({ ...review.update, spend });
+      context.run.checkpoints?.turnEnded({ ...context, ...review.update, spend });
       enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
       if (outcome.handoff !== undefined) {
         enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
@@ -264,6 +279,7 @@ export const managerMachine = setup({
       inspected: input.inspect !== undefined || globalInspectors().length > 0,
       sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
       tokenBudget: input.tokenBudget,
+      checkpoints: input.checkpoints,
     },
     messages: input.messages,
     turns: input.turns,

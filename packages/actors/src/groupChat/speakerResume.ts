@@ -1,7 +1,8 @@
 import type { AnyStateMachine, SnapshotFrom } from 'xstate';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { LiveToolSet } from '../agent/tools/liveTools.js';
-import { restoreRun } from '../agent/run/runSnapshot.js';
+import { type ResumePoint, restoreRun } from '../agent/run/runSnapshot.js';
+import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
@@ -12,6 +13,8 @@ export interface ResumedSpeaker {
   kind: 'approval';
   speaker: string;
   snapshot: SnapshotFrom<typeof agentMachine>;
+  /** A turn restored from a store checkpoint that was not waiting: where its run goes on (see `restoreRun`). */
+  resumeAt?: ResumePoint;
 }
 
 /**
@@ -23,7 +26,11 @@ export interface ResumedSpeaker {
  * @example
  * const resumed = restoreSpeakerRun(snapshot.waiting, runtime); // { kind: 'approval', speaker: 'cleaner', snapshot }
  */
-export function restoreSpeakerRun(waiting: PersistedApprovalWaiting, runtime: ChatRuntime): ResumedSpeaker {
+export function restoreSpeakerRun(
+  waiting: Pick<PersistedApprovalWaiting, 'speaker' | 'run'>,
+  runtime: ChatRuntime,
+  wrap: (runtime: AgentRuntime, speaker: string) => AgentRuntime = (same) => same,
+): ResumedSpeaker {
   const member = runtime.members.get(waiting.speaker);
   if (member?.kind !== 'agent') {
     throw new ChatSnapshotError(
@@ -35,11 +42,16 @@ export function restoreSpeakerRun(waiting: PersistedApprovalWaiting, runtime: Ch
   }
   const { turn } = member;
   const base = turn.runtime();
-  const { snapshot } = restoreRun(waiting.run, member.name, turn.knownTools, (liveTools) => ({ ...base, liveTools: new LiveToolSet(liveTools) }), {
-    snapshotKey: base.snapshotKey,
-    sharedStateFromChat: true,
-  });
-  return { kind: 'approval', speaker: member.name, snapshot };
+  const { snapshot, resumeAt } = restoreRun(
+    waiting.run,
+    member.name,
+    turn.knownTools,
+    (liveTools) => wrap({ ...base, liveTools: new LiveToolSet(liveTools) }, member.name),
+    { snapshotKey: base.snapshotKey, sharedStateFromChat: true },
+  );
+  return resumeAt === undefined
+    ? { kind: 'approval', speaker: member.name, snapshot }
+    : { kind: 'approval', speaker: member.name, snapshot, resumeAt };
 }
 
 /**

@@ -107,7 +107,7 @@ export function deferredAgentRun(
 }
 
 /** The run's shared state before and after the real run exists. */
-function deferredState(current: () => AgentRun | undefined, started: Observable<AgentRun>, initial: StateRecord): SharedStateHandle {
+export function deferredState(current: () => AgentRun | undefined, started: Observable<AgentRun>, initial: StateRecord): SharedStateHandle {
   const values = () => current()?.state.values() ?? { ...initial };
   const running = (): SharedStateHandle => {
     const run = current();

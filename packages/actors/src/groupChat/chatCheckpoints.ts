@@ -1,0 +1,23 @@
+import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { ManagerContext } from './managerContext.js';
+
+/**
+ * The group-chat manager's checkpoint hooks: set (`ManagerInput.checkpoints`)
+ * only for a chat kept in a store (`chat.run(task, { store })`), never
+ * otherwise. Each is called synchronously with the context as the manager
+ * left it; it copies what it keeps and never throws.
+ */
+export interface ChatCheckpoints {
+  /** Gives the hooks the manager's current context (read when a speaking agent checkpoints a step). */
+  bind(context: () => ManagerContext): void;
+  /** The speaking agent's runtime for its turn, with the chat's journal and the agent's step checkpoints. */
+  speakerRuntime(runtime: AgentRuntime, speaker: string): AgentRuntime;
+  /** A speaker was decided and a new agent turn begins (its run has not called the model yet). */
+  turnBegins(context: ManagerContext): void;
+  /** A turn was recorded: the next speaker is decided next (or the chat ends). */
+  turnEnded(context: ManagerContext): void;
+  /** The chat waits for a person's turn (`context.speaker`). */
+  waitingForHuman(context: ManagerContext): void;
+  /** The chat waits for a manual speaker choice. */
+  waitingForChoice(context: ManagerContext): void;
+}

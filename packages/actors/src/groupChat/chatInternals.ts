@@ -1,0 +1,31 @@
+import type { Message } from '@agentchart/core';
+import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
+import type { ChatStart } from './chatRun.js';
+import type { ChatRuntime } from './chatRuntime.js';
+import type { GroupChatRun, GroupChatRunOptions } from './groupChatTypes.js';
+
+/** What the store's chat runs need of a chat made by `createGroupChat` (see `durable/storedChats.ts`). */
+export interface ChatInternals {
+  readonly name: string;
+  readonly runtime: ChatRuntime;
+  /** Signs the chat's store checkpoints (`createGroupChat({ snapshotKey })`). */
+  readonly snapshotKey: SnapshotKey | undefined;
+  /** Where a new run on `input` starts, checked as `chat.run` checks it. */
+  newStart(input: string | readonly Message[], options: GroupChatRunOptions): ChatStart;
+  /** Starts the manager on `start`. */
+  start(start: ChatStart, options: Pick<GroupChatRunOptions, 'signal' | 'inspect' | 'maxTokens'>): GroupChatRun;
+}
+
+const internals = new WeakMap<object, ChatInternals>();
+
+/** Records a chat's internals. */
+export function registerChatInternals(chat: object, chatInternals: ChatInternals): void {
+  internals.set(chat, chatInternals);
+}
+
+/** The internals of a chat made by `createGroupChat`. */
+export function chatInternalsOf(chat: object): ChatInternals {
+  const found = internals.get(chat);
+  if (found === undefined) throw new TypeError('Expected a group chat made by createGroupChat(...).');
+  return found;
+}
