@@ -361,7 +361,7 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       const dying = chatOf(dead, new Set(['checker3'])).run('look up Ann', { store: first, chatId, owner: 'w1', leaseMs: LEASE });
       await until(async () => dead.modelCalls === 3);
       await until(
-        async () => ((await first.loadRun(chatId))?.state as { waiting: { kind: string; speaker?: string } }).waiting.speaker === 'checker',
+        async () => ((await first.loadRun(chatId))?.state as { waiting?: { speaker?: string } } | undefined)?.waiting?.speaker === 'checker',
       );
       clock.advance(LEASE + 1);
       const world = { ledger: [] as string[], modelCalls: 0 };
