@@ -23,7 +23,8 @@ export function readLedger(path: string): string[] {
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 8)));
 
-export function chaosAgent(ledger: string): Agent {
+/** The three tools, each appending its effect to `ledger`. */
+export function chaosTools(ledger: string) {
   const effect = (name: string, options: { approval?: 'always'; idempotent?: true }) =>
     defineTool({
       name,
@@ -40,6 +41,10 @@ export function chaosAgent(ledger: string): Agent {
         return `${name} ${to} done`;
       },
     });
+  return [effect('pay', { approval: 'always' }), effect('notify', {}), effect('refresh', { idempotent: true })];
+}
+
+export function chaosAgent(ledger: string): Agent {
   const model = scriptedModel((request) =>
     request.messages.some((message) => message.role === 'tool')
       ? { text: 'all paid' }
@@ -54,6 +59,6 @@ export function chaosAgent(ledger: string): Agent {
   return createAgent({
     name: 'chaos_payer',
     model,
-    tools: [effect('pay', { approval: 'always' }), effect('notify', {}), effect('refresh', { idempotent: true })],
+    tools: chaosTools(ledger),
   });
 }

@@ -4,12 +4,16 @@
  * (an in-doubt call whose effect is in the ledger gets that result recorded
  * by hand; otherwise it is approved to run again), and exits when the run is
  * finished. The driver may SIGKILL it at any point.
- * Env: CHAOS_DB, CHAOS_LEDGER, CHAOS_RUN_ID, CHAOS_LEASE_MS.
+ * With CHAOS_MODE=chat it runs the trial's group chat instead (`chaosChat`):
+ * it starts it in the store when nobody has, else resumes it, and plays the
+ * person (approvals as above, and the `boss` turn).
+ * Env: CHAOS_DB, CHAOS_LEDGER, CHAOS_RUN_ID, CHAOS_LEASE_MS, CHAOS_MODE.
  */
-import { RunOwnedElsewhereError } from '@agentchart/core';
-import { resumeRunFromStore } from '@agentchart/actors';
+import { RunOwnedElsewhereError, RunStoreError } from '@agentchart/core';
+import { type DurableChat, resumeChatFromStore, resumeRunFromStore, startChatInStore } from '@agentchart/actors';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { chaosAgent, readLedger } from './chaosAgent.js';
+import { chaosChat } from './chaosChat.js';
 
 const env = (name: string) => process.env[name] ?? '';
 const ledger = env('CHAOS_LEDGER');
@@ -18,13 +22,78 @@ const leaseMs = Number(env('CHAOS_LEASE_MS'));
 const store = await createSqliteRunStore({ path: env('CHAOS_DB'), busyTimeoutMs: 10_000 });
 const agent = chaosAgent(ledger);
 const say = (line: string) => process.stdout.write(`${line}\n`);
+const owner = `worker-${process.pid}`;
+
+/** Plays the person of a chat until it ends: approvals (in-doubt calls found in the ledger get that result recorded) and the boss's turn. */
+async function playPerson(durable: DurableChat): Promise<void> {
+  let ended = false;
+  void durable.chat.result.finally(() => (ended = true)).catch(() => {});
+  const decided = new Set<string>();
+  let spoke = false;
+  while (!ended) {
+    const waiting = durable.chat.waiting();
+    if (waiting?.kind === 'approval') {
+      for (const request of waiting.requests) {
+        if (decided.has(request.id)) continue;
+        decided.add(request.id);
+        const doubt = durable.inDoubt.find((entry) => entry.callId === request.id);
+        if (doubt && readLedger(ledger).includes(`${doubt.idempotencyKey} ${doubt.toolName}`)) {
+          await durable.recordResult(doubt.callId, `${doubt.toolName} Bob done (found in the ledger)`);
+        }
+        durable.chat.approve(request.id);
+      }
+    } else if (waiting?.kind === 'human' && !spoke) {
+      spoke = true;
+      durable.chat.say('Good. Done.');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+}
+
+if (env('CHAOS_MODE') === 'chat') {
+  const chat = chaosChat(ledger);
+  for (;;) {
+    const stored = await store.loadRun(runId);
+    if (stored?.status === 'finished') break;
+    let durable: DurableChat;
+    try {
+      durable =
+        stored?.state === undefined
+          ? await startChatInStore(chat, 'Pay Bob 250, then check.', { store, chatId: runId, owner, leaseMs })
+          : await resumeChatFromStore(chat, runId, { store, owner, leaseMs });
+    } catch (error) {
+      const taken = error instanceof RunOwnedElsewhereError || (error instanceof RunStoreError && error.code === 'RUN_ALREADY_EXISTS');
+      if (!taken) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a killed owner's lease runs out
+      continue;
+    }
+    say('resumed');
+    const waiting = durable.chat.waiting();
+    const pending = new Set(waiting?.kind === 'approval' ? waiting.requests.map((request) => request.id) : []);
+    for (const entry of durable.inDoubt) {
+      say(`indoubt ${entry.toolName} ${pending.has(entry.callId) || entry.toolName === 'refresh' ? 'surfaced' : 'unsurfaced'}`);
+    }
+    try {
+      await playPerson(durable);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'RUN_LEASE_LOST' && code !== 'APPROVAL_NOT_PENDING' && code !== 'GROUP_CHAT_NOT_WAITING') throw error;
+    }
+    const result = await durable.chat.result;
+    await durable.settled;
+    if (result.reason === 'aborted') say('leaselost'); // only a lost lease aborts here
+  }
+  await store.close();
+  say('done');
+  process.exit(0);
+}
 
 for (;;) {
   const stored = await store.loadRun(runId);
   if (stored === undefined || stored.status === 'finished') break;
   let durable: Awaited<ReturnType<typeof resumeRunFromStore>>;
   try {
-    durable = await resumeRunFromStore(agent, runId, { store, owner: `worker-${process.pid}`, leaseMs });
+    durable = await resumeRunFromStore(agent, runId, { store, owner, leaseMs });
   } catch (error) {
     if (!(error instanceof RunOwnedElsewhereError)) throw error;
     await new Promise((resolve) => setTimeout(resolve, 20)); // a killed owner's lease runs out
@@ -47,9 +116,9 @@ for (;;) {
       }
       durable.run.approve(request.id);
     }
-    const { stopReason } = await durable.run.result;
+    const { stopReason, error } = await durable.run.result;
     await durable.settled;
-    if (stopReason === 'aborted') say('leaselost'); // only a lost lease aborts here
+    if (stopReason === 'aborted' || error?.code === 'RUN_LEASE_LOST') say('leaselost'); // only a lost lease ends it so here
   } catch (error) {
     // A loaded machine can delay a renewal past the lease: the run was fenced (and aborted). Take it again.
     const code = (error as { code?: string }).code;

@@ -1,10 +1,14 @@
 /**
- * `npx pnpm@12.4.2 chaos [trials]`: the crash test. Each trial stores a run
- * that waits for approval, then starts worker processes that resume it under
- * a lease and run its tools (which append to an external ledger), killing
- * them with SIGKILL at random points (during a tool, between a tool's effect
- * and its journal entry, during a checkpoint write, while waiting on the
- * lease) and starting new ones until the run is finished. It prints
+ * `npx pnpm@12.4.2 chaos [trials]`: the crash test. Half the trials (the odd
+ * ones) store a run that waits for approval, then start worker processes
+ * that resume it under a lease and run its tools; the other half run a group
+ * chat kept in the store (`chaosChat.ts`: an agent whose tools need an
+ * approval, one that answers, a person's turn; both models stream slowly),
+ * started by the first worker and resumed by the next. Tools append to an
+ * external ledger. Workers are killed with SIGKILL at random points (during
+ * a model stream, during a tool, between a tool's effect and its journal
+ * entry, during a checkpoint write, while waiting for an approval or on the
+ * lease) and new ones started until the run or chat is finished. It prints
  * `trials N · lost runs L · tools executed twice D · in-doubt calls K (all surfaced)`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -29,6 +33,20 @@ export interface ChaosSummary {
   inDoubt: number;
   unsurfaced: number;
   kills: number;
+  /** Trials that ran a group chat (the others an agent run). */
+  chats: number;
+  /** Where the kills of chat workers landed, by the chat's last checkpoint when the worker died. */
+  chatKillsAt: Record<string, number>;
+}
+
+/** Where a chat was when its worker died, from its last checkpoint. */
+function checkpointPlace(state: unknown): string {
+  const waiting = (state as { waiting?: { kind?: string; run?: { machine?: { value?: string } } } } | undefined)?.waiting;
+  if (waiting === undefined) return 'not started';
+  if (waiting.kind !== 'turn')
+    return { selecting: 'between turns', approval: 'waiting for approval', human: 'waiting for a person' }[waiting.kind ?? ''] ?? waiting.kind ?? '?';
+  const value = waiting.run?.machine?.value;
+  return value === undefined || value === 'stepDone' ? 'in a model call' : 'in a tool batch';
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -61,7 +79,18 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
   const db = join(dir, 'runs.db');
   const ledger = join(dir, 'ledger.txt');
   const store = await createSqliteRunStore({ path: db, busyTimeoutMs: 10_000 });
-  const summary: ChaosSummary = { trials, lostRuns: 0, executedTwice: 0, missingEffects: 0, inDoubt: 0, unsurfaced: 0, kills: 0, leaseLapses: 0 };
+  const summary: ChaosSummary = {
+    trials,
+    lostRuns: 0,
+    executedTwice: 0,
+    missingEffects: 0,
+    inDoubt: 0,
+    unsurfaced: 0,
+    kills: 0,
+    leaseLapses: 0,
+    chats: 0,
+    chatKillsAt: {},
+  };
   try {
     let next = 1;
     let failed = false;
@@ -76,15 +105,32 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
       }
     };
     const runTrial = async (trial: number) => {
-      const run = chaosAgent(ledger).run('Pay Bob');
-      await waitingFor(run);
-      await persistRunToStore(run, { store, owner: 'driver' });
-      run.abort();
+      const chat = trial % 2 === 0;
+      // A chat's tools key their effects by its turns' run ids: its ledger is its own file.
+      const trialLedger = chat ? join(dir, `ledger-${trial}.txt`) : ledger;
+      let runId: string;
+      if (chat) {
+        runId = `chat_${trial}_${Math.random().toString(36).slice(2)}`;
+        summary.chats += 1;
+      } else {
+        const run = chaosAgent(ledger).run('Pay Bob');
+        await waitingFor(run);
+        await persistRunToStore(run, { store, owner: 'driver' });
+        run.abort();
+        runId = run.runId;
+      }
       let kills = 0;
       const trace: string[] = [];
       for (;;) {
         const child = spawn(process.execPath, [worker], {
-          env: { ...process.env, CHAOS_DB: db, CHAOS_LEDGER: ledger, CHAOS_RUN_ID: run.runId, CHAOS_LEASE_MS: String(LEASE_MS) },
+          env: {
+            ...process.env,
+            CHAOS_DB: db,
+            CHAOS_LEDGER: trialLedger,
+            CHAOS_RUN_ID: runId,
+            CHAOS_LEASE_MS: String(LEASE_MS),
+            CHAOS_MODE: chat ? 'chat' : 'run',
+          },
           stdio: ['ignore', 'pipe', 'inherit'],
           cwd: here,
         });
@@ -93,9 +139,14 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
         if (kill) {
           // From the moment it holds the run: a random point inside its work.
           await Promise.race([lines.waitFor('resumed'), lines.exited]);
-          await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 30)));
+          await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * (chat ? 80 : 30))));
           child.kill('SIGKILL');
           kills += 1;
+          if (chat) {
+            await lines.exited;
+            const place = checkpointPlace((await store.loadRun(runId))?.state);
+            summary.chatKillsAt[place] = (summary.chatKillsAt[place] ?? 0) + 1;
+          }
         }
         const code = await lines.exited;
         trace.push(`-- worker (${kill ? 'killed' : 'ran'}, exit ${code})`, ...lines.all);
@@ -106,16 +157,16 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
         if (lines.all.includes('done')) break;
       }
       summary.kills += kills;
-      const stored = await store.loadRun(run.runId);
+      const stored = await store.loadRun(runId);
       if (stored?.status !== 'finished') summary.lostRuns += 1;
-      const effects = readLedger(ledger).filter((line) => line.startsWith(`${run.runId}:`));
+      const effects = chat ? readLedger(trialLedger) : readLedger(ledger).filter((line) => line.startsWith(`${runId}:`));
       const counts = new Map<string, number>();
       for (const line of effects) counts.set(line, (counts.get(line) ?? 0) + 1);
       summary.executedTwice += [...counts.values()].filter((count) => count > 1).length;
       if (process.env.CHAOS_TRACE && [...counts.values()].some((count) => count > 1)) log(trace.join('\n'));
       summary.missingEffects += 3 - counts.size;
       log(
-        `trial ${trial}: ${kills} kill(s), ${stored?.status ?? 'missing'}, effects ${[...counts.entries()].map(([line, count]) => `${line.split(' ')[1]}×${count}`).join(' ')}`,
+        `trial ${trial} (${chat ? 'chat' : 'run'}): ${kills} kill(s), ${stored?.status ?? 'missing'}, effects ${[...counts.entries()].map(([line, count]) => `${line.split(' ')[1]}×${count}`).join(' ')}`,
       );
     };
     // Every lane ends before the files go: a failing lane must not pull the database from under the others.
@@ -133,7 +184,12 @@ export function formatSummary(summary: ChaosSummary): string {
   return (
     `trials ${summary.trials} · lost runs ${summary.lostRuns} · tools executed twice ${summary.executedTwice} · ` +
     `in-doubt calls ${summary.inDoubt} (${summary.unsurfaced === 0 ? 'all surfaced' : `${summary.unsurfaced} not surfaced`}) · ` +
-    `missing effects ${summary.missingEffects} · workers killed ${summary.kills} · leases lapsed ${summary.leaseLapses}`
+    `missing effects ${summary.missingEffects} · workers killed ${summary.kills} · leases lapsed ${summary.leaseLapses} · ` +
+    `group chats ${summary.chats} of ${summary.trials} trials\n` +
+    `chat workers killed: ${Object.entries(summary.chatKillsAt)
+      .sort(([, a], [, b]) => b - a)
+      .map(([place, count]) => `${count} ${place}`)
+      .join(', ')}`
   );
 }
 

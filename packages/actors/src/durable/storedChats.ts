@@ -26,7 +26,7 @@ import { journalMiddleware } from './journalMiddleware.js';
 import { keepLease } from './leaseKeeper.js';
 import { checkpointHooks, checkpointSnapshot, freezeCheckpoint } from './runCheckpointer.js';
 import { RunWriter } from './runWriter.js';
-import { DEFAULT_LEASE_MS, type StoreOptions, withInDoubtRequests } from './storedRuns.js';
+import { DEFAULT_LEASE_MS, type StoreOptions, createOrTakeUnstarted, withInDoubtRequests } from './storedRuns.js';
 
 /** A group chat in the store under this process's lease. */
 export interface DurableChat {
@@ -72,7 +72,7 @@ async function prepareStoredChat(chat: object, input: string | readonly Message[
   const internals = storableChat(chat);
   const { store, owner = defaultOwner(), leaseMs = DEFAULT_LEASE_MS, ...runOptions } = options;
   const start = internals.newStart(input, { ...runOptions, store });
-  const lease = await store.createRun({ runId: start.chatId, kind: 'chat', name: internals.name, owner, leaseMs });
+  const lease = await createOrTakeUnstarted(store, { runId: start.chatId, kind: 'chat', name: internals.name, owner, leaseMs });
   return () => {
     const session = chatSession(store, lease, leaseMs, internals);
     const run = internals.start({ ...start, newRunId, checkpoints: session.checkpoints }, runOptions);

@@ -1,6 +1,7 @@
 import {
   type AnyTool,
   type Message,
+  type NewStoredRun,
   type RunLease,
   RunOwnedElsewhereError,
   RunSnapshotError,
@@ -114,7 +115,7 @@ async function prepareStoredRun(
   options: RunOptions & StoreOptions & { runId?: string },
 ): Promise<() => DurableRun> {
   const { store, owner = defaultOwner(), leaseMs = DEFAULT_LEASE_MS, runId = newRunId(), ...runOptions } = options;
-  const lease = await store.createRun({ runId, kind: 'run', name: agent.name, owner, leaseMs });
+  const lease = await createOrTakeUnstarted(store, { runId, kind: 'run', name: agent.name, owner, leaseMs });
   return () => {
     const session = durableSession(store, lease, leaseMs, agent);
     const run = agent.run(input, {
@@ -128,6 +129,26 @@ async function prepareStoredRun(
     session.writer.checkpoint('running', () => checkpointSnapshot(frozen, agentConfigOf(agent).snapshotKey));
     return session.attach(run, []);
   };
+}
+
+/**
+ * Creates a run (or chat) in the store; one with this id that exists but
+ * was never checkpointed (its process stopped right after creating it, before
+ * anything ran) is taken over and started again. Any other existing one
+ * throws `RUN_ALREADY_EXISTS` (resume it instead).
+ */
+export async function createOrTakeUnstarted(store: RunStore, run: NewStoredRun): Promise<RunLease> {
+  try {
+    return await store.createRun(run);
+  } catch (error) {
+    if (!(error instanceof RunStoreError && error.code === 'RUN_ALREADY_EXISTS')) throw error;
+    const existing = await store.loadRun(run.runId);
+    if (existing === undefined || existing.state !== undefined || existing.kind !== run.kind || existing.name !== run.name) throw error;
+    const lease = await store.acquireLease(run.runId, run.owner, run.leaseMs);
+    if ((await store.loadRun(run.runId))?.state === undefined) return lease;
+    await store.releaseLease(lease);
+    throw error;
+  }
 }
 
 /**
