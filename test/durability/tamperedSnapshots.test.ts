@@ -43,6 +43,19 @@ function bank(options: { snapshotKey?: string } = {}) {
   return { agent, ledger };
 }
 
+/** The tool a run of `bank` may add. */
+function wireTool(ledger: string[]) {
+  return defineTool({
+    name: 'wire',
+    description: 'Wires money.',
+    parameters: z.object({ target: z.string() }),
+    execute: ({ target }) => {
+      ledger.push(`wire ${target}`);
+      return `wire ${target} done`;
+    },
+  });
+}
+
 /** A waiting run of `bank`, persisted as JSON text would carry it; the original aborted. */
 async function persistedWaitingRun(options: { snapshotKey?: string } = {}) {
   const { agent } = bank(options);
@@ -117,6 +130,61 @@ describe('tampered run snapshots end in a clear error and execute nothing', () =
     const error = refusal(snapshot);
     expect(error.details.path).toBe('machine.context.rules');
     expect(error.message).toContain('is not the rule state the run\'s calls lead to ({"last":"pay","called":[],"counts":{"search":1}');
+  });
+
+  it('a tool added to liveTools that no call added is refused, unsigned too, and nothing runs', async () => {
+    const snapshot = await persistedWaitingRun();
+    expect(snapshot.liveTools).toEqual(['search', 'pay', 'delete_file']);
+    snapshot.liveTools.push('wire'); // an addable tool, but no tool of the run added it
+    const error = refusal(snapshot);
+    expect(error.details).toMatchObject({ path: 'liveTools', never: ['wire'] });
+    expect(error.message).toContain('"wire" was never added (no call of the run added it)');
+  });
+
+  it('a tool change credited to a call that never ran is refused', async () => {
+    const snapshot = await persistedWaitingRun();
+    snapshot.liveTools.push('wire');
+    snapshot.toolChanges = [{ by: 'pay', added: ['wire'], removed: [] }]; // pay waits for approval: it has not run
+    const error = refusal(snapshot);
+    expect(error.details.path).toBe('toolChanges.0');
+    expect(error.message).toContain('"pay" is not a call the run executed');
+  });
+
+  it('a tool that a call of the run added is resumed with it, and one passed for resuming is accepted as given', async () => {
+    const { agent: bankAgent } = bank();
+    const ledger: string[] = [];
+    const opener = defineTool({
+      name: 'search',
+      description: 'Searches, and opens the wire tool.',
+      parameters: z.object({ target: z.string() }),
+      execute: ({ target }, ctx) => {
+        ctx.addTools(wireTool(ledger));
+        return `search ${target} done`;
+      },
+    });
+    const agent = createAgent({
+      name: 'bank',
+      model: scriptedModel((request) =>
+        request.messages.some((message) => message.role === 'tool')
+          ? { toolCalls: [{ id: 'pay', name: 'pay', arguments: { target: 'Bob 250' } }] }
+          : { toolCalls: [{ id: 's1', name: 'search', arguments: { target: 'Bob' } }] },
+      ),
+      tools: [opener, ...bankAgent.tools.filter((tool) => tool.name !== 'search')],
+      addableTools: [wireTool(ledger)],
+    });
+    const run = agent.run('Pay Bob 250');
+    await waitForState(run, 'awaitingApproval');
+    const snapshot = JSON.parse(JSON.stringify(run.persist()));
+    run.abort();
+    expect(snapshot.liveTools).toEqual(['search', 'pay', 'delete_file', 'wire']);
+    expect(snapshot.toolChanges).toEqual([{ by: 's1', added: ['wire'], removed: [] }]);
+    const resumed = agent.resume(snapshot);
+    expect(resumed.pendingApprovals.map((request) => request.id)).toEqual(['pay']);
+    resumed.abort();
+    // Without the record of the change, only a tool passed explicitly for resuming is accepted.
+    const { toolChanges: _dropped, ...unrecorded } = snapshot;
+    expect(() => agent.resume(unrecorded)).toThrow(/"wire" was never added/);
+    agent.resume(unrecorded, { tools: [wireTool(ledger)] }).abort();
   });
 
   it('a tool added to liveTools is refused when snapshots are signed', async () => {

@@ -315,7 +315,11 @@ class ConfiguredAgent implements Agent {
       config.agentName,
       known,
       (live) => runtimeFor(config, live, middleware, false, config.tokenBudget, checkpoints),
-      { snapshotKey: config.snapshotKey, startingTools: new Set(config.tools.keys()) },
+      {
+        snapshotKey: config.snapshotKey,
+        startingTools: [...config.tools.keys()],
+        vouchedTools: new Set((resumeOptions.tools ?? []).map((tool) => tool.name)),
+      },
     );
     const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
     return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect, restored.resumeAt);

@@ -11,6 +11,7 @@ interface FrozenCheckpoint {
   value: CheckpointState;
   agent: string;
   liveTools: string[];
+  toolChanges: ReturnType<AgentContext['runtime']['liveTools']['changeLog']>;
   data: Omit<AgentContext, 'runtime' | 'sharedState'>;
   sharedStateId: string;
   /** The run's own shared state; absent for a run in a group chat (the chat's is stored with the chat). */
@@ -57,6 +58,7 @@ export function freezeCheckpoint(context: AgentContext, value: CheckpointState, 
     value,
     agent: runtime.agentName,
     liveTools: runtime.liveTools.names(),
+    toolChanges: runtime.liveTools.changeLog(),
     data,
     sharedStateId: sharedState.id,
     shared: ownSharedState ? (sharedState.getSnapshot() as { context: { values: Record<string, unknown>; version: number } }).context : undefined,
@@ -77,6 +79,7 @@ export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: Snapsh
     agent: frozen.agent,
     runId: frozen.data.runId,
     liveTools: frozen.liveTools,
+    ...(frozen.toolChanges.length > 0 ? { toolChanges: frozen.toolChanges } : {}),
     // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
     machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine,
   };

@@ -118,12 +118,16 @@ class RunToolContext implements ToolContext {
 
   addTools(tools: ToolsToAdd): void {
     const change = this.#env.liveTools.add(tools);
-    if (change.added.length > 0) this.#env.onToolsChanged(this.callId, change);
+    if (change.added.length === 0) return;
+    this.#env.liveTools.record(this.callId, change);
+    this.#env.onToolsChanged(this.callId, change);
   }
 
   removeTools(tools: ToolsToRemove): void {
     const change = this.#env.liveTools.remove(tools);
-    if (change.removed.length > 0) this.#env.onToolsChanged(this.callId, change);
+    if (change.removed.length === 0) return;
+    this.#env.liveTools.record(this.callId, change);
+    this.#env.onToolsChanged(this.callId, change);
   }
 }
 

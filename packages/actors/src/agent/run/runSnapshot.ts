@@ -11,6 +11,7 @@ import { type CheckpointState, PersistedRunSchema, type PersistedMachine } from 
 import { rebuildChildren } from '../machine/rebuildChildren.js';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from './snapshotSignature.js';
 import { SHARED_STATE_SYSTEM_ID } from '../../sharedState/sharedStateMachine.js';
+import type { ToolListChangeRecord } from '../tools/liveTools.js';
 
 /**
  * A run waiting for approval, as plain JSON: the agent machine's persisted
@@ -25,6 +26,8 @@ export interface PersistedRun {
   runId: string;
   /** The run's live tool list, by name, in order. */
   liveTools: string[];
+  /** The changes that led from the agent's tools to `liveTools` (absent when there were none). */
+  toolChanges?: ToolListChangeRecord[];
   /** The XState persisted snapshot of the agent machine, `context.runtime` left out. */
   machine: PersistedMachine;
   /** `hmac-sha256:…` of everything else, when the agent has a `snapshotKey`. */
@@ -38,10 +41,13 @@ export interface RestoreOptions {
   /** The run takes part in a group chat, whose shared state the chat attaches (the run has none of its own). */
   sharedStateFromChat?: boolean;
   /**
-   * The tools a run of the agent starts with, by name: a live tool beyond
-   * them must have been added by a tool the run executed (`ctx.addTools`).
+   * The tools a run of the agent starts with, by name: the live tools must
+   * be what the snapshot's `toolChanges` make of them, each change by a call
+   * the run executed (or a tool source), beside the tools in `vouchedTools`.
    */
-  startingTools?: ReadonlySet<string>;
+  startingTools?: readonly string[];
+  /** Tools the caller passed for resuming (`agent.resume(snapshot, { tools })`): accepted in the live tools as they are. */
+  vouchedTools?: ReadonlySet<string>;
 }
 
 /** Where a restored run goes on: waiting for approval, or (a store checkpoint) sent `resume` to this state. */
@@ -77,6 +83,8 @@ export function persistRun(actor: Actor<typeof agentMachine>): PersistedRun {
     liveTools: runtime.liveTools.names(),
     machine,
   };
+  const changes = runtime.liveTools.changeLog();
+  if (changes.length > 0) run.toolChanges = changes;
   return runtime.snapshotKey === undefined ? run : signSnapshot(run, runtime.snapshotKey);
 }
 
@@ -145,7 +153,9 @@ export function restoreRun(
     );
   }
   const data = persisted.machine.context;
-  if (options.startingTools !== undefined) checkAddedTools(persisted.liveTools, options.startingTools, data);
+  if (options.startingTools !== undefined) {
+    checkLiveTools(persisted.liveTools, persisted.toolChanges ?? [], options.startingTools, options.vouchedTools ?? new Set(), data);
+  }
   const liveTools = persisted.liveTools.map((name) => knownTools.get(name) as AnyTool);
   const runtime = makeRuntime(liveTools);
   checkRunSnapshot(
@@ -209,22 +219,47 @@ export function restoreRun(
 }
 
 /**
- * A live tool the run did not start with was added by one of its tools
- * (`ctx.addTools`, only from inside a tool's `execute`): so the run must
- * have executed a tool before. Checked for unsigned snapshots too; a name
- * added to `liveTools` of a run that executed tools is caught by signing.
+ * Re-derives the live tools: the agent's starting tools, changed by each
+ * recorded change in order, where every change is by a call the run
+ * executed (a tool adds tools only from inside its `execute`) or by a tool
+ * source. The snapshot's `liveTools` must be that list (tools the caller
+ * passed for resuming aside). Checked for unsigned snapshots too: a tool
+ * named in `liveTools` that no executed call added is refused. (A change
+ * invented for a call that did execute is a consistent rewrite of the run's
+ * history: signing catches that.)
  */
-function checkAddedTools(liveTools: readonly string[], startingTools: ReadonlySet<string>, context: PersistedMachine['context']): void {
-  const added = liveTools.filter((name) => !startingTools.has(name));
-  if (added.length === 0) return;
-  const executed = context.toolCalls.some((record) => record.refusedBy === undefined && !record.isError);
-  if (!executed) {
+function checkLiveTools(
+  liveTools: readonly string[],
+  changes: readonly ToolListChangeRecord[],
+  startingTools: readonly string[],
+  vouched: ReadonlySet<string>,
+  context: PersistedMachine['context'],
+): void {
+  const executed = new Set(context.toolCalls.filter((record) => record.refusedBy === undefined).map((record) => record.call.id));
+  const derived = new Set(startingTools);
+  changes.forEach((change, index) => {
+    if (!change.by.startsWith('source:') && !executed.has(change.by)) {
+      throw new RunSnapshotError(
+        'RUN_SNAPSHOT_INVALID',
+        `The persisted run is not valid at toolChanges.${index}: "${change.by}" is not a call the run executed, so it changed no tools. Resume only what run.persist() wrote, unchanged.`,
+        { path: `toolChanges.${index}` },
+      );
+    }
+    for (const name of change.removed) derived.delete(name);
+    for (const name of change.added) derived.add(name);
+  });
+  const live = new Set(liveTools);
+  const never = liveTools.filter((name) => !derived.has(name) && !vouched.has(name));
+  const dropped = [...derived].filter((name) => !live.has(name));
+  if (never.length > 0 || dropped.length > 0) {
     throw new RunSnapshotError(
       'RUN_SNAPSHOT_INVALID',
-      `The persisted run is not valid at liveTools: ${added.map((name) => `"${name}"`).join(', ')} ` +
-        'was never added (the run starts without it and no tool of the run has executed, so nothing could add it). ' +
-        'Resume only what run.persist() wrote, unchanged.',
-      { path: 'liveTools', added },
+      `The persisted run is not valid at liveTools: ${
+        never.length > 0
+          ? `${never.map((name) => `"${name}"`).join(', ')} ${never.length === 1 ? 'was' : 'were'} never added (no call of the run added ${never.length === 1 ? 'it' : 'them'})`
+          : `${dropped.map((name) => `"${name}"`).join(', ')} ${dropped.length === 1 ? 'is' : 'are'} missing, though nothing removed ${dropped.length === 1 ? 'it' : 'them'}`
+      }. Resume only what run.persist() wrote, unchanged.`,
+      { path: 'liveTools', never, dropped },
     );
   }
 }

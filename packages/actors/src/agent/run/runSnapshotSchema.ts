@@ -122,6 +122,8 @@ export const PersistedRunSchema = z.strictObject({
   agent: z.string().min(1),
   runId: z.string().min(1),
   liveTools: z.array(z.string().min(1)),
+  /** How the live tools came to differ from the agent's: each change, by a call id or `source:<name>` (absent when none). */
+  toolChanges: z.array(z.strictObject({ by: z.string().min(1), added: z.array(z.string().min(1)), removed: z.array(z.string().min(1)) })).optional(),
   machine: PersistedMachineSchema,
   signature: z.string().optional(),
 });

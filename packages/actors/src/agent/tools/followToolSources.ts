@@ -45,6 +45,7 @@ export function followToolSources(run: AgentRun, sources: ToolSourceSet, loaded:
       const change: ToolListChange = { added: [], removed: [] };
       change.removed = runtime.liveTools.remove(removed).removed;
       change.added = runtime.liveTools.add(added).added;
+      runtime.liveTools.record(`source:${source.name}`, change);
       actor.send({ type: 'tools.changed', callId: `source:${source.name}`, change });
     } catch (error) {
       actor.send({ type: 'tools.unusable', error: toErrorInfo(error) });

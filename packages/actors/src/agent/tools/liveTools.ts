@@ -17,8 +17,17 @@ export interface ToolListChange {
  * live.add([factorial, fibonacci]);
  * live.names(); // ['load_math_tools', 'factorial', 'fibonacci']
  */
+/** One change of a run's tool list, as persisted: by a tool call (its call id) or by a tool source (`tool-source`). */
+export interface ToolListChangeRecord {
+  by: string;
+  added: string[];
+  removed: string[];
+}
+
 export class LiveToolSet {
   readonly #tools = new Map<string, AnyTool>();
+  /** Every change since the run started, in order (none in most runs: made on the first). */
+  #log: ToolListChangeRecord[] | undefined;
   /** `view()` and `byName()` as of the last change (made when first asked for after it). */
   #view: readonly AnyTool[] | undefined;
   #byName: ReadonlyMap<string, AnyTool> | undefined;
@@ -87,6 +96,17 @@ export class LiveToolSet {
     }
     if (removed.length > 0) this.#changed();
     return { added: [], removed };
+  }
+
+  /** Notes a change made by `by` (a call id, or `tool-source`): persisted with the run, so a resume can re-derive the list. */
+  record(by: string, change: ToolListChange): void {
+    this.#log ??= [];
+    this.#log.push({ by, added: change.added, removed: change.removed });
+  }
+
+  /** The changes noted so far (a copy). */
+  changeLog(): ToolListChangeRecord[] {
+    return this.#log === undefined ? [] : this.#log.map((change) => ({ ...change }));
   }
 
   #changed(): void {
