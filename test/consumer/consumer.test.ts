@@ -64,6 +64,7 @@ const app = () => join(work, 'app');
 const EXPECTED_SCRIPT_OUTPUT = [
   'agent: terminal-tool; answer: Three hearts.; calls: answer (refused by init), search, answer',
   'chat: terminate-message; rounds: 2; last: critic',
+  'openapi tools: getPet(petId)',
 ];
 
 describe('a consumer outside the workspace', () => {
