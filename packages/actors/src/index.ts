@@ -100,7 +100,7 @@ export {
   startRunInStore,
   resumeRunFromStore,
 } from './durable/storedRuns.js';
-export { type DurableChat, resumeChatFromStore, startChatInStore } from './durable/storedChats.js';
+export { type ChatStoreOptions, type DurableChat, resumeChatFromStore, startChatInStore } from './durable/storedChats.js';
 export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
 export { argumentsHash } from './durable/argumentsHash.js';
 export { keepLease, type LeaseKeeper } from './durable/leaseKeeper.js';

@@ -22,6 +22,7 @@ import type { GroupChatRun, GroupChatRunOptions, GroupChatSnapshot } from '../gr
 import { type ManagerContext, stateValues } from '../groupChat/managerContext.js';
 import { restoreSpeakerRun } from '../groupChat/speakerResume.js';
 import { deferredChatRun } from './deferredChatRun.js';
+import type { GroupChat } from '../groupChat/createGroupChat.js';
 import { journalMiddleware } from './journalMiddleware.js';
 import { keepLease } from './leaseKeeper.js';
 import { checkpointHooks, checkpointSnapshot, freezeCheckpoint } from './runCheckpointer.js';
@@ -44,7 +45,8 @@ export interface DurableChat {
   readonly settled: Promise<void>;
 }
 
-type ChatStoreOptions = GroupChatRunOptions & StoreOptions;
+/** What a chat kept in a store takes: the run options and where it is kept. */
+export type ChatStoreOptions = GroupChatRunOptions & StoreOptions;
 
 const defaultOwner = () => `${hostname()}:${process.pid}`;
 
@@ -64,7 +66,7 @@ const chatCallId = (runId: string, callId: string) => `${runId}/${callId}`;
  * const { chat: run, settled } = await startChatInStore(chat, 'Plan the release.', { store, chatId: 'release-7' });
  * await run.result;
  */
-export async function startChatInStore(chat: object, input: string | readonly Message[], options: ChatStoreOptions): Promise<DurableChat> {
+export async function startChatInStore(chat: GroupChat, input: string | readonly Message[], options: ChatStoreOptions): Promise<DurableChat> {
   return (await prepareStoredChat(chat, input, options))();
 }
 
@@ -125,7 +127,7 @@ export function storedChatResume(
  * await run.result;
  */
 export async function resumeChatFromStore(
-  chat: object,
+  chat: GroupChat,
   chatId: string,
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
 ): Promise<DurableChat> {
