@@ -432,7 +432,7 @@ export async function resumePending(options: StoreOptions & { agents?: readonly 
     }
     try {
       if (summary.kind === 'run') outcome.resumed.push(await resumeRunFromStore(owner as Agent, summary.runId, storeOptions));
-      else outcome.chats.push(await resumeChatFromStore(owner, summary.runId, storeOptions));
+      else outcome.chats.push(await resumeChatFromStore(owner as GroupChat, summary.runId, storeOptions));
     } catch (error) {
       // Held by another owner, or not resumable (created but never checkpointed, or refused): leave it, say why.
       if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError)) throw error;
