@@ -107,6 +107,8 @@ export const agentMachine = setup({
       context.runtime.toolRules !== undefined && context.rules !== undefined && !canEnd(context.runtime.toolRules.program, context.rules),
     rulesEnded: ({ context }) => context.rules?.phase === 'done',
     rulesFailed: ({ context }) => context.rules?.phase === 'failed',
+    resumesAtBatchStart: ({ event }) => event.type === 'resume' && event.at === 'acting',
+    resumesAtBatch: ({ event }) => event.type === 'resume' && event.at === 'batchReady',
   },
   actions: {
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
@@ -247,8 +249,8 @@ export const agentMachine = setup({
         start: { target: 'thinking', actions: 'startStep' },
         // A run restored from a store checkpoint (`restoreRun`): back to the state it was in.
         resume: [
-          { guard: ({ event }) => event.at === 'acting', target: 'acting', actions: 'beginBatch' },
-          { guard: ({ event }) => event.at === 'batchReady', target: 'batchReady' },
+          { guard: 'resumesAtBatchStart', target: 'acting', actions: 'beginBatch' },
+          { guard: 'resumesAtBatch', target: 'batchReady' },
           { target: 'stepDone' },
         ],
       },
