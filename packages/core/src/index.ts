@@ -31,6 +31,7 @@ export type {
   ToolChoice,
   ToolSpec,
 } from './chatModel.js';
+export type { MalformedReplyReason } from './chatModel.js';
 export { DEFAULT_MAX_ANALYSIS_STATES } from './constants.js';
 export {
   type AnyTool,

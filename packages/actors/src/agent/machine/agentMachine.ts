@@ -108,7 +108,7 @@ export const agentMachine = setup({
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
     ),
     acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules),
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.countMalformedReply, agentSteps.remindOfRules),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
@@ -133,6 +133,11 @@ export const agentMachine = setup({
         step: context.step,
         text,
       };
+    }),
+    /** The provider asked the model again within the step (see `ModelEvent` `malformed-reply`). */
+    relayMalformedReply: emit(({ context, event }) => {
+      const { reason, message } = event as Extract<ModelCallerEvent, { type: 'model.malformed' }>;
+      return { type: 'model.malformed' as const, runId: context.runId, agent: context.runtime.agentName, step: context.step, reason, message };
     }),
     requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
       enqueue.assign({ approvals: { requests, decisions: {} } });
@@ -233,6 +238,7 @@ export const agentMachine = setup({
     thinking: {
       on: {
         'model.delta': { actions: 'relayDelta' },
+        'model.malformed': { actions: 'relayMalformedReply' },
         'model.reply': [
           { guard: 'isFinalCall', target: 'limitReached', actions: 'acceptAnswerAtLimit' },
           { guard: 'runsWithoutScreening', target: 'acting', actions: 'acceptAndRunToolCalls' },
