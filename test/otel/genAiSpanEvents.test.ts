@@ -41,6 +41,29 @@ describe('genAiTracing span events and nesting', () => {
     expect(spans().some((span) => span.name === 'execute_tool read')).toBe(false);
   });
 
+  it('tool progress is a span event of the tool call (progress and total, not the message)', async () => {
+    const { tracer, spans } = memoryTracing();
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Takes two steps.',
+      parameters: z.object({}),
+      execute: (_args, ctx) => {
+        ctx.reportProgress({ progress: 1, total: 2, message: 'half way' });
+        ctx.reportProgress({ progress: 2, total: 2 });
+        return 'done';
+      },
+    });
+    const run = createAgent({ name: 'a', model: scriptedModel([{ toolCalls: [{ id: 'p1', name: 'slow' }] }, { text: 'ok' }]), tools: [slow] }).run(
+      'Go',
+    );
+    genAiTracing({ tracer }).traceRun(run);
+    await run.result;
+    expect(spanNamed(spans(), 'execute_tool slow').events.map((event) => [event.name, event.attributes])).toEqual([
+      ['agentchart.tool.progress', { 'gen_ai.tool.call.id': 'p1', 'agentchart.progress': 1, 'agentchart.progress.total': 2 }],
+      ['agentchart.tool.progress', { 'gen_ai.tool.call.id': 'p1', 'agentchart.progress': 2, 'agentchart.progress.total': 2 }],
+    ]);
+  });
+
   it('a handoff is a span event of the workflow; a nested chat is an invoke_workflow span under the outer one', async () => {
     const { tracer, spans } = memoryTracing();
     const talker = (name: string, turns: Parameters<typeof scriptedModel>[0]) => createAgent({ name, model: scriptedModel(turns) });

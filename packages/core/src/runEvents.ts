@@ -97,6 +97,24 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     /** The full error, when the tool threw (the model may see less). */
     error: ErrorInfoSchema.optional(),
   }),
+  /**
+   * A running tool reported how far it got (`ctx.reportProgress`; an MCP
+   * tool's server sent a progress notification). Only between the call's
+   * `tool.call` and its `tool.result`.
+   */
+  z.object({
+    type: z.literal('tool.progress'),
+    ...base,
+    step: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    /** Grows with each report of the call. */
+    progress: z.number(),
+    /** What `progress` counts toward, when the tool knows. */
+    total: z.number().optional(),
+    /** What is happening now (at most 1,000 characters, credentials redacted). */
+    message: z.string().optional(),
+  }),
   z.object({
     type: z.literal('tools.changed'),
     ...base,

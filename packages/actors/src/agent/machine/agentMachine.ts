@@ -12,7 +12,7 @@ import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.j
 import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
 import { type RunSharedStateInput, toolStateHandle } from '../run/runSharedState.js';
-import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
+import { type ToolProgressEvent, type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
@@ -41,6 +41,7 @@ export interface ToolsUnusableEvent {
 export type AgentMachineEvent =
   | ModelCallerEvent
   | ToolSettledEvent
+  | ToolProgressEvent
   | ToolsChangedEvent
   | ToolsUnusableEvent
   | ApprovalDecisionEvent
@@ -138,6 +139,19 @@ export const agentMachine = setup({
     relayMalformedReply: emit(({ context, event }) => {
       const { reason, message } = event as Extract<ModelCallerEvent, { type: 'model.malformed' }>;
       return { type: 'model.malformed' as const, runId: context.runId, agent: context.runtime.agentName, step: context.step, reason, message };
+    }),
+    /** A running call reported progress (see `ToolContext.reportProgress`). */
+    relayToolProgress: emit(({ context, event }) => {
+      const { callId, toolName, progress } = event as ToolProgressEvent;
+      return {
+        type: 'tool.progress' as const,
+        runId: context.runId,
+        agent: context.runtime.agentName,
+        step: context.step,
+        callId,
+        toolName,
+        ...progress,
+      };
     }),
     requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
       enqueue.assign({ approvals: { requests, decisions: {} } });
@@ -296,6 +310,7 @@ export const agentMachine = setup({
           { actions: 'recordOutcome' },
         ],
         'tools.changed': { actions: 'reportToolsChanged' },
+        'tool.progress': { actions: 'relayToolProgress' },
       },
       // A batch whose calls were all answered before running (refused, rejected) has nothing to wait for.
       always: [{ guard: 'batchSettled', target: 'stepDone', actions: 'closeAnsweredBatch' }],
