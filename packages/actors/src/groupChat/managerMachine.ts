@@ -211,11 +211,15 @@ export const managerMachine = setup({
     /** A new turn's run starts; a resumed one goes on where it waited. */
     startSpeaker: enqueueActions(({ context, enqueue }) => {
       const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
-      if (resumed === undefined) enqueue.sendTo('speaker', { type: 'start' });
-      else {
+      if (resumed !== undefined) {
         enqueue.assign({ resumeWaiting: undefined });
         // A turn restored from a store checkpoint goes on from its agent's step.
         if (resumed.resumeAt !== undefined) enqueue.sendTo('speaker', { type: 'resume', at: resumed.resumeAt });
+      } else {
+        // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
+        const member = context.runtime.members.get(context.speaker as string);
+        const unusable = member?.kind === 'agent' ? member.turn.unusable : undefined;
+        enqueue.sendTo('speaker', unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
       }
     }),
     relayApprovalDecision: sendTo('speaker', ({ event }) => {

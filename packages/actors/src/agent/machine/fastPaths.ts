@@ -31,6 +31,7 @@ export function continuesAfterBatch(context: AgentContext, event: AgentMachineEv
   if (runtime.checkpoints !== undefined) return false;
   if (event.outcome.endsRun || context.endedBy !== undefined) return false;
   if (context.step >= runtime.maxSteps || context.toolCallCount >= runtime.maxToolCalls || tokenBudgetSpent(context)) return false;
-  const failed = event.outcome.isError || context.batch.outcomes.some((outcome) => outcome?.isError === true);
+  const failed =
+    context.draft.malformed !== undefined || event.outcome.isError || context.batch.outcomes.some((outcome) => outcome?.isError === true);
   return !(failed && context.consecutiveErrorBatches + 1 >= runtime.maxConsecutiveErrors);
 }

@@ -74,7 +74,7 @@ const WaitingContextSchema = z.strictObject({
   runId: z.string().min(1),
   messages: z.array(MessageSchema),
   step: count,
-  draft: z.strictObject({ text: z.string(), reasoning: z.string(), toolCalls: z.array(ToolCallSchema) }),
+  draft: z.strictObject({ text: z.string(), reasoning: z.string(), toolCalls: z.array(ToolCallSchema), malformed: count.min(1).optional() }),
   batch: z.strictObject({
     calls: z.array(ToolCallSchema),
     outcomes: z.array(ToolOutcomeSchema.nullable()),
