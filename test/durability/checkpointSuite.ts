@@ -1,4 +1,4 @@
-import { type RunStore, defineTool } from '@agentchart/core';
+import { type RunStore, ToolError, defineTool } from '@agentchart/core';
 import {
   type Agent,
   type GroupChat,
@@ -188,6 +188,67 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       expect(result.toolCalls.map((record) => record.content)).toEqual(['search Ann done', 'notify Ann done (checked by hand)', 'refresh Ann done']);
       await durable.settled;
       expect((await second.loadRun(runId))?.status).toBe('finished');
+      dying.abort();
+    });
+
+    it('a tool that threw is recorded as failed: resumed, it is not in doubt, not run again, and the model hears the same failure', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const runId = newId();
+      const agentWith = (world: World, hangRefresh: boolean) =>
+        createAgent({
+          name: 'clerk',
+          model: scriptedModel((request) =>
+            request.messages.at(-1)?.role === 'tool'
+              ? { text: 'done' }
+              : {
+                  toolCalls: [
+                    { id: 'c', name: 'charge', arguments: { to: 'Ann' } },
+                    { id: 'r', name: 'refresh', arguments: { to: 'Ann' } },
+                  ],
+                },
+          ),
+          tools: [
+            defineTool({
+              name: 'charge',
+              description: 'Charges a card.',
+              parameters: z.object({ to: z.string() }),
+              execute: ({ to }) => {
+                world.ledger.push(`charge ${to}`);
+                throw new ToolError('The card was declined.');
+              },
+            }),
+            defineTool({
+              name: 'refresh',
+              description: 'Refreshes.',
+              parameters: z.object({ to: z.string() }),
+              idempotent: true,
+              execute: async ({ to }) => {
+                world.ledger.push(`refresh ${to}`);
+                if (hangRefresh) await never;
+                return 'refreshed';
+              },
+            }),
+          ],
+        });
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const dying = agentWith(dead, true).run('charge Ann', { store: first, runId, owner: 'w1', leaseMs: LEASE });
+      await until(async () => (await first.listCalls(runId)).map((call) => call.status).join() === 'finished,started');
+      expect((await first.listCalls(runId))[0]?.result).toEqual({
+        'agentchart.thrown': { name: 'ToolError', code: 'TOOL_ERROR', message: 'The card was declined.' },
+      });
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const durable = await resumeRunFromStore(agentWith(world, false), runId, { store: second, owner: 'w2', leaseMs: LEASE });
+      expect(durable.inDoubt.map((entry) => entry.callId)).toEqual(['r']);
+      expect(durable.run.pendingApprovals).toEqual([]);
+      const result = await durable.run.result;
+      expect(result.toolCalls.map((record) => [record.content, record.isError])).toEqual([
+        ['The card was declined.', true],
+        ['refreshed', false],
+      ]);
+      expect(world.ledger).toEqual(['refresh Ann']);
+      expect(dead.ledger).toEqual(['charge Ann', 'refresh Ann']);
       dying.abort();
     });
 

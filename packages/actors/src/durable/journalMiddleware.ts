@@ -1,4 +1,5 @@
-import { type FunctionMiddleware, type RunLease, RunLeaseLostError, type RunStore } from '@agentchart/core';
+import { type ErrorInfo, type FunctionMiddleware, type RunLease, RunLeaseLostError, type RunStore, ToolError } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
 import { idempotencyKeyOf } from '../agent/machine/executeToolCall.js';
 import { argumentsHash } from './argumentsHash.js';
 
@@ -68,17 +69,40 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
       return;
     }
     if (!created && entry.status === 'finished') {
+      const thrown = thrownOf(entry.result);
+      if (thrown !== undefined) throw thrown; // it failed before the crash: the model hears the same failure
       ctx.result = entry.result; // executed before the crash: never again
       return;
     }
     const execution = next();
     target.track?.(execution);
-    await execution;
+    let failure: { error: unknown } | undefined;
     try {
-      await serialize(() => target.store.recordCallResult(target.lease(), callId, ctx.result ?? null));
+      await execution;
+    } catch (error) {
+      failure = { error };
+    }
+    // A tool that threw ran too: its failure is its recorded result (not left in doubt).
+    const result = failure === undefined ? (ctx.result ?? null) : { [THROWN]: toErrorInfo(failure.error) };
+    try {
+      await serialize(() => target.store.recordCallResult(target.lease(), callId, result));
     } catch (error) {
       if (error instanceof RunLeaseLostError) target.onLeaseLost(error);
       throw error;
     }
+    if (failure !== undefined) throw failure.error;
   };
+}
+
+/** The key under which the journal records a call whose tool threw. */
+const THROWN = 'agentchart.thrown';
+
+/** The error a recorded failure stands for (a `ToolError` stays one, so the model reads it the same way). */
+function thrownOf(result: unknown): Error | undefined {
+  const info = (result as Record<string, unknown> | null)?.[THROWN] as ErrorInfo | undefined;
+  if (typeof result !== 'object' || result === null || info === undefined) return undefined;
+  if (info.code === 'TOOL_ERROR') return new ToolError(info.message);
+  const error = new Error(info.message);
+  error.name = info.name;
+  return error;
 }
