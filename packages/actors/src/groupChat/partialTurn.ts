@@ -1,7 +1,7 @@
 import { type Message, type ToolCall, msg } from '@agentchart/core';
 import type { AnyActorRef } from 'xstate';
 import type { AgentContext } from '../agent/machine/agentContext.js';
-import type { ManagerContext } from './managerContext.js';
+import { type ManagerContext, speakerOf } from './managerContext.js';
 import { type Transcript, nestedReply, nestedTranscriptOf } from './nestedChatActor.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
 
@@ -42,8 +42,9 @@ export function transcriptSoFar(context: ManagerContext, speakerRun: AnyActorRef
 function partialNestedTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
   const transcript = nestedTranscriptOf(speakerRun);
   if (transcript === undefined) return undefined;
-  const reply = nestedReply(context.speaker as string, transcript);
-  return reply.content === '' ? undefined : appendTurn(context, context.speaker as string, [reply], true);
+  const speaker = speakerOf(context);
+  const reply = nestedReply(speaker, transcript);
+  return reply.content === '' ? undefined : appendTurn(context, speaker, [reply], true);
 }
 
 /**
@@ -65,7 +66,7 @@ function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | und
     const outcome = batch.outcomes[batch.calls.findIndex((candidate) => candidate.id === call.id)];
     return outcome ?? { content: ABORTED_CALL_CONTENT, isError: true };
   });
-  return appendTurn(context, context.speaker as string, turnMessages, true);
+  return appendTurn(context, speakerOf(context), turnMessages, true);
 }
 
 /**
