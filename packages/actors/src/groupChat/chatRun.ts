@@ -13,10 +13,9 @@ import { type ChatControlEvent, type ManagerInput, managerMachine } from './mana
 import { nestedRunOf, registerTranscript } from './nestedChatActor.js';
 import { transcriptSoFar } from './partialTurn.js';
 import { persistedWaiting } from './persistedWaiting.js';
-import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
-import { runOutput } from '../runOutput.js';
+import { startRootRun } from '../rootRun/startRootRun.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
@@ -42,14 +41,20 @@ export function startChatRun(
     input: { ...start, runtime, publish, inspect, controls$: bus.pipe(filter(isControl)) },
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
-  actor.on('*', publish);
-  const state = sharedStateHandle(actor.getSnapshot().context.run.sharedState);
-  const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
-
-  const result = runOutput<GroupChatResult>(actor, bus, () => stateChanges.unsubscribe());
-
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
+  // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
+  // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
+  const resumesTurn = resumedFrom?.waiting.kind === 'approval' || resumedFrom?.waiting.kind === 'nested';
+  const { result, state, abort, events$ } = startRootRun<ChatEvent, GroupChatResult>(actor, {
+    bus,
+    signal,
+    sendStart: true,
+    sharedState: { ref: actor.getSnapshot().context.run.sharedState },
+    stateEvent: (change) => ({ type: 'state.changed', chatId: start.chatId, change }),
+    holdAbort: () => resumesTurn && notStarted(),
+  });
+
   const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
 
   const waiting = (): ChatWaiting | undefined => {
@@ -101,25 +106,6 @@ export function startChatRun(
     else deliver();
   };
 
-  // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
-  // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
-  const resumesTurn = resumedFrom?.waiting.kind === 'approval' || resumedFrom?.waiting.kind === 'nested';
-  let abortAtStart = false;
-  const abort = () => {
-    if (resumesTurn && notStarted()) abortAtStart = true;
-    else actor.send({ type: 'abort' });
-  };
-  queueMicrotask(() => {
-    actor.start();
-    if (signal?.aborted) abort();
-    else signal?.addEventListener('abort', abort, { once: true });
-    if (actor.getSnapshot().status !== 'active') return; // aborted before it started
-    actor.send({ type: 'start' });
-    if (abortAtStart) actor.send({ type: 'abort' });
-  });
-  void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
-
-  const events$ = bus.asObservable();
   announceRun({
     runId: start.chatId,
     name: runtime.name,

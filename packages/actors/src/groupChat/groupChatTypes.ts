@@ -6,6 +6,7 @@ import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
 import type { HumanAgent } from './humanAgent.js';
+import type { RunHandle } from '../rootRun/runHandle.js';
 
 /** Shared state as the chat's predicates and selector functions read it. */
 export type SharedStateValues = Readonly<Record<string, unknown>>;
@@ -299,7 +300,7 @@ export interface GroupChatSnapshot {
 }
 
 /** A running (or finished) group chat. */
-export interface GroupChatRun {
+export interface GroupChatRun extends RunHandle<ChatEvent, GroupChatResult> {
   readonly chatId: string;
   /** Every chat event; the chat starts on the next microtask, so subscribing right after `run()` sees all. */
   readonly events$: Observable<ChatEvent>;
