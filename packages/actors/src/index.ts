@@ -44,7 +44,9 @@ export type {
   Participant,
   PersistableWaiting,
   PersistedApprovalWaiting,
+  PersistedDelegatedWaiting,
   PersistedNestedWaiting,
+  PersistedParticipantWaiting,
   SelectionSource,
   SelectionState,
   SelectSpeaker,
@@ -55,6 +57,7 @@ export type {
   TerminationReason,
 } from './groupChat/groupChatTypes.js';
 export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';
+export type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './participant/customParticipant.js';
 export type { InspectOption } from './inspection/inspectOption.js';
 export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
 export { reliableRunMachine } from './reliableTool/reliableRunMachine.js';

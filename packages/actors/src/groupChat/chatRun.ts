@@ -8,9 +8,10 @@ import { snapshotVersion } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
-import { stateValues } from './managerContext.js';
+import { speakerOf, stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
-import { nestedRunOf, registerTranscript } from './nestedChatActor.js';
+import type { ChatRunStarted } from './nestedChatProtocol.js';
+import type { DelegatedTurn } from '../participant/participantProtocol.js';
 import { transcriptSoFar } from './partialTurn.js';
 import { persistedWaiting } from './persistedWaiting.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
@@ -24,7 +25,8 @@ const isControl = (event: ChatEvent): event is ChatControlEvent =>
   event.type === 'human.said' || event.type === 'speaker.chosen' || event.type === 'approval.decide';
 
 /**
- * Starts the manager machine for one run and wires its handle: an RxJS
+ * Starts the manager machine for one run and wires its handle (returned with
+ * the run's transcript so far, which only its own chat reads): an RxJS
  * Subject is the chat's bus; the manager's events go onto it (`actor.on`),
  * the speakers' events are bridged onto it, and a person's `say`/`select`
  * travel on it into the manager (`fromEventObservable`).
@@ -34,7 +36,7 @@ export function startChatRun(
   { resumedFrom, ...start }: ChatStart,
   signal: AbortSignal | undefined,
   inspect: InspectOption | undefined,
-): GroupChatRun {
+): ChatRunStarted {
   const bus = new Subject<ChatEvent>();
   const publish = (event: ChatEvent) => bus.next(event);
   const actor = createActor(managerMachine, {
@@ -45,7 +47,7 @@ export function startChatRun(
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
   // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
-  const resumesTurn = resumedFrom?.waiting.kind === 'approval' || resumedFrom?.waiting.kind === 'nested';
+  const resumesTurn = resumedFrom !== undefined && ['approval', 'nested', 'participant'].includes(resumedFrom.waiting.kind);
   const { result, state, abort, events$ } = startRootRun<ChatEvent, GroupChatResult>(actor, {
     bus,
     signal,
@@ -61,21 +63,22 @@ export function startChatRun(
     const snapshot = actor.getSnapshot();
     if (snapshot.status !== 'active') return undefined;
     if (resumedFrom !== undefined && notStarted()) return persistedWaiting(resumedFrom.waiting);
-    if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
+    if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: speakerOf(snapshot.context) };
     if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
     const agent = snapshot.matches({ speaking: 'agent' }) ? speakerRun()?.getSnapshot() : undefined;
     if (agent?.matches('awaitingApproval')) {
-      return { kind: 'approval', speaker: snapshot.context.speaker as string, requests: pendingRequests(agent.context.approvals) };
+      return { kind: 'approval', speaker: speakerOf(snapshot.context), requests: pendingRequests(agent.context.approvals) };
     }
     const inner = waitingNested()?.waiting();
-    return inner === undefined ? undefined : { ...inner, within: [snapshot.context.speaker as string, ...(inner.within ?? [])] };
+    return inner === undefined ? undefined : { ...inner, within: [speakerOf(snapshot.context), ...(inner.within ?? [])] };
   };
 
-  /** The nested chat speaking now, when it waits for a person: the handle's answers go to it. */
-  const waitingNested = () => {
+  /** The turn a nested chat or a custom participant takes now, when it waits for a person: the handle's answers go to it. */
+  const waitingNested = (): DelegatedTurn | undefined => {
     const snapshot = actor.getSnapshot();
-    const nested = snapshot.matches({ speaking: 'chat' }) ? nestedRunOf(snapshot.children.speaker as AnyActorRef | undefined) : undefined;
-    return nested?.waiting() === undefined ? undefined : nested;
+    const delegated = snapshot.matches({ speaking: 'chat' }) || snapshot.matches({ speaking: 'custom' });
+    const turn = delegated ? snapshot.context.run.currentTurn.turn : undefined;
+    return turn?.waiting() === undefined ? undefined : turn;
   };
 
   const decide = (id: string, approved: boolean, reason: string | undefined) => {
@@ -96,7 +99,7 @@ export function startChatRun(
    * chat's manager, or to the nested chat the wait is in. A resumed chat
    * that has not started yet gets it once it has (it starts on the next microtask).
    */
-  const give = (now: ChatWaiting, event: ChatControlEvent, toNested: (nested: GroupChatRun) => void) => {
+  const give = (now: ChatWaiting, event: ChatControlEvent, toNested: (nested: DelegatedTurn) => void) => {
     const deliver = () => {
       if (now.within === undefined) return bus.next(event);
       const nested = waitingNested();
@@ -166,7 +169,7 @@ export function startChatRun(
       const { context } = actor.getSnapshot();
       const nested = waitingNested();
       let persisted: GroupChatSnapshot['waiting'];
-      if (nested !== undefined) persisted = { kind: 'nested', speaker: context.speaker as string, snapshot: nested.snapshot() };
+      if (nested !== undefined) persisted = nested.persist();
       else if (now.kind === 'approval') persisted = { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) };
       else persisted = now;
       return structuredClone({
@@ -182,9 +185,9 @@ export function startChatRun(
       });
     },
   };
-  registerTranscript(handle, () => {
+  const transcript = () => {
     const snapshot = actor.getSnapshot();
     return transcriptSoFar(snapshot.context, snapshot.children.speaker as AnyActorRef | undefined);
-  });
-  return handle;
+  };
+  return { run: handle, transcriptSoFar: transcript };
 }

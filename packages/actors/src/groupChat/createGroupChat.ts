@@ -21,7 +21,9 @@ import type {
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
-import { checkNestedWaiting, registerSnapshotCheck } from './nestedChatActor.js';
+import { checkDelegatedWaiting } from './delegatedWaiting.js';
+import { type OwnChatRuns, nestedChatProtocol } from './nestedChatProtocol.js';
+import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
@@ -96,44 +98,50 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
       resumeWaiting:
         copy.waiting.kind === 'approval'
           ? restoreSpeakerRun(copy.waiting, runtime)
-          : copy.waiting.kind === 'nested'
-            ? checkNestedWaiting(copy.waiting, runtime)
+          : copy.waiting.kind === 'nested' || copy.waiting.kind === 'participant'
+            ? checkDelegatedWaiting(copy.waiting, runtime)
             : copy.waiting,
     };
   };
-  const chat: GroupChat = {
+  const runChat = (input: string | readonly Message[], runOptions: GroupChatRunOptions) => {
+    assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
+    const messages = runInputMessages(input, 'chat.run(input)');
+    checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
+    const chatId = runOptions.chatId ?? newChatId();
+    return start(
+      {
+        chatId,
+        messages,
+        turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
+        sharedState: structuredClone(runOptions.sharedState ?? initialState),
+        randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
+        ...(runOptions.chatId === undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
+      },
+      runOptions,
+    );
+  };
+  const resumeChat = (snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) => start(resumeStart(snapshot), runOptions);
+  // What this chat gives a chat it takes part in, beyond run and resume: their transcript so far, and resume's check.
+  const own: OwnChatRuns = {
+    run: runChat,
+    resume: resumeChat,
+    checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom,
+  };
+  const chat: GroupChat & ProvidesParticipantProtocol = {
     kind: 'group-chat',
     name,
     description: options.description,
     participants: runtime.participants,
     transitions: runtime.graph.machine,
     warnings,
-    run(input, runOptions = {}) {
-      assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
-      const messages = runInputMessages(input, 'chat.run(input)');
-      checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
-      const chatId = runOptions.chatId ?? newChatId();
-      return start(
-        {
-          chatId,
-          messages,
-          turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
-          sharedState: structuredClone(runOptions.sharedState ?? initialState),
-          randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
-          ...(runOptions.chatId === undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
-        },
-        runOptions,
-      );
-    },
-    resume(snapshot, runOptions = {}) {
-      return start(resumeStart(snapshot), runOptions);
-    },
+    run: (input, runOptions = {}) => runChat(input, runOptions).run,
+    resume: (snapshot, runOptions = {}) => resumeChat(snapshot, runOptions).run,
+    [PARTICIPANT_PROTOCOL]: () => nestedChatProtocol(chat, own),
     close: async () => {
       const closable = options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
       await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
     },
   };
-  registerSnapshotCheck(chat, (snapshot) => resumeStart(snapshot).resumedFrom);
   return chat;
 }
 

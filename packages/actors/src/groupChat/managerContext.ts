@@ -4,12 +4,13 @@ import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
+import type { CurrentTurn } from './delegatedTurnActor.js';
 import type { ResumedSpeaker } from './speakerResume.js';
 import type {
   ChatEvent,
   ChatTurn,
   PersistableWaiting,
-  PersistedNestedWaiting,
+  PersistedDelegatedWaiting,
   SelectionSource,
   SelectionState,
   TerminationReason,
@@ -39,6 +40,8 @@ export interface ManagerRun {
   sharedState: SharedStateRef;
   /** The run's token budget (the chat's `maxTokens`, or the run's). */
   tokenBudget: TokenBudget | undefined;
+  /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
+  currentTurn: CurrentTurn;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */
@@ -75,7 +78,7 @@ export interface ManagerContext {
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
   /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
-  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | undefined;
   /** What the turns of this run used so far (a resumed chat counts from the resume). */
   spend: ChatSpend;
 }

@@ -12,9 +12,9 @@ import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedNestedWaiting, SelectionSource } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedDelegatedWaiting, SelectionSource } from './groupChatTypes.js';
 import { type ManagerContext, speakerOf, speakingMember, stateValues } from './managerContext.js';
-import { nestedChatActor, nestedReply } from './nestedChatActor.js';
+import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
@@ -44,7 +44,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | undefined;
   /** The run's token budget. */
   tokenBudget?: TokenBudget | undefined;
 }
@@ -76,17 +76,25 @@ export const managerMachine = setup({
     emitted: {} as ChatEvent,
     output: {} as GroupChatResult,
   },
-  actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
+  actors: {
+    sharedState: sharedStateMachine,
+    nestedChat: delegatedTurnActor,
+    participantTurn: delegatedTurnActor,
+    askSelector: askSelectorActor,
+    inbound: inboundBridge,
+  },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
     resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
     resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
+    resumingInCustomTurn: ({ context }) => context.resumeWaiting?.kind === 'participant',
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
     contextConditionHolds: ({ context }) => contextConditionTarget(context) !== undefined,
     speakerIsHuman: ({ context }) => memberKind(context) === 'human',
     speakerIsChat: ({ context }) => memberKind(context) === 'chat',
+    speakerIsCustom: ({ context }) => memberKind(context) === 'custom',
     saidByWaitingHuman: ({ context, event }) => event.type === 'human.said' && event.speaker === context.speaker,
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
@@ -108,7 +116,7 @@ export const managerMachine = setup({
     })),
     resumeSpeaker: assign(({ context }) => {
       const waiting = context.resumeWaiting;
-      return { speaker: waiting?.kind === 'approval' || waiting?.kind === 'nested' ? waiting.speaker : undefined };
+      return { speaker: waiting?.kind === 'approval' || waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting.speaker : undefined };
     }),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
@@ -273,6 +281,7 @@ export const managerMachine = setup({
       inspected: input.inspect !== undefined || globalInspectors().length > 0,
       sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
       tokenBudget: input.tokenBudget,
+      currentTurn: { turn: undefined },
     },
     messages: input.messages,
     turns: input.turns,
@@ -299,6 +308,7 @@ export const managerMachine = setup({
           { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
           { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
           { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
+          { guard: 'resumingInCustomTurn', target: 'speaking.custom', actions: ['announceStart', 'resumeSpeaker'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -370,6 +380,7 @@ export const managerMachine = setup({
             { guard: 'contextConditionHolds', target: 'routing', reenter: true, actions: 'followContextCondition' },
             { guard: 'speakerIsHuman', target: 'human', actions: 'beginHumanTurn' },
             { guard: 'speakerIsChat', target: 'chat', actions: 'beginTurn' },
+            { guard: 'speakerIsCustom', target: 'custom', actions: 'beginTurn' },
             { target: 'agent' },
           ],
         },
@@ -407,23 +418,22 @@ export const managerMachine = setup({
           invoke: {
             id: 'speaker',
             src: 'nestedChat',
-            input: ({ context }) => {
-              const member = speakingMember(context, 'chat');
-              const { chatId, publish } = context.run;
-              const speaker = member.name;
-              return {
-                chat: member.chat,
-                messages: context.view,
-                inspect: context.run.inspect,
-                forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
-                resume: context.resumeWaiting?.kind === 'nested' ? context.resumeWaiting.snapshot : undefined,
-                maxTokens: nestedMaxTokens(context),
-              };
-            },
-            onDone: {
+            input: ({ context }) => delegatedTurnInput(context, 'chat'),
+            onDone: { target: '#groupChat.selecting', actions: [{ type: 'recordTurn', params: ({ event }) => event.output }] },
+            onError: {
               target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ context, event }) => nestedTurnOutcome(context, event.output) }],
+              actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
             },
+          },
+        },
+        /** A custom participant's turn: the same delegated turn as a nested chat's, through its own protocol. */
+        custom: {
+          on: { abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] } },
+          invoke: {
+            id: 'speaker',
+            src: 'participantTurn',
+            input: ({ context }) => delegatedTurnInput(context, 'custom'),
+            onDone: { target: '#groupChat.selecting', actions: [{ type: 'recordTurn', params: ({ event }) => event.output }] },
             onError: {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
@@ -499,12 +509,24 @@ function agentTurnOutcome(context: ManagerContext, result: RunResult): TurnOutco
   };
 }
 
-/** A nested chat's turn: one reply, the text of its last turn that said something. */
-function nestedTurnOutcome(context: ManagerContext, result: GroupChatResult): TurnOutcome {
+/**
+ * The input of a nested chat's or a custom participant's turn: the member's
+ * protocol, the speaker's view, the persisted wait inside it when the chat
+ * resumes in that turn, and where the run's handle finds the turn.
+ */
+function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): DelegatedTurnInput {
+  const { delegate, name: speaker } = speakingMember(context, kind);
+  const { chatId, publish, inspect, currentTurn } = context.run;
+  const waiting = context.resumeWaiting;
   return {
-    messages: [nestedReply(speakerOf(context), result)],
-    error: result.reason === 'error' ? result.error : undefined,
-    usage: result.usage,
-    cost: result.cost,
+    participant: delegate,
+    view: context.view,
+    resume: waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting : undefined,
+    context: {
+      inspect,
+      forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
+      maxTokens: nestedMaxTokens(context),
+    },
+    current: currentTurn,
   };
 }

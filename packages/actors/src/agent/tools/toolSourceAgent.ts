@@ -1,4 +1,6 @@
-import type { AnyTool } from '@agentchart/core';
+import { type AnyTool, ConfigurationError } from '@agentchart/core';
+import { agentConfigOf } from '../../participant/participantOf.js';
+import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../../participant/participantProtocol.js';
 import { newRunId } from '../../ids.js';
 import type { Agent } from '../createAgent.js';
 import { type ApprovalRequest, type ApprovalState, pendingRequests } from '../machine/approvals.js';
@@ -13,25 +15,25 @@ import type { LoadedSourceTools, ToolSourceSet } from './toolSourceSet.js';
  * agent's own tools plus the sources' tools, with its rules compiled and its
  * `toolChoice` checked against exactly those names; that agent is kept while
  * the lists stay the same. Source list changes during a run reach it through
- * `followToolSources`. `onAgent` hears of every agent made (to register it).
+ * `followToolSources`. In a group chat it takes part as the agent made for
+ * the last loaded list; before any load it cannot (`notLoaded` says why).
  *
  * @example
- * const agent = agentWithToolSources('dev', ownTools, sources, (sourceTools) => createAgent({ ...options, tools: [...ownTools, ...sourceTools] }));
+ * const agent = agentWithToolSources('dev', ownTools, sources, (sourceTools) => createAgent({ ...options, tools: [...ownTools, ...sourceTools] }), 'Load its tools first.');
  */
 export function agentWithToolSources(
   name: string,
   ownTools: readonly AnyTool[],
   sources: ToolSourceSet,
   makeAgent: (sourceTools: readonly AnyTool[]) => Agent,
-  onAgent: (agent: Agent) => void,
-): Agent {
+  notLoaded: string,
+): Agent & ProvidesParticipantProtocol {
   let cached: { tools: readonly AnyTool[]; agent: Agent } | undefined;
   const agentFor = (loaded: LoadedSourceTools): Agent => {
     const same =
       cached !== undefined && cached.tools.length === loaded.tools.length && cached.tools.every((tool, index) => tool === loaded.tools[index]);
     if (!same || cached === undefined) {
       cached = { tools: loaded.tools, agent: makeAgent(loaded.tools) };
-      onAgent(cached.agent);
     }
     return cached.agent;
   };
@@ -82,6 +84,14 @@ export function agentWithToolSources(
     },
     loadTools: async () => (await load()).agent.tools,
     close: () => sources.close(),
+    [PARTICIPANT_PROTOCOL]: () => ({
+      kind: 'agent',
+      name,
+      config: () => {
+        if (cached === undefined) throw new ConfigurationError(notLoaded, {});
+        return agentConfigOf(cached.agent);
+      },
+    }),
   };
 }
 
