@@ -191,3 +191,36 @@ describe('a custom participant', () => {
     expect(result.error?.message).toBe('Custom participant "busy": its turn\'s reply must resolve to a string (got number).');
   });
 });
+
+describe('a custom participant inside a nested chat', () => {
+  it('is persisted at depth (the outer snapshot holds the nested chat’s version 4 snapshot) and resumed', async () => {
+    let deskStarted: () => void = () => {};
+    const deskTurn = new Promise<void>((resolve) => {
+      deskStarted = resolve;
+    });
+    const outerChat = (desk: CustomParticipant) => {
+      const team = createGroupChat({ name: 'booking_team', agents: [desk], speakerSelection: 'round_robin', maxRounds: 1 });
+      return createGroupChat({ agents: [talker('planner', ['A table for four.']).agent, team], speakerSelection: 'round_robin', maxRounds: 2 });
+    };
+    const run = outerChat(bookingDesk(() => queueMicrotask(deskStarted))).run('Plan dinner.');
+    await deskTurn;
+    expect(run.waiting()).toEqual({ kind: 'human', speaker: 'clerk', within: ['booking_team', 'desk'] });
+    const snapshot = JSON.parse(JSON.stringify(run.snapshot())) as GroupChatSnapshot;
+    run.abort();
+    expect(snapshot.version).toBe(3);
+    expect(snapshot.waiting.kind === 'nested' && snapshot.waiting.snapshot.version).toBe(4);
+    expect(snapshot.waiting.kind === 'nested' && snapshot.waiting.snapshot.waiting).toEqual({
+      kind: 'participant',
+      speaker: 'desk',
+      waiting: { kind: 'human', speaker: 'clerk' },
+      state: { request: 'A table for four.' },
+    });
+
+    const resumed = outerChat(bookingDesk()).resume(snapshot);
+    expect(resumed.waiting()).toEqual({ kind: 'human', speaker: 'clerk', within: ['booking_team', 'desk'] });
+    resumed.say('fine', { as: 'clerk' });
+    const result = await resumed.result;
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'booking_team', content: 'Booked A table for four. (clerk: fine).' });
+    expect(result.reason).toBe('max-rounds');
+  });
+});
