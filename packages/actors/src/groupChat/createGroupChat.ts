@@ -122,11 +122,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
   };
   const resumeChat = (snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) => start(resumeStart(snapshot), runOptions);
   // What this chat gives a chat it takes part in, beyond run and resume: their transcript so far, and resume's check.
-  const own: OwnChatRuns = {
-    run: runChat,
-    resume: resumeChat,
-    checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom,
-  };
+  const own = (): OwnChatRuns => ({ run: runChat, resume: resumeChat, checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom });
   const chat: GroupChat & ProvidesParticipantProtocol = {
     kind: 'group-chat',
     name,
@@ -136,7 +132,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     warnings,
     run: (input, runOptions = {}) => runChat(input, runOptions).run,
     resume: (snapshot, runOptions = {}) => resumeChat(snapshot, runOptions).run,
-    [PARTICIPANT_PROTOCOL]: () => nestedChatProtocol(chat, own),
+    [PARTICIPANT_PROTOCOL]: () => nestedChatProtocol(chat, own()),
     close: async () => {
       const closable = options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
       await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
