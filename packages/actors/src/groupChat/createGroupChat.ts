@@ -22,7 +22,7 @@ import type {
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
 import { checkDelegatedWaiting } from './delegatedWaiting.js';
-import { type OwnChatRuns, nestedChatProtocol } from './nestedChatProtocol.js';
+import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
@@ -121,8 +121,6 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     );
   };
   const resumeChat = (snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) => start(resumeStart(snapshot), runOptions);
-  // What this chat gives a chat it takes part in, beyond run and resume: their transcript so far, and resume's check.
-  const own = (): OwnChatRuns => ({ run: runChat, resume: resumeChat, checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom });
   const chat: GroupChat & ProvidesParticipantProtocol = {
     kind: 'group-chat',
     name,
@@ -132,7 +130,9 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
     warnings,
     run: (input, runOptions = {}) => runChat(input, runOptions).run,
     resume: (snapshot, runOptions = {}) => resumeChat(snapshot, runOptions).run,
-    [PARTICIPANT_PROTOCOL]: () => nestedChatProtocol(chat, own()),
+    // What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check.
+    [PARTICIPANT_PROTOCOL]: () =>
+      nestedChatProtocol(chat, { run: runChat, resume: resumeChat, checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom }),
     close: async () => {
       const closable = options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
       await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
