@@ -1,4 +1,4 @@
-import { ApprovalError, type RunEvent } from '@agentchart/core';
+import { ApprovalError } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
 import { type Actor, type AnyActorRef, createActor } from 'xstate';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
@@ -113,8 +113,8 @@ export function startChatRun(
     runId: start.chatId,
     name: runtime.name,
     events$: events$.pipe(
-      filter((event) => event.type === 'agent.event'),
-      map((event) => (event as Extract<ChatEvent, { type: 'agent.event' }>).event as RunEvent),
+      filter((event): event is Extract<ChatEvent, { type: 'agent.event' }> => event.type === 'agent.event'),
+      map((event) => event.event),
     ),
     chatEvents$: events$,
     machines: { speakers: runtime.graph.machine },
