@@ -217,7 +217,8 @@ function createAgentWithSources(options: AgentOptions, toolSources: readonly Too
     ownTools,
     sources,
     (sourceTools) => createAgent({ ...options, toolSources: undefined, tools: [...ownTools, ...sourceTools] }),
-    `Agent "${config.agentName}" has tool sources that are not loaded yet: \`await agent.loadTools()\` before putting it in a group chat.`,
+    `Agent "${config.agentName}" has tool sources that are not loaded yet: \`await agent.loadTools()\` first.`,
+    config.instructions,
   );
 }
 
@@ -279,7 +280,7 @@ class ConfiguredAgent implements Agent, ProvidesParticipantProtocol {
   /** How a group chat (or a stored run) runs this agent: from its configuration. */
   [PARTICIPANT_PROTOCOL](): AgentProtocol {
     const config = this.#config;
-    return { kind: 'agent', name: config.agentName, config: () => config };
+    return { kind: 'agent', name: config.agentName, config: () => config, toolSources: undefined };
   }
 
   /** An agent without tool sources holds nothing to close. */

@@ -1,4 +1,4 @@
-import { type AnyTool, ConfigurationError, DuplicateToolError, type ToolModeSetting, defineTool, rules } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, DuplicateToolError, type ErrorInfo, type ToolModeSetting, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { machineFor } from '../agent/run/agentRun.js';
@@ -10,7 +10,7 @@ import { normalizeToolMode } from '../agent/machine/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
 import type { GroupChatMember, MemberOptions, SharedStateValues } from './groupChatTypes.js';
 import { participantProtocol } from '../participant/participantOf.js';
-import type { DelegatedProtocol, ParticipantProtocol } from '../participant/participantProtocol.js';
+import type { AgentProtocol, DelegatedProtocol, ParticipantProtocol } from '../participant/participantProtocol.js';
 import { PARTICIPANT_NAME_PATTERN, RESERVED_PARTICIPANT_NAMES } from './participantName.js';
 
 /** The handoff target that ends the chat. */
@@ -40,6 +40,8 @@ export interface AgentTurnSetup {
   readonly toolMode: ToolModeSetting;
   /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */
   readonly knownTools: ReadonlyMap<string, AnyTool>;
+  /** Set when the agent's tool sources changed into a list it cannot run with (its rules name a removed tool): its turn fails with this. */
+  readonly unusable?: ErrorInfo;
 }
 
 /** The tool an agent calls to hand the chat to `to`. */
@@ -104,7 +106,8 @@ function toMemberOptions(member: GroupChatMember): MemberOptions {
 /** How the `auto` selector and the others know a participant: its `description`, else what its kind says of it. */
 function describe(option: MemberOptions, protocol: ParticipantProtocol): string {
   if (option.description !== undefined) return option.description;
-  if (protocol.kind === 'agent') return protocol.config().instructions ?? '';
+  if (protocol.kind === 'agent')
+    return (protocol.toolSources === undefined ? protocol.config().instructions : protocol.toolSources.instructions) ?? '';
   return protocol.description ?? DEFAULT_DESCRIPTIONS[protocol.kind];
 }
 
@@ -134,6 +137,8 @@ function toChatMember(option: MemberOptions, protocol: ParticipantProtocol, desc
   }
   if (protocol.kind === 'human') return { ...base, kind: protocol.kind };
   if (protocol.kind !== 'agent') return { ...base, kind: protocol.kind, delegate: protocol };
+  // An agent with tool sources: the chat loads them when it starts; each turn takes the list as loaded last.
+  if (protocol.toolSources !== undefined) return new SourceAgentMember(base, protocol, toolHandoffs, descriptions);
   const config = protocol.config();
   if (toolHandoffs.length > 0) return { ...base, kind: protocol.kind, turn: agentTurnSetup(config, toolHandoffs, descriptions) };
   // Without handoff tools a turn is the agent's own configuration: built on the first turn, shared by every chat.
@@ -166,6 +171,52 @@ class PlainAgentMember {
 
   get turn(): AgentTurnSetup {
     return plainTurnSetup(this.#config);
+  }
+}
+
+/**
+ * An agent member with tool sources: its turn setup is built from the
+ * configuration registered when its sources were last loaded (the chat loads
+ * them at start and again after each list change, see `chatToolSources`),
+ * and kept while that configuration stays the same.
+ */
+class SourceAgentMember {
+  readonly kind = 'agent' as const;
+  readonly name: string;
+  readonly description: string;
+  readonly contextConditions: ChatMember['contextConditions'];
+  readonly handoffTools: ReadonlyMap<string, string>;
+  readonly afterWork: string;
+  readonly #agent: AgentProtocol;
+  readonly #handoffs: readonly { to: string; description?: string | undefined }[];
+  readonly #descriptions: ReadonlyMap<string, string>;
+  #setup: { config: AgentConfig; turn: AgentTurnSetup } | undefined;
+
+  constructor(
+    base: Omit<ChatMember, 'kind'>,
+    agent: AgentProtocol,
+    handoffs: readonly { to: string; description?: string | undefined }[],
+    descriptions: ReadonlyMap<string, string>,
+  ) {
+    this.name = base.name;
+    this.description = base.description;
+    this.contextConditions = base.contextConditions;
+    this.handoffTools = base.handoffTools;
+    this.afterWork = base.afterWork;
+    this.#agent = agent;
+    this.#handoffs = handoffs;
+    this.#descriptions = descriptions;
+  }
+
+  /** Throws the agent's `ConfigurationError` while its sources were never loaded (a chat loads them before its first turn). */
+  get turn(): AgentTurnSetup {
+    const config = this.#agent.config();
+    if (this.#setup?.config !== config) {
+      const turn = this.#handoffs.length === 0 ? plainTurnSetup(config) : agentTurnSetup(config, this.#handoffs, this.#descriptions);
+      this.#setup = { config, turn };
+    }
+    const unusable = this.#agent.toolSources?.loadError;
+    return unusable === undefined ? this.#setup.turn : { ...this.#setup.turn, unusable };
   }
 }
 

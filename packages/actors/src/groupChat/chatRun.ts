@@ -14,6 +14,7 @@ import type { ChatRunStarted } from './nestedChatProtocol.js';
 import type { DelegatedTurn } from '../participant/participantProtocol.js';
 import { transcriptSoFar } from './partialTurn.js';
 import { persistedWaiting } from './persistedWaiting.js';
+import { followChatToolSources, loadChatToolSources } from './chatToolSources.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
@@ -48,6 +49,10 @@ export function startChatRun(
   // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
   // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
   const resumesTurn = resumedFrom !== undefined && ['approval', 'nested', 'participant'].includes(resumedFrom.waiting.kind);
+  // Agents with tool sources are loaded before the first turn, and their list changes followed into turns (chatToolSources.ts).
+  const loadController = new AbortController();
+  const loading = loadChatToolSources(runtime, loadController.signal);
+  let stopFollowing = () => {};
   const { result, state, abort, events$ } = startRootRun<ChatEvent, GroupChatResult>(actor, {
     bus,
     signal,
@@ -55,9 +60,26 @@ export function startChatRun(
     sharedState: { ref: actor.getSnapshot().context.run.sharedState },
     stateEvent: (change) => ({ type: 'state.changed', chatId: start.chatId, change }),
     holdAbort: () => resumesTurn && notStarted(),
+    ...(loading === undefined
+      ? {}
+      : {
+          prepare: {
+            ready: loading.then((tools) => {
+              stopFollowing = followChatToolSources(runtime, tools, speakingAgent);
+            }),
+            cancel: () => loadController.abort(),
+          },
+        }),
+    release: () => stopFollowing(),
   });
 
   const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
+  /** The agent taking its turn now (for tool-source list changes). */
+  const speakingAgent = () => {
+    const snapshot = actor.getSnapshot();
+    const run = snapshot.status === 'active' && snapshot.matches({ speaking: 'agent' }) ? speakerRun() : undefined;
+    return run === undefined ? undefined : { name: speakerOf(snapshot.context), actor: run };
+  };
 
   const waiting = (): ChatWaiting | undefined => {
     const snapshot = actor.getSnapshot();

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '@agentchart/core';
 import type { AgentConfig } from '../agent/createAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
 import type { Participant } from '../groupChat/groupChatTypes.js';
 import { nestedChatProtocol } from '../groupChat/nestedChatProtocol.js';
 import { customParticipantProtocol } from './customParticipantProtocol.js';
@@ -43,4 +44,17 @@ export function agentConfigOf(agent: Participant): AgentConfig {
   if (protocol.kind !== 'agent')
     throw new ConfigurationError(`Expected an agent made by createAgent(...); "${protocol.name}" is a ${protocol.kind} participant.`, {});
   return protocol.config();
+}
+
+/**
+ * The tool sources of an agent made by `createAgent({ toolSources })`, or
+ * undefined for any other participant.
+ *
+ * @example
+ * const entry = toolSourceAgentOf(agent);
+ * if (entry) await entry.load(); // agentConfigOf(agent) now has the sources' tools
+ */
+export function toolSourceAgentOf(participant: Participant): ToolSourceAgent | undefined {
+  const protocol = participantProtocol(participant);
+  return protocol.kind === 'agent' ? protocol.toolSources : undefined;
 }

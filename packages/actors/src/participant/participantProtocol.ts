@@ -1,5 +1,6 @@
 import type { Message, TokenBudgetOption } from '@agentchart/core';
 import type { AgentConfig } from '../agent/createAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
 import type { ChatEvent, ChatWaiting, PersistedDelegatedWaiting } from '../groupChat/groupChatTypes.js';
 import type { TurnOutcome } from '../groupChat/reviewTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
@@ -32,6 +33,8 @@ export interface AgentProtocol {
   readonly name: string;
   /** The agent's configuration; throws `ConfigurationError` while it cannot have one (tool sources not loaded yet). */
   config(): AgentConfig;
+  /** An agent with tool sources: what a chat loads before its first turn and follows while it runs. */
+  readonly toolSources: ToolSourceAgent | undefined;
 }
 
 /** A person: the turn is a wait for `run.say`, persisted as that wait. */

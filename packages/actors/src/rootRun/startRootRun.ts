@@ -23,6 +23,16 @@ export interface RootRunOptions<Event> {
    * the turn it resumes, so that turn is kept); default never.
    */
   holdAbort?(): boolean;
+  /**
+   * Work before the actor may start (a chat loads its agents' tool
+   * sources): the actor starts once `ready` resolves. Aborting the run
+   * meanwhile calls `cancel`, and the run then ends aborted; when `ready`
+   * rejects otherwise, the run fails with its error (`result` rejects,
+   * `events$` errors) and the actor never starts.
+   */
+  prepare?: { ready: Promise<void>; cancel(): void };
+  /** Called when the run ends, before its event stream ends (stops what fed the bus besides the actor). */
+  release?(): void;
 }
 
 /** A started root actor: the parts of its handle every run has (see `RunHandle`). */
@@ -37,9 +47,10 @@ export interface RootRun<Event, Result> {
  * Starts a run's root actor (an agent machine or a group-chat manager) the
  * one way every run starts: its emitted events and its shared state's changes
  * go onto the run's bus; on the next microtask (so that a caller subscribing
- * right after sees every event) the actor starts, the `signal` is wired to
- * abort it, and it gets its `start` event; `result` is its output, and the
- * bus completes with it (or errors with the actor's error).
+ * right after sees every event), or once `prepare` is ready, the actor
+ * starts, the `signal` is wired to abort it, and it gets its `start` event;
+ * `result` is its output, and the bus completes with it (or errors with the
+ * actor's error).
  *
  * @example
  * const root = startRootRun<RunEvent, RunResult>(actor, {
@@ -53,21 +64,64 @@ export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRun
   actor.on('*', (event: Event) => bus.next(event));
   const state = sharedStateHandle(options.sharedState.ref, options.sharedState.options);
   const stateChanges = state.changes$.subscribe((change) => bus.next(options.stateEvent(change)));
-  const result = runOutput<Result>(actor, bus, () => stateChanges.unsubscribe());
+  const finished = runOutput<Result>(actor, bus, () => {
+    options.release?.();
+    stateChanges.unsubscribe();
+  });
 
+  const { prepare } = options;
+  let preparing = prepare !== undefined;
+  let cancelled = false;
   let abortAfterStart = false;
   const abort = () => {
-    if (options.holdAbort?.() === true) abortAfterStart = true;
+    if (preparing) {
+      // Still preparing: stop that; the run then starts aborted.
+      cancelled = abortAfterStart = true;
+      prepare?.cancel();
+    } else if (options.holdAbort?.() === true) abortAfterStart = true;
     else actor.send({ type: 'abort' });
   };
-  queueMicrotask(() => {
+  const begin = () => {
     actor.start();
     if (signal?.aborted) abort();
     else signal?.addEventListener('abort', abort, { once: true });
     if (actor.getSnapshot().status !== 'active') return; // aborted before it started
+    // Aborted while preparing, with no turn to keep: it ends without starting.
+    if (abortAfterStart && options.holdAbort?.() !== true) return void actor.send({ type: 'abort' });
     if (options.sendStart) actor.send({ type: 'start' });
     if (abortAfterStart) actor.send({ type: 'abort' });
-  });
+  };
+
+  let result = finished;
+  if (prepare === undefined) queueMicrotask(begin);
+  else {
+    const stopPreparing = () => abort();
+    if (signal?.aborted) stopPreparing();
+    else signal?.addEventListener('abort', stopPreparing, { once: true });
+    const settled = () => {
+      signal?.removeEventListener('abort', stopPreparing);
+      preparing = false;
+    };
+    prepare.ready.then(
+      () => {
+        settled();
+        begin();
+      },
+      () => {
+        settled();
+        if (cancelled) begin(); // aborted while preparing: the run ends `aborted`
+      },
+    );
+    result = prepare.ready.then(
+      () => finished,
+      (error: unknown) => {
+        if (cancelled) return finished;
+        stateChanges.unsubscribe();
+        bus.error(error);
+        throw error;
+      },
+    );
+  }
   // The caller's `await run.result` sees a rejection; this chain only removes the listener.
   void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
 

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatRequest, FinishReason, ModelEvent, Usage } from '@agentchart/core';
+import type { ChatModel, ChatRequest, FinishReason, MalformedReplyReason, ModelEvent, Usage } from '@agentchart/core';
 import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import { fromCallback } from 'xstate';
@@ -21,6 +21,7 @@ export interface ModelReply extends ReplyDraft {
 /** What the model caller sends its parent. */
 export type ModelCallerEvent =
   | { type: 'model.delta'; kind: 'text' | 'reasoning'; text: string }
+  | { type: 'model.malformed'; reason: MalformedReplyReason; message: string }
   | { type: 'model.reply'; reply: ModelReply }
   | { type: 'model.failed'; error: unknown };
 
@@ -55,6 +56,11 @@ export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, rece
             return;
           case 'finish':
             reply.finishReason = event.reason;
+            return;
+          case 'malformed-reply':
+            // The provider asks again within the request: the step counts as an error (see `stepFailed`).
+            reply.malformed = (reply.malformed ?? 0) + 1;
+            sendBack({ type: 'model.malformed', reason: event.reason, message: event.message } satisfies ModelCallerEvent);
             return;
         }
       },

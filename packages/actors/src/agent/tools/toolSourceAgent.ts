@@ -1,7 +1,8 @@
-import { type AnyTool, ConfigurationError } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, type ErrorInfo } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
+import { newRunId } from '../../ids.js';
 import { agentConfigOf } from '../../participant/participantOf.js';
 import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../../participant/participantProtocol.js';
-import { newRunId } from '../../ids.js';
 import type { Agent } from '../createAgent.js';
 import { type ApprovalRequest, type ApprovalState, pendingRequests } from '../machine/approvals.js';
 import { deferredAgentRun } from '../run/deferredAgentRun.js';
@@ -16,7 +17,8 @@ import type { LoadedSourceTools, ToolSourceSet } from './toolSourceSet.js';
  * `toolChoice` checked against exactly those names; that agent is kept while
  * the lists stay the same. Source list changes during a run reach it through
  * `followToolSources`. In a group chat it takes part as the agent made for
- * the last loaded list; before any load it cannot (`notLoaded` says why).
+ * the last loaded list (before any load it cannot: `notLoaded` says why),
+ * and the chat loads its sources itself (its protocol's `toolSources`).
  *
  * @example
  * const agent = agentWithToolSources('dev', ownTools, sources, (sourceTools) => createAgent({ ...options, tools: [...ownTools, ...sourceTools] }), 'Load its tools first.');
@@ -27,6 +29,7 @@ export function agentWithToolSources(
   sources: ToolSourceSet,
   makeAgent: (sourceTools: readonly AnyTool[]) => Agent,
   notLoaded: string,
+  instructions?: string,
 ): Agent & ProvidesParticipantProtocol {
   let cached: { tools: readonly AnyTool[]; agent: Agent } | undefined;
   const agentFor = (loaded: LoadedSourceTools): Agent => {
@@ -37,9 +40,26 @@ export function agentWithToolSources(
     }
     return cached.agent;
   };
+  let loadError: ErrorInfo | undefined;
   const load = async (signal?: AbortSignal) => {
-    const loaded = await sources.load(signal);
-    return { loaded, agent: agentFor(loaded) };
+    try {
+      const loaded = await sources.load(signal);
+      const result = { loaded, agent: agentFor(loaded) };
+      loadError = undefined;
+      return result;
+    } catch (error) {
+      if (!signal?.aborted) loadError = toErrorInfo(error);
+      throw error;
+    }
+  };
+  // A group chat loads the sources when it starts and follows their changes (see `chatToolSources`).
+  const toolSources: ToolSourceAgent = {
+    instructions,
+    sources,
+    load: async (signal) => (await load(signal)).loaded,
+    get loadError() {
+      return loadError;
+    },
   };
   return {
     name,
@@ -91,8 +111,22 @@ export function agentWithToolSources(
         if (cached === undefined) throw new ConfigurationError(notLoaded, {});
         return agentConfigOf(cached.agent);
       },
+      toolSources,
     }),
   };
+}
+
+/**
+ * What a group chat needs of an agent with tool sources (`createAgent({ toolSources })`): its
+ * instructions (to describe it before its sources are loaded), its sources (to follow their list
+ * changes) and `load`, which loads them, so that the agent's configuration has their tools from then on.
+ */
+export interface ToolSourceAgent {
+  readonly instructions: string | undefined;
+  readonly sources: ToolSourceSet;
+  load(signal?: AbortSignal): Promise<LoadedSourceTools>;
+  /** Why the last load failed (a list the agent's rules cannot take, two sources offering one name); undefined after a good one. */
+  readonly loadError: ErrorInfo | undefined;
 }
 
 /** The approvals a persisted run waits for (empty when the snapshot is not one: `resume` then fails with the reason). */
