@@ -192,13 +192,15 @@ async function prepareChatResume(
   }
 }
 
-/** A chat that can be kept in a store: made by `createGroupChat`, with no nested chat among its participants. */
+/** A chat that can be kept in a store: made by `createGroupChat`, its participants agents and people (no nested chat, no custom participant). */
 function storableChat(chat: object): ChatInternals {
   const internals = chatInternalsOf(chat);
-  const nested = [...internals.runtime.members.values()].filter((member) => member.kind === 'chat').map((member) => member.name);
+  const nested = [...internals.runtime.members.values()]
+    .filter((member) => member.kind !== 'agent' && member.kind !== 'human')
+    .map((member) => member.name);
   if (nested.length > 0) {
     throw new ConfigurationError(
-      `Chat "${internals.name}" has nested chats as participants (${nested.join(', ')}): a chat with nested chats cannot be kept in a store yet. ` +
+      `Chat "${internals.name}" has nested chats or custom participants (${nested.join(', ')}): such a chat cannot be kept in a store yet. ` +
         'Run it without a store, or persist its waits with run.snapshot().',
       { nested },
     );

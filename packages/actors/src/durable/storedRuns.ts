@@ -13,7 +13,7 @@ import { toErrorInfo } from '@agentchart/core/internal';
 import { hostname } from 'node:os';
 import type { Agent, ResumeOptions, RunOptions } from '../agent/createAgent.js';
 import type { AgentRun } from '../agent/run/agentRun.js';
-import { agentConfigOf } from '../agent/agentRegistry.js';
+import { agentConfigOf } from '../participant/participantOf.js';
 import { CHECKPOINTS_OPTION } from '../agent/run/checkpointsOption.js';
 import { deferredAgentRun } from '../agent/run/deferredAgentRun.js';
 import { RUN_ID_OPTION } from '../agent/run/runIdOption.js';

@@ -4,7 +4,8 @@ import { assertOptions } from '../assertOptions.js';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
 import { combineInspectors } from '../inspection/inspectOption.js';
 import { runInputMessages } from '../runInputMessages.js';
-import { type ToolSourceAgent, toolSourceAgentOf } from '../agent/agentRegistry.js';
+import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import { toolSourceAgentOf } from '../participant/participantOf.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
 import { type ChatMember, buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
@@ -22,7 +23,9 @@ import type {
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
-import { checkNestedWaiting, registerSnapshotCheck } from './nestedChatActor.js';
+import { checkDelegatedWaiting } from './delegatedWaiting.js';
+import { nestedChatProtocol } from './nestedChatProtocol.js';
+import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
@@ -118,35 +121,35 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
       resumeWaiting:
         copy.waiting.kind === 'approval'
           ? restoreSpeakerRun(copy.waiting, runtime)
-          : copy.waiting.kind === 'nested'
-            ? checkNestedWaiting(copy.waiting, runtime)
+          : copy.waiting.kind === 'nested' || copy.waiting.kind === 'participant'
+            ? checkDelegatedWaiting(copy.waiting, runtime)
             : copy.waiting,
     };
   };
-  const chat: GroupChat = {
+  const runChat = (input: string | readonly Message[], runOptions: GroupChatRunOptions) => start(newStart(input, runOptions), runOptions);
+  const resumeChat = (snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) => start(resumeStart(snapshot), runOptions);
+  const chat: GroupChat & ProvidesParticipantProtocol = {
     kind: 'group-chat',
     name,
     description: options.description,
     participants: runtime.participants,
     transitions: runtime.graph.machine,
     warnings,
-    run(input, runOptions = {}) {
-      if (runOptions.store !== undefined) return storedChatRun(chat, input, { ...runOptions, store: runOptions.store });
-      return start(newStart(input, runOptions), runOptions);
-    },
-    resume(snapshot, runOptions = {}) {
-      if (typeof snapshot === 'string' && runOptions.store !== undefined) {
-        return storedChatResume(chat, snapshot, { ...runOptions, store: runOptions.store });
-      }
-      return start(resumeStart(snapshot), runOptions);
-    },
+    run: (input, runOptions = {}) =>
+      runOptions.store !== undefined ? storedChatRun(chat, input, { ...runOptions, store: runOptions.store }) : runChat(input, runOptions).run,
+    resume: (snapshot, runOptions = {}) =>
+      typeof snapshot === 'string' && runOptions.store !== undefined
+        ? storedChatResume(chat, snapshot, { ...runOptions, store: runOptions.store })
+        : resumeChat(snapshot, runOptions).run,
+    // What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check.
+    [PARTICIPANT_PROTOCOL]: () =>
+      nestedChatProtocol(chat, { run: runChat, resume: resumeChat, checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom }),
     close: async () => {
       const closable = options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
       await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
     },
   };
-  registerSnapshotCheck(chat, (snapshot) => resumeStart(snapshot).resumedFrom);
-  registerChatInternals(chat, { name, runtime, snapshotKey, newStart, start });
+  registerChatInternals(chat, { name, runtime, snapshotKey, newStart, start: (chatStart, runOptions) => start(chatStart, runOptions).run });
   return chat;
 }
 
@@ -182,7 +185,7 @@ const noHandoffTools: ReadonlySet<string> = new Set();
 function toolSourceAgentsOf(options: GroupChatOptions): ReadonlyMap<string, ToolSourceAgent> {
   const found = new Map<string, ToolSourceAgent>();
   for (const member of options.agents) {
-    const participant = (typeof member === 'object' && member !== null && 'agent' in member ? member.agent : member) as { name: string };
+    const participant = typeof member === 'object' && member !== null && 'agent' in member ? member.agent : member;
     const entry = toolSourceAgentOf(participant);
     if (entry !== undefined) found.set(participant.name, entry);
   }

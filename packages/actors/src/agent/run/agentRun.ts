@@ -17,12 +17,13 @@ import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../../inspection/inspectOption.js';
 import { announceRun } from '../../inspection/runObservers.js';
 import { type PersistedRun, type ResumePoint, persistRun } from './runSnapshot.js';
-import { type SharedStateHandle, sharedStateHandle } from '../../sharedState/sharedStateHandle.js';
+import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
-import { runOutput } from '../../runOutput.js';
+import type { RunHandle } from '../../rootRun/runHandle.js';
+import { startRootRun } from '../../rootRun/startRootRun.js';
 
 /** A running (or finished) agent run. */
-export interface AgentRun {
+export interface AgentRun extends RunHandle<RunEvent, RunResult> {
   readonly runId: string;
   /**
    * Every event of the run, from `run.started` to `run.finished`. The run
@@ -109,23 +110,15 @@ export function machineFor(runtime: AgentRuntime): typeof agentMachine {
 }
 
 function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMachineEvent | undefined, actor: Actor<typeof agentMachine>): AgentRun {
-  const events = new Subject<RunEvent>();
-  actor.on('*', (event) => events.next(event));
-  const { runtime } = actor.getSnapshot().context;
-  const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
-  const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
-
-  const result = runOutput<RunResult>(actor, events, () => stateChanges.unsubscribe());
-
-  const abort = () => actor.send({ type: 'abort' });
-  queueMicrotask(() => {
-    actor.start();
-    if (signal?.aborted) return abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    if (actor.getSnapshot().status !== 'active') return; // run.abort() came before the run started
-    if (first !== undefined) actor.send(first);
+  const { runtime, sharedState } = actor.getSnapshot().context;
+  const root = startRootRun<RunEvent, RunResult>(actor, {
+    bus: new Subject<RunEvent>(),
+    signal,
+    sendStart: first !== undefined,
+    ...(first === undefined ? {} : { startEvent: first }),
+    sharedState: { ref: sharedState, options: { schema: runtime.stateSchema } },
+    stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
   });
-  void result.finally(() => signal?.removeEventListener('abort', abort));
 
   const pending = () => {
     const snapshot = actor.getSnapshot();
@@ -158,10 +151,10 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
 
   const run: AgentRun = {
     runId,
-    events$: events.asObservable(),
-    result,
-    abort,
-    state,
+    events$: root.events$,
+    result: root.result,
+    abort: root.abort,
+    state: root.state,
     get pendingApprovals() {
       return pending();
     },
