@@ -177,7 +177,7 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
+export type AgentConfig = Omit<AgentRuntime, 'liveTools' | 'fusedStep'> & {
   toolChoice: ToolMode | ToolChoice | undefined;
   addableTools: ReadonlyMap<string, AnyTool>;
 };

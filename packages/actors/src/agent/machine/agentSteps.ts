@@ -14,6 +14,7 @@ import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { makeCallIdsUnique } from './uniqueCallIds.js';
+import { stepMayFuse } from './fusedStep.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
@@ -95,7 +96,8 @@ export const agentSteps = {
     const step = context.step + 1;
     enqueue.assign({ step, draft: emptyDraft() });
     const request = buildModelRequest(context);
-    enqueue.sendTo('model', { type: 'model.call', model: context.runtime.model, request });
+    const { model } = context.runtime;
+    // The request event goes out before the call: a fused step's events (emitted by the model caller) follow it.
     enqueue.emit({
       type: 'model.request',
       runId: context.runId,
@@ -103,9 +105,14 @@ export const agentSteps = {
       step,
       tools: request.tools.map((tool) => tool.name),
       toolChoice: request.toolChoice,
-      model: context.runtime.model.modelName,
-      provider: context.runtime.model.provider,
+      model: model.modelName,
+      provider: model.provider,
     });
+    // A fused step keeps `context`: no step writes it after this one (runSteps' copy is dropped with the action).
+    enqueue.sendTo(
+      'model',
+      stepMayFuse(context) ? { type: 'model.call', model, request, fuse: { context, step } } : { type: 'model.call', model, request },
+    );
   },
 
   takeReply: (context, event, enqueue) => {
@@ -212,6 +219,19 @@ export const agentSteps = {
     if (context.rules === undefined) return;
     enqueue.assign({ rules: applyEnd(context.rules) });
     mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
+  },
+
+  /** A fused step's context changes (see `fusedStep.ts`), in one assign. */
+  takeFusedStep: (_context, event, enqueue) => {
+    if (event.type === 'step.done') enqueue.assign(event.patch);
+  },
+
+  /** An abort or unusable tools while a fused step runs: what the step did so far, as `acting` would hold it. */
+  takeStoppedStep: (context, _event, enqueue) => {
+    const inFlight = context.runtime.fusedStep.current;
+    if (inFlight === undefined) return;
+    inFlight.stop();
+    enqueue.assign(inFlight.patch);
   },
 
   recordDecision: (context, event, enqueue) => {

@@ -12,6 +12,7 @@ import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../../ids.js';
 import { agentMachine } from '../machine/agentMachine.js';
 import type { AgentRuntime } from '../machine/agentRuntime.js';
+import { onAgentEvents } from '../machine/onAgentEvents.js';
 import { type ApprovalRequest, pendingRequests } from '../machine/approvals.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../../inspection/inspectOption.js';
@@ -109,7 +110,7 @@ export function machineFor(runtime: AgentRuntime): typeof agentMachine {
 
 function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: boolean, actor: Actor<typeof agentMachine>): AgentRun {
   const events = new Subject<RunEvent>();
-  actor.on('*', (event) => events.next(event));
+  onAgentEvents(actor, (event) => events.next(event));
   const { runtime } = actor.getSnapshot().context;
   const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
   const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
