@@ -94,7 +94,7 @@ export const agentMachine = setup({
       context.runtime.toolRules !== undefined && context.rules !== undefined && !canEnd(context.runtime.toolRules.program, context.rules),
     rulesEnded: ({ context }) => context.rules?.phase === 'done',
     rulesFailed: ({ context }) => context.rules?.phase === 'failed',
-    fusedStepContinues: ({ context, event }) => event.type === 'step.done' && stepContinues({ ...context, ...event.patch }),
+    fusedStepContinues: ({ context, event }) => event.type === 'step.done' && stepContinues(context, event.patch),
     fusedStepBusy: ({ context }) => context.runtime.fusedStep.busy,
   },
   actions: {

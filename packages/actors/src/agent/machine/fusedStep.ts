@@ -84,19 +84,20 @@ export function batchRunsWithoutDecision(context: AgentContext, calls: readonly 
 }
 
 /**
- * Whether the run simply goes on after a step: none of `stepDone`'s endings
- * fires on the context the step left (keep in step with `stepDone`). A run
- * without tool rules is the only kind that fuses, so the rules' endings
- * never apply here.
+ * Whether the run simply goes on after a fused step: none of `stepDone`'s
+ * endings fires on the context the step left, `context` with `patch` (keep
+ * in step with `stepDone`). A run without tool rules is the only kind that
+ * fuses, so the rules' endings never apply here.
  */
-export function stepContinues(context: AgentContext): boolean {
+export function stepContinues(context: AgentContext, patch: Partial<AgentContext>): boolean {
   const { runtime } = context;
+  const usage = patch.usage ?? context.usage;
   return (
-    context.endedBy === undefined &&
-    !tokenBudgetSpent(context) &&
-    context.step < runtime.maxSteps &&
-    context.toolCallCount < runtime.maxToolCalls &&
-    context.consecutiveErrorBatches < runtime.maxConsecutiveErrors
+    (patch.endedBy ?? context.endedBy) === undefined &&
+    !tokenBudgetSpent({ runtime, usage }) &&
+    (patch.step ?? context.step) < runtime.maxSteps &&
+    (patch.toolCallCount ?? context.toolCallCount) < runtime.maxToolCalls &&
+    (patch.consecutiveErrorBatches ?? context.consecutiveErrorBatches) < runtime.maxConsecutiveErrors
   );
 }
 

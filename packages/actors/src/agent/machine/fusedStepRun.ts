@@ -27,16 +27,26 @@ export class FusedStepRun implements FusedStepInFlight {
   readonly #output: StepOutput;
   readonly #slot: FusedStepSlot;
   readonly #sendBack: (event: AnyEventObject) => void;
+  readonly #controllerOf: () => AbortController;
   #controller: AbortController | undefined;
   #running = 0;
   /** `running` until the last outcome is in (`finished`, then `reported`) or the machine stops it. */
   #phase: 'running' | 'finished' | 'reported' | 'stopped' = 'running';
 
-  constructor(start: AgentContext, step: number, io: { emit: (event: RunEvent) => void; sendBack: (event: AnyEventObject) => void }) {
+  /**
+   * `io.controller`: the run's abort controller for tool calls (one per run,
+   * aborted only when a step is stopped with calls running).
+   */
+  constructor(
+    start: AgentContext,
+    step: number,
+    io: { emit: (event: RunEvent) => void; sendBack: (event: AnyEventObject) => void; controller: () => AbortController },
+  ) {
     // As `startStep` left it: the machine already has these two.
     this.#context = { ...start, step, draft: emptyDraft() };
     this.#slot = start.runtime.fusedStep;
     this.#sendBack = io.sendBack;
+    this.#controllerOf = io.controller;
     const context = this.#context as unknown as Record<string, unknown>;
     const patch = this.patch as Record<string, unknown>;
     this.#output = {
@@ -83,7 +93,7 @@ export class FusedStepRun implements FusedStepInFlight {
     const context = this.#context;
     const { runtime } = context;
     const agentName = runtime.agentName;
-    this.#controller = new AbortController();
+    this.#controller = this.#controllerOf();
     let state: ReturnType<typeof toolStateHandle> | undefined;
     const env: ToolCallEnvironment = {
       tools: offeredToolsByName(context),

@@ -48,6 +48,12 @@ export type ModelCallerEvent =
 export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent>(({ sendBack, receive, emit }) => {
   let subscription: Subscription | undefined;
   let fused: FusedStepRun | undefined;
+  // One per run, made with the first fused batch: aborted only when a step is stopped with calls running.
+  let toolController: AbortController | undefined;
+  const controller = () => {
+    toolController ??= new AbortController();
+    return toolController;
+  };
   receive((command) => {
     subscription?.unsubscribe();
     const fuse = command.fuse;
@@ -95,7 +101,7 @@ export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent
           sendBack({ type: 'model.reply', reply } satisfies ModelCallerEvent);
           return;
         }
-        fused = new FusedStepRun(fuse.context, fuse.step, { emit, sendBack });
+        fused = new FusedStepRun(fuse.context, fuse.step, { emit, sendBack, controller });
         fused.start(reply);
       },
     });
