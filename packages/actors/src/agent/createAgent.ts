@@ -272,10 +272,17 @@ class ConfiguredAgent implements Agent {
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
     const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
-    const restored = restoreRun(snapshot, config.agentName, known, (live) => runtimeFor(config, live, middleware), {
-      snapshotKey: config.snapshotKey,
-    });
     const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
+    const inspected = inspect !== undefined;
+    const restored = restoreRun(
+      snapshot,
+      config.agentName,
+      known,
+      (live) => runtimeFor(config, live, middleware, false, config.tokenBudget, inspected),
+      {
+        snapshotKey: config.snapshotKey,
+      },
+    );
     return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect);
   }
 
@@ -294,11 +301,13 @@ function runtimeFor(
   middleware: readonly FunctionMiddleware[],
   mirrorToolRules = false,
   budget: TokenBudget | undefined = config.tokenBudget,
+  inspected = mirrorToolRules,
 ): AgentRuntime {
   return agentRuntime(config, {
     liveTools: new LiveToolSet(liveTools),
     middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
     mirrorToolRules,
+    inspected,
     tokenBudget: budget,
   });
 }

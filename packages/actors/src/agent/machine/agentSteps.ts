@@ -97,8 +97,7 @@ export const agentSteps = {
     enqueue.assign({ step, draft: emptyDraft() });
     const request = buildModelRequest(context);
     const { model } = context.runtime;
-    // The request event goes out before the call: a fused step's events (emitted by the model caller) follow it.
-    enqueue.emit({
+    const announce: RunEvent = {
       type: 'model.request',
       runId: context.runId,
       agent: context.runtime.agentName,
@@ -107,12 +106,15 @@ export const agentSteps = {
       toolChoice: request.toolChoice,
       model: model.modelName,
       provider: model.provider,
-    });
-    // A fused step keeps `context`: no step writes it after this one (runSteps' copy is dropped with the action).
-    enqueue.sendTo(
-      'model',
-      stepMayFuse(context) ? { type: 'model.call', model, request, fuse: { context, step } } : { type: 'model.call', model, request },
-    );
+    };
+    if (!stepMayFuse(context)) {
+      enqueue.emit(announce);
+      enqueue.sendTo('model', { type: 'model.call', model, request });
+      return;
+    }
+    // A step that may be fused: the model caller emits the request event, then the step's other events.
+    // It keeps `context`: no step writes it after this one (runSteps' copy is dropped with the action).
+    enqueue.sendTo('model', { type: 'model.call', model, request, fuse: { context, step, announce } });
   },
 
   takeReply: (context, event, enqueue) => {

@@ -13,10 +13,11 @@ export interface CallModelCommand {
   request: ChatRequest;
   /**
    * Set when the step may be fused (see `fusedStep.ts`): the context the
-   * step started with and its number. A reply whose calls need no decision
+   * step started with, its number and its `model.request` event (emitted
+   * here, before the step's other events). A reply whose calls need no decision
    * is then taken and its batch run here, and the agent gets one `step.done`.
    */
-  fuse?: { context: AgentContext; step: number };
+  fuse?: { context: AgentContext; step: number; announce: RunEvent };
 }
 
 /** A finished model reply: the draft plus the usage it reported. */
@@ -57,6 +58,7 @@ export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent
   receive((command) => {
     subscription?.unsubscribe();
     const fuse = command.fuse;
+    if (fuse !== undefined) emit(fuse.announce);
     // An abort came as the last step ended: the agent is about to get it, and makes no more calls.
     if (fuse !== undefined && fuse.context.runtime.fusedStep.deferred.length > 0) return;
     const reply: ModelReply = { text: '', reasoning: '', toolCalls: [] };

@@ -172,7 +172,12 @@ export function restoreRun(
   const sharedState = sharedValues === undefined ? data.sharedState : { xstate$$type: 1, id: SHARED_STATE_SYSTEM_ID };
   // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
   const mirrorToolRules = (persisted.machine.children as Record<string, unknown>).toolRules !== undefined && data.rules !== undefined;
-  const restoredRuntime = agentRuntime(runtime, { liveTools: runtime.liveTools, middleware: runtime.middleware, mirrorToolRules });
+  const restoredRuntime = agentRuntime(runtime, {
+    liveTools: runtime.liveTools,
+    middleware: runtime.middleware,
+    mirrorToolRules,
+    inspected: runtime.inspected === true || mirrorToolRules,
+  });
   const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
   const machine = {
     status: 'active',
