@@ -1,4 +1,5 @@
-import { type OpenApiDocument, createAgent, toolsFromOpenAPI } from '@agentchart/actors';
+import { createAgent } from '@agentchart/actors';
+import { type OpenApiDocument, toolsFromOpenAPI } from '@agentchart/tools';
 import { createTraceRecorder, memorySink } from '@agentchart/inspect';
 import { scriptedModel } from '@agentchart/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

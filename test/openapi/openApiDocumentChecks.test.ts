@@ -1,5 +1,5 @@
 import { type AgentchartError, ConfigurationError } from '@agentchart/core';
-import { type OpenApiDocument, toolsFromOpenAPI } from '@agentchart/actors';
+import { type OpenApiDocument, toolsFromOpenAPI } from '@agentchart/tools';
 import { describe, expect, it } from 'vitest';
 
 const ok = { '200': { description: 'ok' } };

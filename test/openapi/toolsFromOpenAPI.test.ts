@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type AnyTool, ConfigurationError } from '@agentchart/core';
-import { type OpenApiDocument, createAgent, toolsFromOpenAPI } from '@agentchart/actors';
+import { createAgent } from '@agentchart/actors';
+import { type OpenApiDocument, toolsFromOpenAPI } from '@agentchart/tools';
 import { scriptedModel } from '@agentchart/providers';
 import { firstValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

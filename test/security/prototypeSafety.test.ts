@@ -6,8 +6,8 @@ import { sanitizeValue } from '@agentchart/inspect';
 import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { serializeParameters } from '../../packages/actors/src/openapi/serializeParameters.js';
-import { requestJsonSchema } from '../../packages/actors/src/openapi/requestJsonSchema.js';
+import { serializeParameters } from '../../packages/tools/src/openapi/serializeParameters.js';
+import { requestJsonSchema } from '../../packages/tools/src/openapi/requestJsonSchema.js';
 import { eventsOf, recordEvents, waitForState } from '../toolControl/helpers.js';
 
 /** A model's arguments as a provider parses them: JSON, so `__proto__` is an own key. */

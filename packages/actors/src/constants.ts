@@ -15,17 +15,6 @@ export const RUN_SNAPSHOT_VERSION = 2;
 /** Attempts a reliable tool makes per run unless `maxToolInvocations` says otherwise. */
 export const DEFAULT_MAX_TOOL_INVOCATIONS = 3;
 
-/** How long a request of a tool made by `toolsFromOpenAPI` may take before the model is told it timed out. */
-export const DEFAULT_OPENAPI_TIMEOUT_MS = 30_000;
-
-/** Characters of an HTTP response body the model sees; the rest is cut off with a note. */
-export const OPENAPI_MAX_RESPONSE_CHARS = 20_000;
-/**
- * Bytes of an OpenAPI response body read at most (1 MiB): the body is read as
- * a stream and cut there, so a huge or endless response costs no more memory.
- */
-export const OPENAPI_MAX_RESPONSE_BYTES = 1_048_576;
-
 /** Times the `auto` speaker selector is asked again after naming nobody eligible, before the fallback. */
 export const DEFAULT_SELECTOR_MAX_RETRIES = 2;
 

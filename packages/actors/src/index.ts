@@ -14,12 +14,7 @@ export type { RunResult } from './agent/run/runResult.js';
 export type { PersistedRun } from './agent/run/runSnapshot.js';
 export { isToolSource, type ToolSource } from './agent/tools/toolSource.js';
 export { ToolSourceError } from './agent/tools/toolSourceError.js';
-export {
-  DEFAULT_MAX_CONSECUTIVE_ERRORS,
-  DEFAULT_OPENAPI_TIMEOUT_MS,
-  OPENAPI_MAX_RESPONSE_BYTES,
-  OPENAPI_MAX_RESPONSE_CHARS,
-} from './constants.js';
+export { DEFAULT_MAX_CONSECUTIVE_ERRORS } from './constants.js';
 export { compileTransitions, type SpeakerGraph } from './groupChat/compileTransitions.js';
 export { createGroupChat, type GroupChat } from './groupChat/createGroupChat.js';
 export {
@@ -61,10 +56,6 @@ export type {
 export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';
 export type { InspectOption } from './inspection/inspectOption.js';
 export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
-export type { OpenApiDocument } from './openapi/openApiDocument.js';
-export type { OpenApiCredential } from './openapi/securityCredentials.js';
-export type { OpenApiResponse } from './openapi/sendOpenApiRequest.js';
-export { type OpenApiToolsOptions, toolsFromOpenAPI } from './openapi/toolsFromOpenAPI.js';
 export { reliableRunMachine } from './reliableTool/reliableRunMachine.js';
 export {
   type FunctionSchema,

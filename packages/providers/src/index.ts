@@ -14,5 +14,3 @@ export {
 export { type OpenAICompat, detectCompat } from './openai/serverProfile.js';
 export type { TransportOptions } from './transport/transportOptions.js';
 export { ollamaServerVersion, THINK_FALSE_KEEPS_FORMAT } from './ollama/ollamaVersion.js';
-export { aiSdk, type AiSdkModelOptions } from './aiSdk/aiSdkModel.js';
-export type { AiSdkLanguageModel } from './aiSdk/aiSdkShape.js';

@@ -1,8 +1,10 @@
 // A user's plain ESM script: an agent with two tools and tool rules, then a
-// two-agent group chat, both on the scripted model. Prints their results.
+// two-agent group chat, both on the scripted model, and tools made from an
+// OpenAPI document. Prints their results.
 import { createAgent, createGroupChat } from '@agentchart/actors';
 import { defineTool, rules } from '@agentchart/core';
 import { scriptedModel } from '@agentchart/providers';
+import { toolsFromOpenAPI } from '@agentchart/tools';
 import { z } from 'zod';
 
 const search = defineTool({
@@ -45,4 +47,14 @@ const chat = createGroupChat({
 });
 const chatResult = await chat.run('How many hearts does an octopus have?').result;
 console.log(`chat: ${chatResult.reason}; rounds: ${chatResult.rounds}; last: ${chatResult.lastSpeaker}`);
+const petTools = toolsFromOpenAPI({
+  openapi: '3.0.3',
+  servers: [{ url: 'http://127.0.0.1:9/api' }],
+  paths: {
+    '/pets/{petId}': {
+      get: { operationId: 'getPet', parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }] },
+    },
+  },
+});
+console.log(`openapi tools: ${petTools.map((tool) => `${tool.name}(${Object.keys(tool.jsonSchema.properties ?? {}).join(', ')})`).join(', ')}`);
 console.log(`node ${process.versions.node}`);

@@ -4,6 +4,7 @@ import { type AgentRun, createAgent, createGroupChat, type RunResult } from '@ag
 import { type ChatModel, defineTool, rules, ToolError } from '@agentchart/core';
 import { ollama, openai, scriptedModel } from '@agentchart/providers';
 import { createTraceRecorder, memorySink } from '@agentchart/inspect';
+import { type OpenApiDocument, toolsFromOpenAPI } from '@agentchart/tools';
 import { z } from 'zod';
 
 const search = defineTool({
@@ -34,6 +35,8 @@ const agent = createAgent({
   toolRules: [rules.init('search'), rules.terminal('answer')],
   maxSteps: 6,
 });
+const petstore: OpenApiDocument = { openapi: '3.0.3', servers: [{ url: 'https://petstore.example/api' }], paths: {} };
+const apiAgent = createAgent({ name: 'clerk', model, tools: toolsFromOpenAPI(petstore, { timeoutMs: 5_000 }) });
 const run: AgentRun = agent.run('How many hearts does an octopus have?');
 const subscription = run.events$.subscribe((event) => console.log(event.type));
 const result: RunResult = await run.result;
@@ -47,4 +50,4 @@ const chat = createGroupChat({
   maxRounds: 2,
 });
 const chatResult = await chat.run('Write a haiku.').result;
-console.log(stopReason, chatResult.reason, chatResult.rounds, recorder);
+console.log(stopReason, chatResult.reason, chatResult.rounds, recorder, apiAgent.name);

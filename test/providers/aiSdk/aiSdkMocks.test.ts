@@ -1,6 +1,6 @@
 import { createAgent } from '@agentchart/actors';
 import { AbortedError, type ChatRequest, ConfigurationError, ModelError, defineTool, msg } from '@agentchart/core';
-import { aiSdk } from '@agentchart/providers';
+import { aiSdk } from '@agentchart/providers/ai-sdk';
 import { APICallError, type LanguageModelV2StreamPart, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { MockLanguageModelV2 } from 'ai-v5/test';

@@ -1,5 +1,5 @@
 import { AbortedError, type ChatRequest, ModelError, type ModelEvent, msg } from '@agentchart/core';
-import { aiSdk } from '@agentchart/providers';
+import { aiSdk } from '@agentchart/providers/ai-sdk';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectEvents } from '../wire/collectEvents.js';
