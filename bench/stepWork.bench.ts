@@ -32,6 +32,7 @@ async function run(): Promise<void> {
       throw new Error('not used');
     },
     onToolsChanged: () => undefined,
+    onProgress: () => undefined,
   };
   let messages: Message[] = [{ role: 'user', content: 'go' }];
   for (let step = 1; ; step++) {

@@ -39,8 +39,12 @@ const loader = defineTool({
   name: 'load_more',
   description: 'Adds a tool.',
   parameters: z.object({}),
-  execute: (_args, ctx) => {
+  execute: async (_args, ctx) => {
+    // Reported while the batch starts (inside the step's own work), then after a tick.
+    ctx.reportProgress({ progress: 1, total: 2, message: 'loading' });
     ctx.addTools([double]);
+    await Promise.resolve();
+    ctx.reportProgress({ progress: 2, total: 2 });
     return 'loaded';
   },
 });
@@ -93,6 +97,9 @@ describe('fused steps', () => {
     expect(fusedWithLoader.result.stopReason).toBe('completed');
     expect(fusedWithLoader.result.text).toBe('It is 3.');
     expect(full.events.filter((event) => event.type === 'tools.changed')).toHaveLength(1);
+    expect(full.events.filter((event) => event.type === 'tool.progress').map((event) => event.type === 'tool.progress' && event.progress)).toEqual([
+      1, 2,
+    ]);
     expect(full.events.map((event) => event.type === 'tool.result' && event.callId).filter(Boolean)).toEqual(['c1', 'c4', 'c3', 'c1~2', 'c2', 'c5']);
     // The full path moves through its states; the fused run stays in `thinking` from the first call to the answer.
     expect(full.states).toEqual(['idle', 'thinking', 'acting', 'thinking', 'acting', 'thinking', 'acting', 'thinking', 'done']);

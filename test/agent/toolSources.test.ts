@@ -171,17 +171,133 @@ describe('tool sources (the hook MCP servers use)', () => {
     await expect(events(run)).rejects.toThrow('server unreachable');
   });
 
-  it('a group chat takes an agent with sources once they are loaded, and closes them', async () => {
+  it("a group chat loads its agents' sources when it starts (no loadTools first), and closes them", async () => {
     const source = memorySource('mem', [tool('alpha')]);
-    const agent = createAgent({ name: 'member', model: scriptedModel(() => ({ text: 'hi' })), toolSources: [source] });
-    expect(() => createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 })).toThrow(
-      'Agent "member" has tool sources that are not loaded yet: `await agent.loadTools()` before putting it in a group chat.',
-    );
-    expect((await agent.loadTools()).map((t) => t.name)).toEqual(['alpha']);
+    const model = scriptedModel(() => ({ text: 'hi' }));
+    const agent = createAgent({ name: 'member', model, instructions: 'Says hi.', toolSources: [source] });
     const chat = createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 });
+    expect(source.loads).toBe(0);
     expect((await chat.run('Hello.').result).reason).toBe('max-rounds');
+    expect(source.loads).toBe(1);
+    expect(model.requests[0]?.tools.map((spec) => spec.name)).toEqual(['alpha']);
     await chat.close(); // closes its agents' tool sources
     expect(source.closed).toBe(1);
+  });
+
+  it("in a chat, a list change reaches the speaking agent's next model request, and its later turns", async () => {
+    const alpha = tool('alpha');
+    const source = memorySource('mem', [alpha]);
+    const grow = defineTool({
+      name: 'grow',
+      description: 'Adds beta.',
+      parameters: z.object({}),
+      execute: async () => {
+        await source.set([alpha, tool('beta')]);
+        return 'grown';
+      },
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'grow', arguments: {} }] },
+      { toolCalls: [{ name: 'beta', arguments: {} }] },
+      { text: 'first turn done' },
+      { text: 'second turn done' },
+    ]);
+    const agent = createAgent({ name: 'grower', model, tools: [grow], toolSources: [source] });
+    const other = createAgent({ name: 'other', model: scriptedModel(() => ({ text: 'ok' })) });
+    const chat = createGroupChat({ agents: [agent, other], speakerSelection: 'round_robin', maxRounds: 3 });
+    const run = chat.run('Grow.');
+    const seen = firstValueFrom(run.events$.pipe(toArray()));
+    const result = await run.result;
+    expect(result.reason).toBe('max-rounds');
+    const offered = model.requests.map((request) => request.tools.map((spec) => spec.name));
+    expect(offered).toEqual([
+      ['grow', 'alpha'],
+      ['grow', 'alpha', 'beta'],
+      ['grow', 'alpha', 'beta'],
+      ['grow', 'alpha', 'beta'],
+    ]);
+    expect(result.messages.find((message) => message.role === 'tool' && message.toolName === 'beta')?.content).toBe('beta done');
+    const changed = (await seen).flatMap((event) => (event.type === 'agent.event' && event.event.type === 'tools.changed' ? [event.event] : []));
+    expect(changed).toMatchObject([{ agent: 'grower', callId: 'source:mem', added: ['beta'], removed: [], tools: ['grow', 'alpha', 'beta'] }]);
+    await chat.close();
+  });
+
+  it('in a chat, a removed tool the rules need fails the speaking turn with TOOL_SOURCE_RULES_BROKEN, and the next turn too', async () => {
+    const source = memorySource('mem', [tool('vault')]);
+    const lock = defineTool({
+      name: 'lock',
+      description: 'Removes vault.',
+      parameters: z.object({}),
+      execute: async () => {
+        await source.set([]);
+        return 'locked';
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'lock', arguments: {} }] }, { text: 'never' }]);
+    const agent = createAgent({
+      name: 'keeper',
+      model,
+      tools: [lock],
+      toolSources: [source],
+      toolRules: [rules.child('lock', ['vault']), rules.requiredBeforeExit('vault')],
+    });
+    const chat = createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 2 });
+    const result = await chat.run('Lock up.').result;
+    expect(result.reason).toBe('error');
+    expect(result.error?.code).toBe('TOOL_SOURCE_RULES_BROKEN');
+    expect(result.error?.message).toMatch(/^Tool source "mem" removed "vault", which the tool rules name; without it the rules can deadlock/);
+    expect(model.requests).toHaveLength(1);
+
+    // A later chat with this agent loads its sources at start: the list cannot make the agent, so it fails as agent.run does.
+    const again = createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 }).run('Again.').result;
+    await expect(again).rejects.toMatchObject({ code: 'TOOL_RULES_UNKNOWN_TOOL' });
+  });
+
+  it("in a chat, a change another agent causes reaches a waiting agent's next turn; one its rules cannot take fails that turn", async () => {
+    const vault = tool('vault');
+    const source = memorySource('mem', [vault, tool('alpha')]);
+    const lock = defineTool({
+      name: 'lock',
+      description: 'Removes vault.',
+      parameters: z.object({}),
+      execute: async () => {
+        await source.set([]);
+        return 'locked';
+      },
+    });
+    const keeperModel = scriptedModel(() => ({ text: 'keeper here' }));
+    const keeper = createAgent({ name: 'keeper', model: keeperModel, toolSources: [source], toolRules: [rules.maxCount('vault', 1)] });
+    const locker = createAgent({
+      name: 'locker',
+      model: scriptedModel([{ toolCalls: [{ name: 'lock', arguments: {} }] }, { text: 'locked it' }]),
+      tools: [lock],
+    });
+    const chat = createGroupChat({ agents: [locker, keeper], speakerSelection: 'round_robin', maxRounds: 2 });
+    const result = await chat.run('Go.').result;
+    expect(result.reason).toBe('error');
+    expect(result.lastSpeaker).toBe('keeper');
+    expect(result.error).toMatchObject({ code: 'TOOL_RULES_UNKNOWN_TOOL', message: expect.stringContaining('Tool rules name "vault"') });
+    expect(keeperModel.requests).toHaveLength(0);
+  });
+
+  it("a chat whose agent's source fails to load rejects its result and errors its events", async () => {
+    const agent = createAgent({
+      name: 'a',
+      model: scriptedModel([{ text: 'never' }]),
+      toolSources: [memorySource('down', [], { fail: new Error('server unreachable') })],
+    });
+    const run = createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 }).run('Go.');
+    await expect(run.result).rejects.toThrow('server unreachable');
+    await expect(firstValueFrom(run.events$.pipe(toArray()))).rejects.toThrow('server unreachable');
+  });
+
+  it("a chat aborted while its agents' sources load ends aborted, no model called", async () => {
+    const model = scriptedModel([{ text: 'never' }]);
+    const agent = createAgent({ name: 'a', model, toolSources: [memorySource('slow', [tool('alpha')], { delayMs: 50 })] });
+    const run = createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 }).run('Go.');
+    run.abort();
+    expect((await run.result).reason).toBe('aborted');
+    expect(model.requests).toHaveLength(0);
   });
 
   it('rejects what is not a tool source, and two sources with one name', () => {

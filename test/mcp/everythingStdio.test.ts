@@ -1,4 +1,4 @@
-import { type RunResult, ToolSourceError, createAgent } from '@agentchart/actors';
+import { type RunResult, ToolSourceError, createAgent, createGroupChat } from '@agentchart/actors';
 import { AbortedError, ConfigurationError, ToolRulesError, rules } from '@agentchart/core';
 import { type McpServer, type McpServerOptions, type McpToolResult, mcpServer, mcpToolOrigin } from '@agentchart/mcp';
 import { scriptedModel } from '@agentchart/providers';
@@ -90,6 +90,44 @@ describe('mcpServer over stdio (server-everything)', () => {
       'The call of "trigger-long-running-operation" timed out: MCP server "everything" sent neither a result nor progress for 1500 ms, so the call was cancelled. Its effect is unknown; try again, perhaps with less work per call.',
     );
     expect(result.toolCalls[2]).toMatchObject({ isError: false, content: 'The sum of 1 and 1 is 2.' });
+  });
+
+  it('progress notifications become tool.progress run events, in an agent run and in a chat run', async () => {
+    const call = { toolCalls: [{ id: 'op', name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }] };
+    const model = scriptedModel([call, { text: 'Done.' }, call, { text: 'Done.' }]);
+    const agent = createAgent({ name: 'waiter', model, toolSources: [shared] });
+    const run = agent.run('Wait.');
+    const events = await collectEvents(run);
+    const progress = events.filter((event) => event.type === 'tool.progress');
+    expect(progress).toEqual(
+      [1, 2, 3].map((step) => ({
+        type: 'tool.progress',
+        runId: run.runId,
+        agent: 'waiter',
+        step: 1,
+        callId: 'op',
+        toolName: 'trigger-long-running-operation',
+        progress: step,
+        total: 3,
+      })),
+    );
+    // Between the call and its result.
+    const types = events.map((event) => event.type);
+    expect(types.indexOf('tool.call')).toBeLessThan(types.indexOf('tool.progress'));
+    expect(types.lastIndexOf('tool.progress')).toBeLessThan(types.indexOf('tool.result'));
+
+    const chat = createGroupChat({ agents: [agent], speakerSelection: 'round_robin', maxRounds: 1 });
+    const chatRun = chat.run('Wait again.');
+    const seen: Array<[string, number, number | undefined]> = [];
+    chatRun.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'tool.progress') seen.push([event.speaker, event.event.progress, event.event.total]);
+    });
+    expect((await chatRun.result).reason).toBe('max-rounds');
+    expect(seen).toEqual([
+      ['waiter', 1, 3],
+      ['waiter', 2, 3],
+      ['waiter', 3, 3],
+    ]);
   });
 
   it('timeoutMs: null waits as long as the call takes', async () => {

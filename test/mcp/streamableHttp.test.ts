@@ -1,4 +1,4 @@
-import { ToolSourceError, createAgent } from '@agentchart/actors';
+import { ToolSourceError, createAgent, createGroupChat } from '@agentchart/actors';
 import { type RunEvent, rules } from '@agentchart/core';
 import { type McpServer, McpServerError, mcpServer } from '@agentchart/mcp';
 import { scriptedModel } from '@agentchart/providers';
@@ -176,6 +176,45 @@ describe('mcpServer over Streamable HTTP (an SDK server in the test)', () => {
     expect(result.stopReason).toBe('error');
     expect(result.error?.code).toBe('TOOL_SOURCE_RULES_BROKEN');
     expect(result.error?.message).toMatch(/^Tool source "records" removed "vault", which the tool rules name; without it the rules can deadlock/);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it("in a group chat: no loadTools first, and a list change reaches the speaking agent's next model request", async () => {
+    const http = await serve(() => recordsServer());
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'unlock', arguments: {} }] },
+      { toolCalls: [{ name: 'vault', arguments: {} }] },
+      { text: 'Open.' },
+    ]);
+    const keeper = createAgent({ name: 'keeper', model, toolSources: [client({ name: 'records', url: http.url, filter: ['unlock', 'vault'] })] });
+    const chat = createGroupChat({ agents: [keeper], speakerSelection: 'round_robin', maxRounds: 1 });
+    const run = chat.run('Open the vault.');
+    const events: string[] = [];
+    run.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'tools.changed') events.push(`${event.event.callId} +${event.event.added.join(',')}`);
+    });
+    const result = await run.result;
+    expect(result.reason).toBe('max-rounds');
+    expect(model.requests.map((request) => request.tools.map((tool) => tool.name))).toEqual([['unlock'], ['unlock', 'vault'], ['unlock', 'vault']]);
+    expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual([
+      'Unlocked.',
+      'The vault is open.',
+    ]);
+    expect(events).toEqual(['source:records +vault']);
+  });
+
+  it('in a group chat, a removed tool the rules need: checked again, the deadlock reported, not reached', async () => {
+    const http = await serve(() => recordsServer({ withVault: true }));
+    const model = scriptedModel([{ toolCalls: [{ name: 'lock', arguments: {} }] }, { text: 'never reached' }]);
+    const keeper = createAgent({
+      name: 'keeper',
+      model,
+      toolSources: [client({ name: 'records', url: http.url, filter: ['lock', 'vault'] })],
+      toolRules: [rules.child('lock', ['vault']), rules.requiredBeforeExit('vault')],
+    });
+    const result = await createGroupChat({ agents: [keeper], speakerSelection: 'round_robin', maxRounds: 2 }).run('Lock up.').result;
+    expect(result.reason).toBe('error');
+    expect(result.error?.code).toBe('TOOL_SOURCE_RULES_BROKEN');
     expect(model.requests).toHaveLength(1);
   });
 

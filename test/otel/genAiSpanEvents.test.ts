@@ -1,5 +1,6 @@
 import { createAgent, createGroupChat, reliableTool } from '@agentchart/actors';
-import { defineTool, rules } from '@agentchart/core';
+import { type ChatModel, type ModelEvent, defineTool, rules } from '@agentchart/core';
+import { from } from 'rxjs';
 import { genAiTracing } from '@agentchart/otel';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +40,44 @@ describe('genAiTracing span events and nesting', () => {
       ['agentchart.approval.decided', true],
     ]);
     expect(spans().some((span) => span.name === 'execute_tool read')).toBe(false);
+  });
+
+  it('tool progress is a span event of the tool call (progress and total, not the message)', async () => {
+    const { tracer, spans } = memoryTracing();
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Takes two steps.',
+      parameters: z.object({}),
+      execute: (_args, ctx) => {
+        ctx.reportProgress({ progress: 1, total: 2, message: 'half way' });
+        ctx.reportProgress({ progress: 2, total: 2 });
+        return 'done';
+      },
+    });
+    const run = createAgent({ name: 'a', model: scriptedModel([{ toolCalls: [{ id: 'p1', name: 'slow' }] }, { text: 'ok' }]), tools: [slow] }).run(
+      'Go',
+    );
+    genAiTracing({ tracer }).traceRun(run);
+    await run.result;
+    expect(spanNamed(spans(), 'execute_tool slow').events.map((event) => [event.name, event.attributes])).toEqual([
+      ['agentchart.tool.progress', { 'gen_ai.tool.call.id': 'p1', 'agentchart.progress': 1, 'agentchart.progress.total': 2 }],
+      ['agentchart.tool.progress', { 'gen_ai.tool.call.id': 'p1', 'agentchart.progress': 2, 'agentchart.progress.total': 2 }],
+    ]);
+  });
+
+  it('a reply the provider had to ask again for is a span event of the run', async () => {
+    const { tracer, spans } = memoryTracing();
+    const events: ModelEvent[] = [
+      { type: 'malformed-reply', reason: 'forced-call-missing', message: 'no call' },
+      { type: 'text-delta', text: 'ok' },
+      { type: 'finish', reason: 'stop' },
+    ];
+    const model: ChatModel = { provider: 'test', modelName: 'm', stream: () => from(events) };
+    const run = createAgent({ name: 'a', model }).run('Go');
+    genAiTracing({ tracer }).traceRun(run);
+    await run.result;
+    const malformed = spanNamed(spans(), 'invoke_agent a').events.filter((event) => event.name === 'agentchart.model.malformed');
+    expect(malformed.map((event) => event.attributes)).toEqual([{ 'agentchart.step': 1, 'agentchart.reason': 'forced-call-missing' }]);
   });
 
   it('a handoff is a span event of the workflow; a nested chat is an invoke_workflow span under the outer one', async () => {

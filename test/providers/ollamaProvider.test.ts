@@ -66,6 +66,11 @@ describe('ollama provider', () => {
       server.script({ text: [], finish: 'length' }, { text: [] }, { text: [] }, { text: ['Sorry.'] });
       const named = await collectEvents(model().stream(ask({ toolChoice: { type: 'tool', name: 'multiply' } })));
       expect(named.events).toEqual([
+        {
+          type: 'malformed-reply',
+          reason: 'forced-call-missing',
+          message: 'The step had to call "multiply", but the reply had no tool call; the model was told what was expected and asked once more.',
+        },
         { type: 'tool-call', call: { id: 'ollama_0_0', name: 'multiply', arguments: undefined, malformedArguments: '' } },
         { type: 'finish', reason: 'tool-calls' },
       ]);
@@ -76,7 +81,14 @@ describe('ollama provider', () => {
           'Answer with nothing but a JSON object {"name": <tool name>, "arguments": {...}} whose arguments match the tool\'s parameters.',
       });
       const required = await collectEvents(model().stream(ask({ toolChoice: 'required' })));
-      expect(required.events).toEqual([]);
+      expect(required.events).toEqual([
+        {
+          type: 'malformed-reply',
+          reason: 'forced-call-missing',
+          message:
+            'The step had to call one of "add", "multiply", but the reply had no tool call; the model was told what was expected and asked once more.',
+        },
+      ]);
       expect((required.error as ModelError).code).toBe('MODEL_RESPONSE_INVALID');
       expect((required.error as ModelError).message).toContain(
         'The model had to call one of add, multiply, but twice wrote no call (the second time: "Sorry.")',

@@ -46,13 +46,28 @@ export interface ChatRequest {
 /** Why a model stopped producing output. */
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
 
+/**
+ * Why a provider could not use a reply and asked the model again within the same request:
+ * - `forced-call-missing`: a step that had to call a tool got no call (prose, or nothing);
+ * - `tool-call-unreadable`: the server's tool-call parser could not read the call the model wrote
+ *   (Ollama's mid-stream `{"error":"failed to parse JSON…"}` line).
+ */
+export type MalformedReplyReason = 'forced-call-missing' | 'tool-call-unreadable';
+
 /** What a model stream emits, in order; `finish` comes last. */
 export type ModelEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; call: ToolCall }
   | { type: 'usage'; usage: Usage }
-  | { type: 'finish'; reason: FinishReason };
+  | { type: 'finish'; reason: FinishReason }
+  /**
+   * The provider could not use the reply it got (see `MalformedReplyReason`), told the model what was
+   * wrong and asked once more within the same request: the events after it are the new reply's. An
+   * agent reports it as the run event `model.malformed` and counts the step as an error toward
+   * `maxConsecutiveErrors` (docs/agent-loop.md).
+   */
+  | { type: 'malformed-reply'; reason: MalformedReplyReason; message: string };
 
 /**
  * A chat model: a request in, an Observable of model events out. The stream

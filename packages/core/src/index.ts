@@ -31,6 +31,7 @@ export type {
   ToolChoice,
   ToolSpec,
 } from './chatModel.js';
+export type { MalformedReplyReason } from './chatModel.js';
 export { DEFAULT_MAX_ANALYSIS_STATES } from './constants.js';
 export {
   type AnyTool,
@@ -79,6 +80,7 @@ export {
 } from './sharedState.js';
 export type { ApprovalContext, ToolApproval } from './toolApproval.js';
 export { directToolContext, type ToolContext, type ToolsToAdd, type ToolsToRemove } from './toolContext.js';
+export type { ToolProgress } from './toolContext.js';
 export { isToolError, ToolError } from './toolError.js';
 export type { ToolMode, ToolModeSetting } from './toolMode.js';
 export { toolResult, type ToolResultValue } from './toolResult.js';

@@ -29,3 +29,4 @@ export { toolStateKey } from './toolRules/toolRulesMachine.js';
 export { ErrorInfoSchema } from './runEvents.js';
 export { UsageSchema } from './messages.js';
 export { RULE_STATES } from './toolRules/toolRulesMachine.js';
+export { checkToolProgress } from './toolContext.js';

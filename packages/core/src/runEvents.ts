@@ -10,8 +10,8 @@ import { MessageSchema, ToolCallSchema, UsageSchema } from './messages.js';
  * - `error`: the model failed, or a tool rule failed the run (see `error`).
  * - `terminal-tool`: a tool with a terminal rule ran.
  * - `max-tool-calls`: the run reached `maxToolCalls`; its last model call was made with tool choice `none`.
- * - `max-consecutive-errors`: `maxConsecutiveErrors` iterations in a row had failing tool calls; the last
- *   model call was made with tool choice `none`.
+ * - `max-consecutive-errors`: `maxConsecutiveErrors` iterations in a row had failing tool calls or a
+ *   reply the provider could not use (`model.malformed`); the last model call was made with tool choice `none`.
  * - `ended-by-middleware`: a function middleware called `endRun()`.
  * - `token-budget`: the usage reported so far reached the run's `maxTokens`; the run ended after the step
  *   (model call and its tool calls) that reached it.
@@ -68,6 +68,19 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     finishReason: z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'other']),
     usage: UsageSchema.optional(),
   }),
+  /**
+   * The provider could not use the model's reply (a forced step answered without a call, or a tool call
+   * the server could not read), told the model and asked once more within the same step. The step counts
+   * as an error toward `maxConsecutiveErrors`, as a failing tool call does.
+   */
+  z.object({
+    type: z.literal('model.malformed'),
+    ...base,
+    step: z.number().int(),
+    reason: z.enum(['forced-call-missing', 'tool-call-unreadable']),
+    /** What was wrong, as the provider saw it (no credentials; the model's text is not repeated). */
+    message: z.string(),
+  }),
   z.object({ type: z.literal('text.delta'), ...base, step: z.number().int(), text: z.string() }),
   z.object({ type: z.literal('reasoning.delta'), ...base, step: z.number().int(), text: z.string() }),
   z.object({ type: z.literal('usage'), ...base, step: z.number().int(), usage: UsageSchema }),
@@ -83,6 +96,24 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     /** The full error, when the tool threw (the model may see less). */
     error: ErrorInfoSchema.optional(),
+  }),
+  /**
+   * A running tool reported how far it got (`ctx.reportProgress`; an MCP
+   * tool's server sent a progress notification). Only between the call's
+   * `tool.call` and its `tool.result`.
+   */
+  z.object({
+    type: z.literal('tool.progress'),
+    ...base,
+    step: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    /** Grows with each report of the call. */
+    progress: z.number(),
+    /** What `progress` counts toward, when the tool knows. */
+    total: z.number().optional(),
+    /** What is happening now (at most 1,000 characters, credentials redacted). */
+    message: z.string().optional(),
   }),
   z.object({
     type: z.literal('tools.changed'),

@@ -1,6 +1,18 @@
 import type { AnyTool } from './defineTool.js';
-import { ToolExposureError } from './errors.js';
+import { ConfigurationError, ToolExposureError } from './errors.js';
+import { redactText } from './redaction/redactSecrets.js';
 import { type SharedState, SharedStateError } from './sharedState.js';
+
+/**
+ * A tool's report of how far it got (`ctx.reportProgress`), as MCP progress
+ * notifications carry it: `progress` grows with each report; `total` is what
+ * it counts toward, when known; `message` says what is happening now.
+ */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
 
 /** What `ctx.addTools` takes: one tool or a list. */
 export type ToolsToAdd = AnyTool | readonly AnyTool[];
@@ -58,6 +70,51 @@ export interface ToolContext {
    * execute: (_args, ctx) => { ctx.removeTools('unlock'); return 'Locked.'; }
    */
   removeTools(tools: ToolsToRemove): void;
+  /**
+   * Reports how far the call got while it runs: the run emits a
+   * `tool.progress` event (visible in `events$`, and in a group chat's as an
+   * `agent.event`). MCP tools report their server's progress notifications
+   * this way. Reports after the call returned are dropped; outside an agent
+   * run it does nothing. Throws a `ConfigurationError` for a `progress` or
+   * `total` that is not a finite number.
+   *
+   * @example
+   * execute: async ({ files }, ctx) => { for (const [i, file] of files.entries()) { await upload(file); ctx.reportProgress({ progress: i + 1, total: files.length, message: file }); } }
+   */
+  reportProgress(progress: ToolProgress): void;
+}
+
+/** Longest `message` a progress report keeps (longer ones are cut). */
+const MAX_PROGRESS_MESSAGE = 1000;
+
+/**
+ * A progress report checked and trimmed: `progress` and `total` finite
+ * numbers (a `ConfigurationError` otherwise), `message` a string of at most
+ * 1,000 characters, with credentials in it redacted.
+ *
+ * @example
+ * checkToolProgress({ progress: 2, total: 5 }, 'upload'); // { progress: 2, total: 5 }
+ */
+export function checkToolProgress(report: ToolProgress, toolName: string): ToolProgress {
+  const finite = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+  if (typeof report !== 'object' || report === null || !finite(report.progress) || (report.total !== undefined && !finite(report.total))) {
+    throw new ConfigurationError(
+      `Tool "${toolName}" called ctx.reportProgress with ${safeJson(report)}: give { progress: <number>, total?: <number>, message?: <string> } with finite numbers.`,
+      { toolName },
+    );
+  }
+  const checked: ToolProgress = { progress: report.progress };
+  if (report.total !== undefined) checked.total = report.total;
+  if (report.message !== undefined) checked.message = redactText(String(report.message).slice(0, MAX_PROGRESS_MESSAGE));
+  return checked;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return String(JSON.stringify(value)).slice(0, 200);
+  } catch {
+    return String(value);
+  }
 }
 
 /**
@@ -85,6 +142,8 @@ export function directToolContext(
     tools: undefined,
     addTools: outside('addTools'),
     removeTools: outside('removeTools'),
+    // Outside a run nobody listens: the report is checked, then dropped.
+    reportProgress: (report) => void checkToolProgress(report, toolName),
   };
 }
 

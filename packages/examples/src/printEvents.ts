@@ -46,6 +46,14 @@ export function printEvents(events$: Observable<RunEvent>, write: (text: string)
           `🗂 state.${event.key} ${event.deleted ? 'deleted' : `= ${JSON.stringify(event.value)}`}${event.toolName ? ` (by ${event.toolName})` : ''}`,
         );
         break;
+      case 'tool.progress':
+        line(
+          `⏳ ${event.toolName} ${event.progress}${event.total === undefined ? '' : `/${event.total}`}${event.message ? `: ${event.message}` : ''}`,
+        );
+        break;
+      case 'model.malformed':
+        line(`↻ ${event.agent}'s reply could not be used (${event.reason}): asked once more, counted toward maxConsecutiveErrors`);
+        break;
       case 'tools.changed':
         line(`🧰 ${event.agent}'s tools now: ${event.tools.join(', ') || 'none'} (from the next model call on)`);
         break;

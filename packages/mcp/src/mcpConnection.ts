@@ -4,7 +4,12 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, type Tool as McpToolDefinition, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type Tool as McpToolDefinition,
+  ProgressNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, MCP_CLIENT_INFO, MCP_STDERR_TAIL_CHARS } from './constants.js';
 import type { McpHttpOptions, McpServerOptions, McpStdioOptions } from './mcpServerOptions.js';
 import { McpServerError } from './mcpServerError.js';
@@ -33,6 +38,9 @@ export class McpConnection {
   readonly redact: (text: string) => string;
   readonly #options: McpServerOptions;
   readonly #listeners = new Set<() => void>();
+  /** The progress listener of each call in flight, by the progress token it was sent with. */
+  readonly #progress = new Map<string, McpCallOptions['onProgress']>();
+  #nextProgressToken = 0;
   #client: Promise<Client> | undefined;
   #stderrTail = '';
   #closing = false;
@@ -95,13 +103,20 @@ export class McpConnection {
   /** Calls a tool; rejects with the SDK's error (the caller turns it into a result the model reads). */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     const client = await this.client(options.signal);
-    const result = await client.callTool({ name, arguments: args }, undefined, {
-      signal: options.signal,
-      onprogress: options.onProgress,
-      // The per-call timeout is ours (it can be none); the SDK's own is set as far away as a timer allows.
-      timeout: 2_147_483_647,
-    });
-    return result as CallToolResult;
+    // Our own progress token and handler (see `#open`): the SDK's `onprogress` forgets a call's handler as soon as
+    // its result arrives, before a progress notification read in the same chunk is handled, so the last one was lost.
+    const progressToken = `agentchart-${++this.#nextProgressToken}`;
+    this.#progress.set(progressToken, options.onProgress);
+    try {
+      const result = await client.callTool({ name, arguments: args, _meta: { progressToken } }, undefined, {
+        signal: options.signal,
+        // The per-call timeout is ours (it can be none); the SDK's own is set as far away as a timer allows.
+        timeout: 2_147_483_647,
+      });
+      return result as CallToolResult;
+    } finally {
+      this.#progress.delete(progressToken);
+    }
   }
 
   /** The connected client, connecting first when there is none. */
@@ -166,6 +181,10 @@ export class McpConnection {
     const client = new Client({ ...MCP_CLIENT_INFO }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       for (const listener of this.#listeners) listener();
+    });
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      this.#progress.get(String(progressToken))?.({ progress, total, message });
     });
     const connectTimeout = this.#options.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
     try {

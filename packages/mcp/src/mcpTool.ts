@@ -1,4 +1,4 @@
-import { type AnyTool, ToolError, type ToolAnnotations, type ToolContext, defineTool, toolResult } from '@agentchart/core';
+import { type AnyTool, ToolError, type ToolAnnotations, type ToolContext, type ToolProgress, defineTool, toolResult } from '@agentchart/core';
 import { ErrorCode, McpError, type Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentsSchema } from './jsonSchemaArguments.js';
 import { resultText, resultValue } from './mcpCallResult.js';
@@ -115,7 +115,12 @@ async function callMcpTool(
   };
   arm();
   try {
-    const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress: arm });
+    // Each progress notification restarts the timeout and becomes a `tool.progress` run event.
+    const onProgress = (notification: { progress: number; total?: number | undefined; message?: string | undefined }) => {
+      arm();
+      reportProgress(ctx, notification, connection.redact);
+    };
+    const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress });
     const text = resultText(result, connection.redact);
     if (result.isError === true) {
       throw new ToolError(text || `Tool "${modelName}" reported an error without a message.`, {
@@ -132,6 +137,22 @@ async function callMcpTool(
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onRunAbort);
+  }
+}
+
+/** Hands an MCP progress notification to the run (`ctx.reportProgress`); a malformed one is dropped, never failing the call. */
+function reportProgress(
+  ctx: ToolContext,
+  notification: { progress: number; total?: number | undefined; message?: string | undefined },
+  redact: (text: string) => string,
+): void {
+  const report: ToolProgress = { progress: notification.progress };
+  if (typeof notification.total === 'number') report.total = notification.total;
+  if (typeof notification.message === 'string') report.message = redact(notification.message);
+  try {
+    ctx.reportProgress(report);
+  } catch {
+    // a server's progress that is not a finite number: the timeout was restarted, nothing to report
   }
 }
 

@@ -50,6 +50,8 @@ export const SPAN_EVENT = {
   approvalRequested: 'agentchart.approval.requested',
   approvalDecided: 'agentchart.approval.decided',
   toolsChanged: 'agentchart.tools.changed',
+  toolProgress: 'agentchart.tool.progress',
+  modelMalformed: 'agentchart.model.malformed',
   handoff: 'agentchart.handoff',
   speakerSelected: 'agentchart.speaker.selected',
   humanWaiting: 'agentchart.human.waiting',

@@ -107,6 +107,16 @@ export class RunSpans {
           'agentchart.tools.removed': event.removed,
         });
         return;
+      case 'tool.progress': {
+        // The message is the tool's own text: like content, it is left out.
+        const attributes: Attributes = { [ATTR.toolCallId]: event.callId, 'agentchart.progress': event.progress };
+        if (event.total !== undefined) attributes['agentchart.progress.total'] = event.total;
+        (this.tools.get(event.callId) ?? this.agentSpan)?.addEvent(SPAN_EVENT.toolProgress, attributes);
+        return;
+      }
+      case 'model.malformed':
+        this.agentSpan?.addEvent(SPAN_EVENT.modelMalformed, { 'agentchart.step': event.step, 'agentchart.reason': event.reason });
+        return;
       case 'run.finished':
         this.finish(event);
         return;

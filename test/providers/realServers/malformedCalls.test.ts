@@ -29,6 +29,11 @@ describe('malformed calls are recovered, never the end of a run', () => {
     const { events, error } = await collectEvents(ollama({ model: 'qwen3', host: server.url, maxRetries: 0 }).stream(ask()));
     expect(error).toBeUndefined();
     expect(events).toEqual([
+      {
+        type: 'malformed-reply',
+        reason: 'tool-call-unreadable',
+        message: `The server could not read the tool call (${PARSER_ERROR}); the model was told and asked once more.`,
+      },
       { type: 'tool-call', call: { id: 'call_x1', name: 'add', arguments: { a: 2, b: 3 } } },
       { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
       { type: 'finish', reason: 'tool-calls' },

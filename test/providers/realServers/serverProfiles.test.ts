@@ -46,7 +46,12 @@ describe('OpenAI-compatible server profiles', () => {
     expect((server.requests[0]!.body as Body).tool_choice).toEqual({ type: 'function', function: { name: 'multiply' } });
     // Asked once more within the step, the model answers in prose again: the text is shown.
     expect(server.requests).toHaveLength(2);
-    expect(events[0]).toEqual({ type: 'text-delta', text: '4 × 5 is 20.' });
+    expect(events[0]).toEqual({
+      type: 'malformed-reply',
+      reason: 'forced-call-missing',
+      message: 'The step had to call "multiply", but the reply had no tool call; the model was told what was expected and asked once more.',
+    });
+    expect(events[1]).toEqual({ type: 'text-delta', text: '4 × 5 is 20.' });
     expect(server.others).toHaveLength(0);
   });
 
@@ -54,7 +59,14 @@ describe('OpenAI-compatible server profiles', () => {
     await start('ollama');
     server.script({ text: ['Twenty.'] }, { text: ['{"name":"multiply","arguments":{"a":4,"b":5}}'] });
     const { events } = await collectEvents(model().stream(ask({ toolChoice: named })));
-    expect(events[0]).toEqual({ type: 'tool-call', call: { id: 'call_0_0', name: 'multiply', arguments: { a: 4, b: 5 } } });
+    expect(events.slice(0, 2)).toEqual([
+      {
+        type: 'malformed-reply',
+        reason: 'forced-call-missing',
+        message: 'The step had to call "multiply", but the reply had no tool call; the model was told what was expected and asked once more.',
+      },
+      { type: 'tool-call', call: { id: 'call_0_0', name: 'multiply', arguments: { a: 4, b: 5 } } },
+    ]);
     expect((server.requests[1]!.body as { messages: unknown[] }).messages.slice(-2)).toEqual([
       { role: 'assistant', content: 'Twenty.' },
       {

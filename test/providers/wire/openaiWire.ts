@@ -5,14 +5,25 @@ export interface OpenAIWireOptions {
   omitIndex?: boolean;
   /**
    * Which server this pretends to be (default `openai`):
-   * - `vllm`: `/v1/models` owned_by `vllm` (vllm/entrypoints/openai/protocol.py `ModelCard`);
-   *   a named tool choice ends with `finish_reason: "stop"` (serving_chat.py: named function
-   *   calls are guided JSON, and the finish reason stays the sampler's `stop`); a mid-stream
-   *   error in older releases' shape `{"object":"error","message",...}` (protocol.py `ErrorResponse`).
-   * - `llama.cpp`: owned_by `llamacpp` (tools/server/server.cpp, `/v1/models`); `tool_choice` read
-   *   as a string only, so a named choice object is treated as `auto` (common/chat.cpp
-   *   `common_chat_tool_choice_parse_oaicompat`): the turn's `unconstrained` reply is played.
-   * - `lmstudio`: as `llama.cpp`, owned_by `organization_owner`.
+   * - `vllm`: `/v1/models` owned_by `vllm` (vllm/entrypoints/openai/engine/protocol.py,
+   *   `ModelCard.owned_by: str = "vllm"`; vllm/entrypoints/openai/protocol.py before the split);
+   *   a named tool choice ends with `finish_reason: "stop"` (vllm/entrypoints/openai/chat_completion/
+   *   serving.py, `chat_completion_stream_generator`: `"tool_calls"` only when
+   *   `tools_streamed[i] and not tool_choice_function_name`, else the sampler's reason or `"stop"`;
+   *   `required` gets `"tool_calls"`); a mid-stream error in older releases' shape
+   *   `{"object":"error","message",...}` (vllm/entrypoints/openai/protocol.py `ErrorResponse`;
+   *   engine/protocol.py now nests it as `{"error":{...}}`).
+   * - `llama.cpp`: owned_by `llamacpp` (tools/server/server-context.cpp, the `/v1/models` route;
+   *   tools/server/server-models.cpp in router mode); `tool_choice` read as a string only, so a
+   *   named choice object is treated as `auto`: tools/server/server-common.cpp
+   *   `oaicompat_chat_params_parse` reads it with `json_value(body, "tool_choice", std::string("auto"))`,
+   *   and `json_value` (tools/server/server-common.h) logs "Wrong type supplied for parameter" and
+   *   returns the default on a type error; common/chat.cpp `common_chat_tool_choice_parse_oaicompat`
+   *   then knows only `auto`, `none` and `required`. The turn's `unconstrained` reply is played.
+   * - `lmstudio`: as `llama.cpp`, owned_by `organization_owner`. LM Studio is closed source and its
+   *   docs (lmstudio-ai/docs 1_developer/3_openai-compat/models.md) show no response body; the value
+   *   is what LM Studio's `/v1/models` answers in captured responses. Its chat-completions page lists
+   *   no `tool_choice` among the supported parameters, so the string-only behaviour is an assumption.
    * - `ollama`: Ollama's `/v1` (middleware/openai.go): owned_by `library`, reasoning in
    *   `delta.reasoning`, and a mid-stream error written as a bare JSON line without `data:`
    *   (`BaseWriter.writeError`).

@@ -1,5 +1,6 @@
-import { ConfigurationError } from '@agentchart/core';
+import { ConfigurationError, type ErrorInfo } from '@agentchart/core';
 import type { AgentConfig } from './createAgent.js';
+import type { LoadedSourceTools, ToolSourceSet } from './tools/toolSourceSet.js';
 
 /** The configuration behind each agent made by `createAgent`, for machines that run it as a child. */
 const configs = new WeakMap<object, AgentConfig>();
@@ -32,4 +33,36 @@ export function agentConfigOf(agent: object): AgentConfig {
     throw new ConfigurationError('Expected an agent made by createAgent(...), a humanAgent(...) or a group chat.', {});
   }
   return config;
+}
+
+/**
+ * What a group chat needs of an agent with tool sources (`createAgent({ toolSources })`): its
+ * instructions (to describe it before its sources are loaded), its sources (to follow their list
+ * changes) and `load`, which loads them and registers the configuration with their tools, so that
+ * `agentConfigOf(agent)` is that configuration from then on.
+ */
+export interface ToolSourceAgent {
+  readonly instructions: string | undefined;
+  readonly sources: ToolSourceSet;
+  load(signal?: AbortSignal): Promise<LoadedSourceTools>;
+  /** Why the last load failed (a list the agent's rules cannot take, two sources offering one name); undefined after a good one. */
+  readonly loadError: ErrorInfo | undefined;
+}
+
+const toolSourceAgents = new WeakMap<object, ToolSourceAgent>();
+
+/** Records that an agent has tool sources (see `ToolSourceAgent`). */
+export function registerToolSourceAgent(agent: object, entry: ToolSourceAgent): void {
+  toolSourceAgents.set(agent, entry);
+}
+
+/**
+ * The tool sources of an agent made by `createAgent({ toolSources })`, or undefined for any other participant.
+ *
+ * @example
+ * const entry = toolSourceAgentOf(agent);
+ * if (entry) await entry.load(); // agentConfigOf(agent) now has the sources' tools
+ */
+export function toolSourceAgentOf(agent: object): ToolSourceAgent | undefined {
+  return toolSourceAgents.get(agent);
 }

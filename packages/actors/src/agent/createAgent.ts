@@ -220,11 +220,9 @@ function createAgentWithSources(options: AgentOptions, toolSources: readonly Too
     sources,
     (sourceTools) => createAgent({ ...options, toolSources: undefined, tools: [...ownTools, ...sourceTools] }),
     (loaded) => registerAgentConfig(agent, agentConfigOf(loaded)),
+    config.instructions,
   );
-  registerPendingAgent(
-    agent,
-    `Agent "${config.agentName}" has tool sources that are not loaded yet: \`await agent.loadTools()\` before putting it in a group chat.`,
-  );
+  registerPendingAgent(agent, `Agent "${config.agentName}" has tool sources that are not loaded yet: \`await agent.loadTools()\` first.`);
   return agent;
 }
 

@@ -1,7 +1,7 @@
-import { type AnyTool, ConfigurationError, DuplicateToolError, type ToolModeSetting, defineTool, rules } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, DuplicateToolError, type ErrorInfo, type ToolModeSetting, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
-import { agentConfigOf } from '../agent/agentRegistry.js';
+import { agentConfigOf, toolSourceAgentOf } from '../agent/agentRegistry.js';
 import { machineFor } from '../agent/run/agentRun.js';
 import { type AgentRuntime, agentRuntime } from '../agent/machine/agentRuntime.js';
 import type { AgentConfig } from '../agent/createAgent.js';
@@ -40,6 +40,8 @@ export interface AgentTurnSetup {
   readonly toolMode: ToolModeSetting;
   /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */
   readonly knownTools: ReadonlyMap<string, AnyTool>;
+  /** Set when the agent's tool sources changed into a list it cannot run with (its rules name a removed tool): its turn fails with this. */
+  readonly unusable?: ErrorInfo;
 }
 
 /** The tool an agent calls to hand the chat to `to`. */
@@ -104,7 +106,8 @@ function describe(option: MemberOptions): string {
   if (option.description !== undefined) return option.description;
   const { agent } = option;
   if ('kind' in agent) return agent.description ?? (agent.kind === 'human' ? 'A person.' : 'A group chat.');
-  return agentConfigOf(agent).instructions ?? '';
+  const sourceAgent = toolSourceAgentOf(agent);
+  return (sourceAgent === undefined ? agentConfigOf(agent).instructions : sourceAgent.instructions) ?? '';
 }
 
 function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, string>): ChatMember {
@@ -133,6 +136,8 @@ function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, s
   }
   if (kind === 'human') return { ...base, kind };
   if (kind === 'chat') return { ...base, kind, chat: agent as NestedChatParticipant };
+  // An agent with tool sources: the chat loads them when it starts; each turn takes the list as loaded last.
+  if (toolSourceAgentOf(agent) !== undefined) return new SourceAgentMember(base, agent, toolHandoffs, descriptions);
   const config = agentConfigOf(agent);
   if (toolHandoffs.length > 0) return { ...base, kind, turn: agentTurnSetup(config, toolHandoffs, descriptions) };
   // Without handoff tools a turn is the agent's own configuration: built on the first turn, shared by every chat.
@@ -165,6 +170,52 @@ class PlainAgentMember {
 
   get turn(): AgentTurnSetup {
     return plainTurnSetup(this.#config);
+  }
+}
+
+/**
+ * An agent member with tool sources: its turn setup is built from the
+ * configuration registered when its sources were last loaded (the chat loads
+ * them at start and again after each list change, see `chatToolSources`),
+ * and kept while that configuration stays the same.
+ */
+class SourceAgentMember {
+  readonly kind = 'agent' as const;
+  readonly name: string;
+  readonly description: string;
+  readonly contextConditions: ChatMember['contextConditions'];
+  readonly handoffTools: ReadonlyMap<string, string>;
+  readonly afterWork: string;
+  readonly #agent: object;
+  readonly #handoffs: readonly { to: string; description?: string | undefined }[];
+  readonly #descriptions: ReadonlyMap<string, string>;
+  #setup: { config: AgentConfig; turn: AgentTurnSetup } | undefined;
+
+  constructor(
+    base: Omit<ChatMember, 'kind'>,
+    agent: object,
+    handoffs: readonly { to: string; description?: string | undefined }[],
+    descriptions: ReadonlyMap<string, string>,
+  ) {
+    this.name = base.name;
+    this.description = base.description;
+    this.contextConditions = base.contextConditions;
+    this.handoffTools = base.handoffTools;
+    this.afterWork = base.afterWork;
+    this.#agent = agent;
+    this.#handoffs = handoffs;
+    this.#descriptions = descriptions;
+  }
+
+  /** Throws the agent's `ConfigurationError` while its sources were never loaded (a chat loads them before its first turn). */
+  get turn(): AgentTurnSetup {
+    const config = agentConfigOf(this.#agent);
+    if (this.#setup?.config !== config) {
+      const turn = this.#handoffs.length === 0 ? plainTurnSetup(config) : agentTurnSetup(config, this.#handoffs, this.#descriptions);
+      this.#setup = { config, turn };
+    }
+    const unusable = toolSourceAgentOf(this.#agent)?.loadError;
+    return unusable === undefined ? this.#setup.turn : { ...this.#setup.turn, unusable };
   }
 }
 

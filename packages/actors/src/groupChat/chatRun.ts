@@ -13,6 +13,7 @@ import { type ChatControlEvent, type ManagerInput, managerMachine } from './mana
 import { nestedRunOf, registerTranscript } from './nestedChatActor.js';
 import { transcriptSoFar } from './partialTurn.js';
 import { persistedWaiting } from './persistedWaiting.js';
+import { followChatToolSources, loadChatToolSources } from './chatToolSources.js';
 import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
@@ -46,11 +47,36 @@ export function startChatRun(
   const state = sharedStateHandle(actor.getSnapshot().context.run.sharedState);
   const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
 
-  const result = runOutput<GroupChatResult>(actor, bus, () => stateChanges.unsubscribe());
+  // Agents with tool sources are loaded before the first turn, and their list changes followed into turns (chatToolSources.ts).
+  const loadController = new AbortController();
+  const loading = loadChatToolSources(runtime, loadController.signal);
+  let stopFollowing = () => {};
+  const finished = runOutput<GroupChatResult>(actor, bus, () => {
+    stopFollowing();
+    stateChanges.unsubscribe();
+  });
+  const result =
+    loading === undefined
+      ? finished
+      : loading.then(
+          () => finished,
+          (error: unknown) => {
+            if (loadController.signal.aborted) return finished; // aborted while loading: the chat starts aborted
+            stateChanges.unsubscribe();
+            bus.error(error);
+            throw error;
+          },
+        );
 
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
+  /** The agent taking its turn now (for tool-source list changes). */
+  const speakingAgent = () => {
+    const snapshot = actor.getSnapshot();
+    const run = snapshot.status === 'active' && snapshot.matches({ speaking: 'agent' }) ? speakerRun() : undefined;
+    return run === undefined ? undefined : { name: snapshot.context.speaker as string, actor: run };
+  };
 
   const waiting = (): ChatWaiting | undefined => {
     const snapshot = actor.getSnapshot();
@@ -105,18 +131,43 @@ export function startChatRun(
   // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
   const resumesTurn = resumedFrom?.waiting.kind === 'approval' || resumedFrom?.waiting.kind === 'nested';
   let abortAtStart = false;
+  let loaded = loading === undefined;
   const abort = () => {
-    if (resumesTurn && notStarted()) abortAtStart = true;
+    if (!loaded) {
+      // Still loading tool sources: stop loading; the chat then starts aborted.
+      abortAtStart = true;
+      loadController.abort();
+    } else if (resumesTurn && notStarted()) abortAtStart = true;
     else actor.send({ type: 'abort' });
   };
-  queueMicrotask(() => {
+  const begin = () => {
     actor.start();
     if (signal?.aborted) abort();
     else signal?.addEventListener('abort', abort, { once: true });
     if (actor.getSnapshot().status !== 'active') return; // aborted before it started
+    if (abortAtStart && !resumesTurn) return void actor.send({ type: 'abort' });
     actor.send({ type: 'start' });
     if (abortAtStart) actor.send({ type: 'abort' });
-  });
+  };
+  if (loading === undefined) queueMicrotask(begin);
+  else {
+    const stopLoading = () => abort();
+    if (signal?.aborted) stopLoading();
+    else signal?.addEventListener('abort', stopLoading, { once: true });
+    loading.then(
+      (tools) => {
+        signal?.removeEventListener('abort', stopLoading);
+        loaded = true;
+        stopFollowing = followChatToolSources(runtime, tools, speakingAgent);
+        begin();
+      },
+      () => {
+        signal?.removeEventListener('abort', stopLoading);
+        loaded = true;
+        if (loadController.signal.aborted) begin(); // aborted while loading: the chat ends `aborted`
+      },
+    );
+  }
   void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
 
   const events$ = bus.asObservable();

@@ -1,4 +1,5 @@
 import type { ChatModel, Message, PriceTable, TokenBudget } from '@agentchart/core';
+import type { ToolSourceAgent } from '../agent/agentRegistry.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ViewMode } from './chatViews.js';
 import type { SpeakerGraph } from './compileTransitions.js';
@@ -34,4 +35,6 @@ export interface ChatRuntime {
   readonly tokenBudget: TokenBudget | undefined;
   /** The chat's `prices`, used for every agent turn (over the agent's own). */
   readonly prices: PriceTable | undefined;
+  /** The agents with tool sources, by participant name: loaded when a run starts, their list changes followed into turns. */
+  readonly toolSourceAgents: ReadonlyMap<string, ToolSourceAgent>;
 }

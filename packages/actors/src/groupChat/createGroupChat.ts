@@ -4,6 +4,7 @@ import { assertOptions } from '../assertOptions.js';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
 import { combineInspectors } from '../inspection/inspectOption.js';
 import { runInputMessages } from '../runInputMessages.js';
+import { type ToolSourceAgent, toolSourceAgentOf } from '../agent/agentRegistry.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
 import { type ChatMember, buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
@@ -158,11 +159,23 @@ function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; wa
     handoffToolNames: handoffToolNamesOf(members),
     tokenBudget: tokenBudget(options.maxTokens, 'createGroupChat({ maxTokens })'),
     prices: checkPriceTable(options.prices, 'createGroupChat({ prices })'),
+    toolSourceAgents: toolSourceAgentsOf(options),
   };
   return { runtime, warnings: problems.filter((problem) => problem.severity === 'warning') };
 }
 
 const noHandoffTools: ReadonlySet<string> = new Set();
+
+/** The participants made by `createAgent({ toolSources })`, by name. */
+function toolSourceAgentsOf(options: GroupChatOptions): ReadonlyMap<string, ToolSourceAgent> {
+  const found = new Map<string, ToolSourceAgent>();
+  for (const member of options.agents) {
+    const participant = (typeof member === 'object' && member !== null && 'agent' in member ? member.agent : member) as { name: string };
+    const entry = toolSourceAgentOf(participant);
+    if (entry !== undefined) found.set(participant.name, entry);
+  }
+  return found;
+}
 
 /** Every handoff tool name of every member (one shared empty set for the many chats without handoffs). */
 function handoffToolNamesOf(members: readonly ChatMember[]): ReadonlySet<string> {

@@ -207,7 +207,12 @@ export const managerMachine = setup({
     /** A new turn's run starts; a resumed one goes on where it waited. */
     startSpeaker: enqueueActions(({ context, enqueue }) => {
       if (context.resumeWaiting?.kind === 'approval') enqueue.assign({ resumeWaiting: undefined });
-      else enqueue.sendTo('speaker', { type: 'start' });
+      else {
+        // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
+        const member = context.runtime.members.get(context.speaker as string);
+        const unusable = member?.kind === 'agent' ? member.turn.unusable : undefined;
+        enqueue.sendTo('speaker', unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
+      }
     }),
     relayApprovalDecision: sendTo('speaker', ({ event }) => {
       if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');

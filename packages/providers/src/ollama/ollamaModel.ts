@@ -14,7 +14,15 @@ import { resolveOllamaHost } from './ollamaHost.js';
 import { forcedThink, ollamaServerVersion } from './ollamaVersion.js';
 import { ollamaReplyEvents } from './ollamaReplyEvents.js';
 import { toOllamaMessages, toOllamaTools } from './toOllamaMessages.js';
-import { ForcedCallMissed, forcedCallReminder, missedForcedCall, toolCallFormat, toolCallInstruction } from './toolCallFormat.js';
+import {
+  ForcedCallMissed,
+  forcedCallReminder,
+  forcedCallRetried,
+  missedForcedCall,
+  toolCallFormat,
+  toolCallInstruction,
+  unreadableCallRetried,
+} from './toolCallFormat.js';
 import { synthesizeCallId } from '../shared/callIds.js';
 
 type ForcedThink = ReturnType<typeof forcedThink>;
@@ -100,6 +108,7 @@ async function* streamReply(
         attempt--;
       } else if (error instanceof ToolCallParseFailure) {
         if (attempt > 0) throw unreadableCallError(target, error.serverMessage);
+        yield unreadableCallRetried(error.serverMessage);
         followUp = [unreadableCallNotice(error.serverMessage)];
       } else if (error instanceof ForcedCallMissed) {
         if (attempt > 0) {
@@ -107,6 +116,7 @@ async function* streamReply(
           yield { type: 'finish', reason: 'tool-calls' };
           return;
         }
+        yield forcedCallRetried(offer.tools);
         followUp = [
           ...(error.text.trim() === '' ? [] : [{ role: 'assistant' as const, content: error.text }]),
           forcedCallReminder(offer.tools, error.text),

@@ -1,4 +1,4 @@
-import { type JsonSchema, type Message, ModelError, type ToolCall, type ToolSpec } from '@agentchart/core';
+import { type JsonSchema, type Message, ModelError, type ModelEvent, type ToolCall, type ToolSpec, redactText } from '@agentchart/core';
 import { asCall, firstJsonObject } from '../shared/textualToolCalls.js';
 
 /**
@@ -85,6 +85,38 @@ export function forcedCallReminder(tools: readonly ToolSpec[], text: string): Me
     content:
       `Your reply was not a tool call (you wrote ${wrote}). You must call ${tools.length === 1 ? `the tool ${names}` : `one of the tools ${names}`} now. ` +
       'Answer with nothing but a JSON object {"name": <tool name>, "arguments": {...}} whose arguments match the tool\'s parameters.',
+  };
+}
+
+/**
+ * The model event for a forced step whose reply had no call: the model is
+ * told what was expected and asked once more (the agent counts it as an
+ * error toward `maxConsecutiveErrors`). The model's text is not repeated.
+ *
+ * @example
+ * forcedCallRetried([add.spec]).message; // 'The step had to call "add", but the reply had no tool call; …'
+ */
+export function forcedCallRetried(tools: readonly ToolSpec[]): ModelEvent {
+  const names = tools.map((tool) => `"${tool.name}"`).join(', ');
+  return {
+    type: 'malformed-reply',
+    reason: 'forced-call-missing',
+    message: `The step had to call ${tools.length === 1 ? names : `one of ${names}`}, but the reply had no tool call; the model was told what was expected and asked once more.`,
+  };
+}
+
+/**
+ * The model event for a call the server's tool parser could not read (its
+ * own words, shortened): the model is told and asked once more.
+ *
+ * @example
+ * unreadableCallRetried('failed to parse JSON: unexpected end of JSON input').reason; // 'tool-call-unreadable'
+ */
+export function unreadableCallRetried(serverMessage: string): ModelEvent {
+  return {
+    type: 'malformed-reply',
+    reason: 'tool-call-unreadable',
+    message: `The server could not read the tool call (${redactText(serverMessage.slice(0, 300))}); the model was told and asked once more.`,
   };
 }
 

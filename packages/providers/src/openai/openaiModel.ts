@@ -1,5 +1,5 @@
 import { type ChatModel, type ChatRequest, ConfigurationError, type Message, type ModelEvent } from '@agentchart/core';
-import { ForcedCallMissed, forcedCallReminder } from '../ollama/toolCallFormat.js';
+import { ForcedCallMissed, forcedCallReminder, forcedCallRetried } from '../ollama/toolCallFormat.js';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { PLACEHOLDER_API_KEY } from '../constants.js';
 import { registerProviderSecrets } from '../shared/registerProviderSecrets.js';
@@ -144,6 +144,7 @@ async function* streamReply(
       return;
     } catch (error) {
       if (!(error instanceof ForcedCallMissed)) throw error;
+      yield forcedCallRetried(offer.tools);
       followUp = [
         ...(error.text.trim() === '' ? [] : [{ role: 'assistant' as const, content: error.text }]),
         forcedCallReminder(offer.tools, error.text),

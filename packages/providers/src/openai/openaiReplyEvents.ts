@@ -28,8 +28,9 @@ export interface OpenAIReplyReading {
  * deltas; tool calls assembled from their deltas and emitted whole once the
  * reply is complete; then usage and the finish reason. A refusal
  * (`delta.refusal`) is shown as text and ends with `content-filter`. A
- * `stop` that ends a reply with calls (vLLM's named tool choice) is
- * `tool-calls`. Text that is nothing but a written-out call becomes that
+ * `stop` that ends a reply with calls (vLLM's named tool choice: its
+ * chat_completion/serving.py sends `"tool_calls"` only for `auto` and
+ * `required`) is `tool-calls`. Text that is nothing but a written-out call becomes that
  * call when tools were offered; on a forced step whose server sent text,
  * the first JSON object of it is the call. A stream that ends without a
  * finish reason broke off and ends with MODEL_STREAM_INTERRUPTED.

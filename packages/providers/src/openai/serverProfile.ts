@@ -19,9 +19,14 @@ export interface ServerProfile {
 const PROFILES: Record<OpenAICompat, ServerProfile> = {
   // OpenAI rejects unknown message fields; its reasoning is not returned on chat completions.
   openai: { compat: 'openai', namedChoiceAsRequired: false },
-  // vLLM: named tool_choice through guided decoding; reads `reasoning_content` on assistant messages.
+  // vLLM: named tool_choice through guided decoding, its reply ending with finish_reason "stop"
+  // (vllm/entrypoints/openai/chat_completion/serving.py, chat_completion_stream_generator);
+  // reads `reasoning_content` on assistant messages.
   vllm: { compat: 'vllm', namedChoiceAsRequired: false, reasoningField: 'reasoning_content' },
-  // llama.cpp tools/server/server-common / utils: tool_choice parsed from a string only; `reasoning_content` on messages.
+  // llama.cpp: tools/server/server-common.cpp `oaicompat_chat_params_parse` reads tool_choice with
+  // `json_value(body, "tool_choice", std::string("auto"))`, and `json_value` (server-common.h) returns the
+  // default on a type error, so a named object becomes `auto`; common/chat.cpp `common_chat_msgs_parse_oaicompat`
+  // reads `reasoning_content` on messages. LM Studio (closed source) is given this profile as a safe assumption.
   'llama.cpp': { compat: 'llama.cpp', namedChoiceAsRequired: true, reasoningField: 'reasoning_content' },
   // Ollama openai/openai.go: `reasoning` on messages becomes `thinking`; tool_choice is not read.
   ollama: { compat: 'ollama', namedChoiceAsRequired: true, reasoningField: 'reasoning' },
@@ -42,9 +47,11 @@ export const isCompat = (value: unknown): value is OpenAICompat => typeof value 
 
 /**
  * Which server answers at `baseURL`, from what it says of itself: the
- * `owned_by` of its `/models` list (`vllm`; `llamacpp`; Ollama's `library`,
- * or an `/api/version` beside `/v1`; LM Studio's
- * `organization_owner`). Anything else is `openai`; no answer at all
+ * `owned_by` of its `/models` list (`vllm`: vllm/entrypoints/openai/engine/protocol.py
+ * `ModelCard`; `llamacpp`: llama.cpp tools/server/server-context.cpp and
+ * server-models.cpp; Ollama's `library`, or an `/api/version` beside `/v1`;
+ * `organization_owner`, which LM Studio answers though its docs do not say
+ * so). Anything else is `openai`; no answer at all
  * (nothing listens yet, or no answer within the wait) is undefined, so the
  * caller can ask again later. Never throws.
  *

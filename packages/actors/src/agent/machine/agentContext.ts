@@ -33,6 +33,11 @@ export interface ReplyDraft {
   text: string;
   reasoning: string;
   toolCalls: ToolCall[];
+  /**
+   * How many replies of this step the provider could not use and asked again for (the model event
+   * `malformed-reply`); absent when none. The step then counts as an error toward `maxConsecutiveErrors`.
+   */
+  malformed?: number;
 }
 
 /** The agent machine's context. Everything but `runtime` is plain data. */

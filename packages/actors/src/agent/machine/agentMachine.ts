@@ -13,7 +13,7 @@ import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.j
 import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
 import { type RunSharedStateInput, toolStateHandle } from '../run/runSharedState.js';
-import { type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
+import { type ToolProgressEvent, type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
@@ -42,6 +42,7 @@ export interface ToolsUnusableEvent {
 export type AgentMachineEvent =
   | ModelCallerEvent
   | ToolSettledEvent
+  | ToolProgressEvent
   | ToolsChangedEvent
   | ToolsUnusableEvent
   | ApprovalDecisionEvent
@@ -111,7 +112,7 @@ export const agentMachine = setup({
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
     ),
     acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.remindOfRules),
+      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.countMalformedReply, agentSteps.remindOfRules),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
@@ -145,6 +146,24 @@ export const agentMachine = setup({
         agent: context.runtime.agentName,
         step: context.step,
         text,
+      };
+    }),
+    /** The provider asked the model again within the step (see `ModelEvent` `malformed-reply`). */
+    relayMalformedReply: emit(({ context, event }) => {
+      const { reason, message } = event as Extract<ModelCallerEvent, { type: 'model.malformed' }>;
+      return { type: 'model.malformed' as const, runId: context.runId, agent: context.runtime.agentName, step: context.step, reason, message };
+    }),
+    /** A running call reported progress (see `ToolContext.reportProgress`). */
+    relayToolProgress: emit(({ context, event }) => {
+      const { callId, toolName, progress } = event as ToolProgressEvent;
+      return {
+        type: 'tool.progress' as const,
+        runId: context.runId,
+        agent: context.runtime.agentName,
+        step: context.step,
+        callId,
+        toolName,
+        ...progress,
       };
     }),
     requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
@@ -246,6 +265,7 @@ export const agentMachine = setup({
     thinking: {
       on: {
         'model.delta': { actions: 'relayDelta' },
+        'model.malformed': { actions: 'relayMalformedReply' },
         'model.reply': [
           { guard: 'isFinalCall', target: 'limitReached', actions: 'acceptAnswerAtLimit' },
           { guard: 'runsWithoutScreening', target: 'acting', actions: 'acceptAndRunToolCalls' },
@@ -310,6 +330,7 @@ export const agentMachine = setup({
           { actions: 'recordOutcome' },
         ],
         'tools.changed': { actions: 'reportToolsChanged' },
+        'tool.progress': { actions: 'relayToolProgress' },
       },
       // A batch whose calls were all answered before running (refused, rejected) has nothing to wait for.
       always: [{ guard: 'batchSettled', target: 'stepDone', actions: 'closeAnsweredBatch' }],

@@ -16,7 +16,7 @@ import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { makeCallIdsUnique } from './uniqueCallIds.js';
 import { stepMayFuse } from './fusedStep.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
-import { answeredBeforeExecution, limitReachedOutcome } from './loopLimits.js';
+import { answeredBeforeExecution, consecutiveErrorsAfterBatch, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { toolStateHandle } from '../run/runSharedState.js';
 import { afterToolIteration } from './toolChoice.js';
@@ -217,6 +217,11 @@ export const agentSteps = {
     enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
   },
 
+  /** A reply without calls that does not end the run: one the provider had to ask again for still counts as an error. */
+  countMalformedReply: (context, _event, enqueue) => {
+    if (context.draft.malformed !== undefined) enqueue.assign({ consecutiveErrorBatches: context.consecutiveErrorBatches + 1 });
+  },
+
   endRules: (context, _event, enqueue) => {
     if (context.rules === undefined) return;
     enqueue.assign({ rules: applyEnd(context.rules) });
@@ -313,7 +318,7 @@ export const agentSteps = {
       batch: { calls: [], outcomes: [], pending: 0 },
       approvals: noApprovals(),
       toolMode: afterToolIteration(context.toolMode),
-      consecutiveErrorBatches: failed ? context.consecutiveErrorBatches + 1 : 0,
+      consecutiveErrorBatches: consecutiveErrorsAfterBatch(context, failed),
     });
   },
 

@@ -63,6 +63,8 @@ export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprova
     signal: new AbortController().signal,
     stateFor: (call: ToolCall) => input.state.withSource({ agent: input.agentName, toolName: call.name, callId: call.id }),
     onToolsChanged: () => {},
+    // Screening only validates arguments: no tool runs, so there is no progress to report.
+    onProgress: () => {},
   };
   for (const call of input.calls) {
     const tool = input.tools.get(call.name);

@@ -5,13 +5,14 @@ import {
   type ToolCall,
   type ToolContext,
   type SharedState,
+  type ToolProgress,
   type ToolsToAdd,
   type ToolsToRemove,
   isToolError,
   redactText,
   validateToolArguments,
 } from '@agentchart/core';
-import { formatArgumentIssues, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
+import { checkToolProgress, formatArgumentIssues, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 import { invokeWithMiddleware } from './middleware.js';
@@ -33,6 +34,8 @@ export interface ToolCallEnvironment {
   stateFor(call: ToolCall): SharedState;
   /** Told about every change a tool makes to the live list. */
   onToolsChanged(callId: string, change: ToolListChange): void;
+  /** Told about every progress report of a running call (`ctx.reportProgress`), checked. */
+  onProgress(callId: string, toolName: string, progress: ToolProgress): void;
 }
 
 /**
@@ -56,7 +59,9 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
   try {
     const validation = await validateToolArguments(tool, call, toolContext);
     if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
-    const { result, endsRun } = await invokeWithMiddleware(tool, validation.args, toolContext, metadata, env.middleware);
+    const { result, endsRun } = await invokeWithMiddleware(tool, validation.args, toolContext, metadata, env.middleware).finally(() =>
+      toolContext.settle(),
+    );
     const outcome: ToolOutcome = { content: toolOutputText(result), isError: false, value: toolOutputValue(result) };
     if (endsRun) outcome.endsRun = true;
     return outcome;
@@ -76,7 +81,7 @@ export function idempotencyKeyOf(runId: string, callId: string): string {
 }
 
 /** What a run's tool context reads from its batch. */
-type RunToolEnvironment = Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged'>;
+type RunToolEnvironment = Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 'runId' | 'signal' | 'stateFor' | 'onToolsChanged' | 'onProgress'>;
 
 /**
  * The context a tool receives inside a run: its `tools` reads the live list;
@@ -92,6 +97,7 @@ class RunToolContext implements ToolContext {
   readonly #call: ToolCall;
   readonly #env: RunToolEnvironment;
   #state: ToolContext['state'] | undefined;
+  #settled = false;
 
   constructor(call: ToolCall, tool: AnyTool, env: RunToolEnvironment) {
     this.#call = call;
@@ -125,9 +131,19 @@ class RunToolContext implements ToolContext {
     const change = this.#env.liveTools.remove(tools);
     if (change.removed.length > 0) this.#env.onToolsChanged(this.callId, change);
   }
+
+  reportProgress(report: ToolProgress): void {
+    const checked = checkToolProgress(report, this.toolName);
+    if (!this.#settled) this.#env.onProgress(this.callId, this.toolName, checked);
+  }
+
+  /** The call returned (or threw): later progress reports are dropped. */
+  settle(): void {
+    this.#settled = true;
+  }
 }
 
-/** The context a tool receives inside a run (see `RunToolContext`). */
-export function createRunToolContext(call: ToolCall, tool: AnyTool, env: RunToolEnvironment): ToolContext {
+/** The context a tool receives inside a run (see `RunToolContext`); `settle()` drops later progress reports. */
+export function createRunToolContext(call: ToolCall, tool: AnyTool, env: RunToolEnvironment): ToolContext & { settle(): void } {
   return new RunToolContext(call, tool, env);
 }

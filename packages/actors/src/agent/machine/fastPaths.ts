@@ -28,6 +28,7 @@ export function continuesAfterBatch(context: AgentContext, event: AgentMachineEv
   const { runtime } = context;
   if (event.outcome.endsRun || context.endedBy !== undefined) return false;
   if (context.step >= runtime.maxSteps || context.toolCallCount >= runtime.maxToolCalls || tokenBudgetSpent(context)) return false;
-  const failed = event.outcome.isError || context.batch.outcomes.some((outcome) => outcome?.isError === true);
+  const failed =
+    context.draft.malformed !== undefined || event.outcome.isError || context.batch.outcomes.some((outcome) => outcome?.isError === true);
   return !(failed && context.consecutiveErrorBatches + 1 >= runtime.maxConsecutiveErrors);
 }

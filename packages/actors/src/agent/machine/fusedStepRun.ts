@@ -30,6 +30,8 @@ export class FusedStepRun implements FusedStepInFlight {
   readonly #controllerOf: () => AbortController;
   #controller: AbortController | undefined;
   #running = 0;
+  /** How deep in `#busy` the step is (a tool's synchronous report nests). */
+  #depth = 0;
   /** `running` until the last outcome is in (`finished`, then `reported`) or the machine stops it. */
   #phase: 'running' | 'finished' | 'reported' | 'stopped' = 'running';
 
@@ -108,6 +110,13 @@ export class FusedStepRun implements FusedStepInFlight {
         state ??= toolStateHandle(context);
         return state.withSource({ agent: agentName, toolName: call.name, callId: call.id });
       },
+      // What `relayToolProgress` emits in `acting`.
+      onProgress: (callId, toolName, progress) => {
+        if (this.#phase !== 'running') return;
+        this.#busy(() =>
+          this.#output.emit({ type: 'tool.progress', runId: context.runId, agent: agentName, step: context.step, callId, toolName, ...progress }),
+        );
+      },
       onToolsChanged: (callId, change) => {
         if (this.#phase !== 'running') return;
         this.#busy(() =>
@@ -150,11 +159,15 @@ export class FusedStepRun implements FusedStepInFlight {
   #busy(work: () => void): void {
     const slot = this.#slot;
     slot.busy = true;
+    // A tool may report progress or change the tool list while the batch starts, inside the outer work.
+    this.#depth += 1;
     try {
       work();
     } finally {
-      slot.busy = false;
+      this.#depth -= 1;
     }
+    if (this.#depth > 0) return;
+    slot.busy = false;
     if (this.#phase === 'finished') {
       this.#phase = 'reported';
       this.#sendBack({ type: 'step.done', patch: this.patch } satisfies StepDoneEvent);

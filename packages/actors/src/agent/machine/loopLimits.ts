@@ -1,5 +1,5 @@
 import type { ToolCall } from '@agentchart/core';
-import type { ToolOutcome } from './agentContext.js';
+import type { AgentContext, ToolOutcome } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { type ApprovalState, rejectedOutcome } from './approvals.js';
 
@@ -37,6 +37,19 @@ export function limitReachedOutcome(
   const why =
     limit === 'max-tool-calls'
       ? `the run reached its limit of ${runtime.maxToolCalls} tool calls (maxToolCalls)`
-      : `tool calls failed in ${runtime.maxConsecutiveErrors} iterations in a row (maxConsecutiveErrors)`;
+      : `tool calls failed, or replies could not be used, in ${runtime.maxConsecutiveErrors} iterations in a row (maxConsecutiveErrors)`;
   return { content: `Not executed: ${why}, and tools are disabled for the rest of the run.`, isError: true };
+}
+
+/**
+ * The count of failing iterations in a row once a step's batch is done: one
+ * more when a call of the batch failed or the step's reply was one the
+ * provider could not use and asked again for (`model.malformed`), else 0 (a
+ * good step resets it).
+ *
+ * @example
+ * consecutiveErrorsAfterBatch({ consecutiveErrorBatches: 1, draft: { ...reply, malformed: 1 } }, false); // 2
+ */
+export function consecutiveErrorsAfterBatch(context: Pick<AgentContext, 'consecutiveErrorBatches' | 'draft'>, batchFailed: boolean): number {
+  return batchFailed || context.draft.malformed !== undefined ? context.consecutiveErrorBatches + 1 : 0;
 }

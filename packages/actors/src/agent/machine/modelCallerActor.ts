@@ -1,4 +1,4 @@
-import type { ChatModel, ChatRequest, FinishReason, ModelEvent, RunEvent, Usage } from '@agentchart/core';
+import type { ChatModel, ChatRequest, FinishReason, MalformedReplyReason, ModelEvent, RunEvent, Usage } from '@agentchart/core';
 import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import { fromCallback } from 'xstate';
@@ -30,6 +30,7 @@ export interface ModelReply extends ReplyDraft {
 /** What the model caller sends its parent. */
 export type ModelCallerEvent =
   | { type: 'model.delta'; kind: 'text' | 'reasoning'; text: string }
+  | { type: 'model.malformed'; reason: MalformedReplyReason; message: string }
   | { type: 'model.reply'; reply: ModelReply }
   | { type: 'model.failed'; error: unknown }
   | StepDoneEvent;
@@ -93,6 +94,21 @@ export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent
             return;
           case 'finish':
             reply.finishReason = event.reason;
+            return;
+          case 'malformed-reply':
+            // The provider asks again within the request: the step counts as an error (see `stepFailed`).
+            reply.malformed = (reply.malformed ?? 0) + 1;
+            if (fuse === undefined) sendBack({ type: 'model.malformed', reason: event.reason, message: event.message } satisfies ModelCallerEvent);
+            // A step that may be fused reports it itself, like its deltas (what `relayMalformedReply` emits).
+            else
+              emit({
+                type: 'model.malformed',
+                runId: fuse.context.runId,
+                agent: fuse.context.runtime.agentName,
+                step: fuse.step,
+                reason: event.reason,
+                message: event.message,
+              } satisfies RunEvent);
             return;
         }
       },

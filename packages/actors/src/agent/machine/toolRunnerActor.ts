@@ -1,4 +1,4 @@
-import { AbortedError, type AnyTool, type FunctionMiddleware, type ToolCall } from '@agentchart/core';
+import { AbortedError, type AnyTool, type FunctionMiddleware, type ToolCall, type ToolProgress } from '@agentchart/core';
 import { fromCallback } from 'xstate';
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './agentContext.js';
@@ -17,6 +17,14 @@ export interface ToolsChangedEvent {
   type: 'tools.changed';
   callId: string;
   change: ToolListChange;
+}
+
+/** Sent to the agent when a running call reported progress (`ctx.reportProgress`). */
+export interface ToolProgressEvent {
+  type: 'tool.progress';
+  callId: string;
+  toolName: string;
+  progress: ToolProgress;
 }
 
 /** Asks the tool runner to run the unanswered calls of a batch. */
@@ -54,6 +62,9 @@ export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receiv
   const onToolsChanged = (callId: string, change: ToolListChange) => {
     if (!stopped) sendBack({ type: 'tools.changed', callId, change } satisfies ToolsChangedEvent);
   };
+  const onProgress = (callId: string, toolName: string, progress: ToolProgress) => {
+    if (!stopped) sendBack({ type: 'tool.progress', callId, toolName, progress } satisfies ToolProgressEvent);
+  };
   receive((command) => {
     controller ??= new AbortController();
     const env: ToolCallEnvironment = {
@@ -67,6 +78,7 @@ export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receiv
       signal: controller.signal,
       stateFor: (call) => command.state.withSource({ agent: command.agentName, toolName: call.name, callId: call.id }),
       onToolsChanged,
+      onProgress,
     };
     command.calls.forEach((call, index) => {
       if (command.answered[index] !== undefined) return;

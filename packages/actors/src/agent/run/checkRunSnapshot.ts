@@ -53,7 +53,8 @@ export function checkRunSnapshot(context: WaitingContext, env: SnapshotCheckEnv)
     fail(path('messages', messages.length - 1), 'a run waiting for approval ends with the model reply whose calls wait');
   }
   const replyCalls = last.toolCalls ?? [];
-  if (!isDeepStrictEqual(context.draft, { text: last.content, reasoning: last.reasoning ?? '', toolCalls: replyCalls })) {
+  const { text, reasoning, toolCalls } = context.draft;
+  if (!isDeepStrictEqual({ text, reasoning, toolCalls }, { text: last.content, reasoning: last.reasoning ?? '', toolCalls: replyCalls })) {
     fail(path('draft'), 'the reply being acted on is not the last message of the transcript');
   }
   if (batch.outcomes.length !== batch.calls.length)

@@ -60,7 +60,7 @@ const WaitingContextSchema = z.strictObject({
   runId: z.string().min(1),
   messages: z.array(MessageSchema),
   step,
-  draft: z.strictObject({ text: z.string(), reasoning: z.string(), toolCalls: z.array(ToolCallSchema) }),
+  draft: z.strictObject({ text: z.string(), reasoning: z.string(), toolCalls: z.array(ToolCallSchema), malformed: count.min(1).optional() }),
   batch: z.strictObject({
     calls: z.array(ToolCallSchema).min(1),
     outcomes: z.array(ToolOutcomeSchema.nullable()),

@@ -1,6 +1,8 @@
-import type { AnyTool } from '@agentchart/core';
+import type { AnyTool, ErrorInfo } from '@agentchart/core';
+import { toErrorInfo } from '@agentchart/core/internal';
 import { newRunId } from '../../ids.js';
 import type { Agent } from '../createAgent.js';
+import { registerToolSourceAgent } from '../agentRegistry.js';
 import { type ApprovalRequest, type ApprovalState, pendingRequests } from '../machine/approvals.js';
 import { deferredAgentRun } from '../run/deferredAgentRun.js';
 import { followToolSources } from './followToolSources.js';
@@ -14,6 +16,7 @@ import type { LoadedSourceTools, ToolSourceSet } from './toolSourceSet.js';
  * `toolChoice` checked against exactly those names; that agent is kept while
  * the lists stay the same. Source list changes during a run reach it through
  * `followToolSources`. `onAgent` hears of every agent made (to register it).
+ * A group chat loads the sources itself (`registerToolSourceAgent`).
  *
  * @example
  * const agent = agentWithToolSources('dev', ownTools, sources, (sourceTools) => createAgent({ ...options, tools: [...ownTools, ...sourceTools] }));
@@ -24,6 +27,7 @@ export function agentWithToolSources(
   sources: ToolSourceSet,
   makeAgent: (sourceTools: readonly AnyTool[]) => Agent,
   onAgent: (agent: Agent) => void,
+  instructions?: string,
 ): Agent {
   let cached: { tools: readonly AnyTool[]; agent: Agent } | undefined;
   const agentFor = (loaded: LoadedSourceTools): Agent => {
@@ -35,11 +39,19 @@ export function agentWithToolSources(
     }
     return cached.agent;
   };
+  let loadError: ErrorInfo | undefined;
   const load = async (signal?: AbortSignal) => {
-    const loaded = await sources.load(signal);
-    return { loaded, agent: agentFor(loaded) };
+    try {
+      const loaded = await sources.load(signal);
+      const result = { loaded, agent: agentFor(loaded) };
+      loadError = undefined;
+      return result;
+    } catch (error) {
+      if (!signal?.aborted) loadError = toErrorInfo(error);
+      throw error;
+    }
   };
-  return {
+  const agent: Agent = {
     name,
     get tools() {
       return cached?.agent.tools ?? ownTools;
@@ -83,6 +95,16 @@ export function agentWithToolSources(
     loadTools: async () => (await load()).agent.tools,
     close: () => sources.close(),
   };
+  // A group chat loads the sources when it starts and follows their changes (see `chatToolSources`).
+  registerToolSourceAgent(agent, {
+    instructions,
+    sources,
+    load: async (signal) => (await load(signal)).loaded,
+    get loadError() {
+      return loadError;
+    },
+  });
+  return agent;
 }
 
 /** The approvals a persisted run waits for (empty when the snapshot is not one: `resume` then fails with the reason). */
