@@ -61,7 +61,7 @@ describe('createGroupChat checks the shape of its options (one schema, JavaScrip
       [{ agents: 'alice' }, 'agents must be a list of at least one participant; got "alice".'],
       [
         { agents: [alice, 5] },
-        'agents[1] must be an agent made by createAgent(...), a humanAgent(...), a group chat, or { agent, handoffs?, afterWork?, description? }; got 5.',
+        "agents[1] must be an agent made by createAgent(...), a humanAgent(...), a group chat, a custom participant ({ kind: 'custom', name, takeTurn }), or { agent, handoffs?, afterWork?, description? }; got 5.",
       ],
       [{ agents: [{ agent: alice, handoffs: 'bob' }, bob] }, 'agents[0].handoffs must be a list of handoffs, e.g. [{ to: \'critic\' }]; got "bob".'],
       [

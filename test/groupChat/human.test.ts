@@ -95,10 +95,10 @@ describe('a human participant', () => {
     expect(() => chat.resume('a chat')).toThrow(
       'This is not a persisted group chat: invalid input: expected object, received string. Pass what run.snapshot() returned.',
     );
-    expect(() => chat.resume({ ...snapshot, version: 4 })).toThrow('Group chat snapshot version 4 is not supported');
+    expect(() => chat.resume({ ...snapshot, version: 5 })).toThrow('Group chat snapshot version 5 is not supported');
     // A later version's snapshot is refused for its version, whatever else it holds.
-    expect(() => chat.resume({ ...snapshot, version: 4, waiting: { kind: 'later' } })).toThrow(
-      'Group chat snapshot version 4 is not supported; this version of agentchart reads versions 1, 2, 3. ' +
+    expect(() => chat.resume({ ...snapshot, version: 5, waiting: { kind: 'later' } })).toThrow(
+      'Group chat snapshot version 5 is not supported; this version of agentchart reads versions 1, 2, 3, 4. ' +
         'Resume it with the agentchart version that persisted it, or a later one.',
     );
     expect(() => chat.resume({ ...snapshot, waiting: { kind: 'human', speaker: 'bob' } })).toThrow(

@@ -1,6 +1,7 @@
 export type { ToolCallRecord, ToolOutcome } from './agent/machine/agentContext.js';
 export { agentMachine } from './agent/machine/agentMachine.js';
 export type { AgentRun } from './agent/run/agentRun.js';
+export type { RunHandle } from './rootRun/runHandle.js';
 export type { ApprovalDecision, ApprovalRequest } from './agent/machine/approvals.js';
 export {
   type Agent,
@@ -43,7 +44,9 @@ export type {
   Participant,
   PersistableWaiting,
   PersistedApprovalWaiting,
+  PersistedDelegatedWaiting,
   PersistedNestedWaiting,
+  PersistedParticipantWaiting,
   SelectionSource,
   SelectionState,
   SelectSpeaker,
@@ -54,6 +57,7 @@ export type {
   TerminationReason,
 } from './groupChat/groupChatTypes.js';
 export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';
+export type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './participant/customParticipant.js';
 export type { InspectOption } from './inspection/inspectOption.js';
 export { observeAllRuns, type ObservedRun, type RunObserver } from './inspection/runObservers.js';
 export { reliableRunMachine } from './reliableTool/reliableRunMachine.js';

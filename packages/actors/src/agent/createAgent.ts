@@ -33,7 +33,7 @@ import { restoreRun } from './run/runSnapshot.js';
 import { normalizeToolMode } from './machine/toolChoice.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { globalInspectors } from '../inspection/runObservers.js';
-import { agentConfigOf, registerAgentConfig, registerPendingAgent } from './agentRegistry.js';
+import { type AgentProtocol, PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { presetRunId } from './run/runIdOption.js';
 import type { ToolSource } from './tools/toolSource.js';
 import { agentWithToolSources } from './tools/toolSourceAgent.js';
@@ -200,9 +200,7 @@ export function createAgent(options: AgentOptions): Agent {
   const config = buildConfig(options);
   // Checked now, so a bad agent-level toolChoice fails at creation, not at the first run.
   normalizeToolMode(config.toolChoice, [...config.tools.keys()], [...config.addableTools.keys()]);
-  const agent = new ConfiguredAgent(config, options.inspect);
-  registerAgentConfig(agent, config);
-  return agent;
+  return new ConfiguredAgent(config, options.inspect);
 }
 
 /** An agent with tool sources: checked now as far as it can be, built for each loaded tool list (see `agentWithToolSources`). */
@@ -214,16 +212,14 @@ function createAgentWithSources(options: AgentOptions, toolSources: readonly Too
   const config = buildConfig(rest);
   const sources = new ToolSourceSet(toolSources, [...config.tools.keys()]);
   const ownTools = [...config.tools.values()];
-  const agent: Agent = agentWithToolSources(
+  return agentWithToolSources(
     config.agentName,
     ownTools,
     sources,
     (sourceTools) => createAgent({ ...options, toolSources: undefined, tools: [...ownTools, ...sourceTools] }),
-    (loaded) => registerAgentConfig(agent, agentConfigOf(loaded)),
+    `Agent "${config.agentName}" has tool sources that are not loaded yet: \`await agent.loadTools()\` first.`,
     config.instructions,
   );
-  registerPendingAgent(agent, `Agent "${config.agentName}" has tool sources that are not loaded yet: \`await agent.loadTools()\` first.`);
-  return agent;
 }
 
 /**
@@ -231,7 +227,7 @@ function createAgentWithSources(options: AgentOptions, toolSources: readonly Too
  * `inspect` option, methods on the prototype. An idle agent holds nothing
  * else (no closures, no copies of its tool list until someone reads `tools`).
  */
-class ConfiguredAgent implements Agent {
+class ConfiguredAgent implements Agent, ProvidesParticipantProtocol {
   readonly #config: AgentConfig;
   readonly #inspect: InspectOption | undefined;
   #tools: readonly AnyTool[] | undefined;
@@ -286,6 +282,12 @@ class ConfiguredAgent implements Agent {
 
   async loadTools(): Promise<readonly AnyTool[]> {
     return this.tools;
+  }
+
+  /** How a group chat (or a stored run) runs this agent: from its configuration. */
+  [PARTICIPANT_PROTOCOL](): AgentProtocol {
+    const config = this.#config;
+    return { kind: 'agent', name: config.agentName, config: () => config, toolSources: undefined };
   }
 
   /** An agent without tool sources holds nothing to close. */

@@ -1,7 +1,7 @@
 import { type AnyTool, RunOwnedElsewhereError, RunSnapshotError, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
 import type { Agent, ResumeOptions } from '../agent/createAgent.js';
 import type { AgentRun } from '../agent/run/agentRun.js';
-import { agentConfigOf } from '../agent/agentRegistry.js';
+import { agentConfigOf } from '../participant/participantOf.js';
 import { type PersistedRun, persistRun } from '../agent/run/runSnapshot.js';
 import { signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
 import { journalMiddleware } from './journalMiddleware.js';

@@ -1,7 +1,6 @@
 import { type AnyTool, ConfigurationError, DuplicateToolError, type ErrorInfo, type ToolModeSetting, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
-import { agentConfigOf, toolSourceAgentOf } from '../agent/agentRegistry.js';
 import { machineFor } from '../agent/run/agentRun.js';
 import { type AgentRuntime, agentRuntime } from '../agent/machine/agentRuntime.js';
 import type { AgentConfig } from '../agent/createAgent.js';
@@ -9,8 +8,9 @@ import { LiveToolSet } from '../agent/tools/liveTools.js';
 import { sharedToolRules } from '../agent/toolRules/sharedToolRules.js';
 import { normalizeToolMode } from '../agent/machine/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
-import type { GroupChatMember, MemberOptions, NestedChatParticipant, Participant, SharedStateValues } from './groupChatTypes.js';
-import type { HumanAgent } from './humanAgent.js';
+import type { GroupChatMember, MemberOptions, SharedStateValues } from './groupChatTypes.js';
+import { participantProtocol } from '../participant/participantOf.js';
+import type { AgentProtocol, DelegatedProtocol, ParticipantProtocol } from '../participant/participantProtocol.js';
 import { PARTICIPANT_NAME_PATTERN, RESERVED_PARTICIPANT_NAMES } from './participantName.js';
 
 /** The handoff target that ends the chat. */
@@ -29,7 +29,7 @@ export type ChatMember = {
 } & (
   | { readonly kind: 'agent'; readonly turn: AgentTurnSetup }
   | { readonly kind: 'human' }
-  | { readonly kind: 'chat'; readonly chat: NestedChatParticipant }
+  | { readonly kind: 'chat' | 'custom'; readonly delegate: DelegatedProtocol }
 );
 
 /** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
@@ -71,8 +71,9 @@ export function buildChatMembers(members: readonly GroupChatMember[]): ChatMembe
     }
     seen.add(agent.name);
   }
-  const descriptions = new Map(options.map((option) => [option.agent.name, describe(option)]));
-  return options.map((option) => toChatMember(option, descriptions));
+  const protocols = options.map((option) => participantProtocol(option.agent));
+  const descriptions = new Map(options.map((option, index) => [option.agent.name, describe(option, protocols[index] as ParticipantProtocol)]));
+  return options.map((option, index) => toChatMember(option, protocols[index] as ParticipantProtocol, descriptions));
 }
 
 /** What transition analysis needs from each member. */
@@ -102,17 +103,18 @@ function toMemberOptions(member: GroupChatMember): MemberOptions {
   return { agent: member };
 }
 
-function describe(option: MemberOptions): string {
+/** How the `auto` selector and the others know a participant: its `description`, else what its kind says of it. */
+function describe(option: MemberOptions, protocol: ParticipantProtocol): string {
   if (option.description !== undefined) return option.description;
-  const { agent } = option;
-  if ('kind' in agent) return agent.description ?? (agent.kind === 'human' ? 'A person.' : 'A group chat.');
-  const sourceAgent = toolSourceAgentOf(agent);
-  return (sourceAgent === undefined ? agentConfigOf(agent).instructions : sourceAgent.instructions) ?? '';
+  if (protocol.kind === 'agent')
+    return (protocol.toolSources === undefined ? protocol.config().instructions : protocol.toolSources.instructions) ?? '';
+  return protocol.description ?? DEFAULT_DESCRIPTIONS[protocol.kind];
 }
 
-function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, string>): ChatMember {
-  const { agent } = option;
-  const name = agent.name;
+const DEFAULT_DESCRIPTIONS = { human: 'A person.', chat: 'A group chat.', custom: 'A participant.' } as const;
+
+function toChatMember(option: MemberOptions, protocol: ParticipantProtocol, descriptions: ReadonlyMap<string, string>): ChatMember {
+  const name = option.agent.name;
   if (typeof name !== 'string' || !PARTICIPANT_NAME_PATTERN.test(name)) {
     throw new ConfigurationError(`Participant name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, "_" or "-".`, { name });
   }
@@ -127,19 +129,18 @@ function toChatMember(option: MemberOptions, descriptions: ReadonlyMap<string, s
     handoffTools: toolHandoffs.length === 0 ? noHandoffTools : new Map(toolHandoffs.map(({ to }) => [handoffToolName(to), to])),
     afterWork: option.afterWork ?? 'manager',
   };
-  const kind = participantKind(agent);
-  if (kind !== 'agent' && toolHandoffs.length > 0) {
+  if (protocol.kind !== 'agent' && toolHandoffs.length > 0) {
     throw new ConfigurationError(
       `"${name}" has handoffs without \`when\`, which are tools for a model; only agents have one. Give them a \`when\` condition, or use afterWork.`,
       { name },
     );
   }
-  if (kind === 'human') return { ...base, kind };
-  if (kind === 'chat') return { ...base, kind, chat: agent as NestedChatParticipant };
+  if (protocol.kind === 'human') return { ...base, kind: protocol.kind };
+  if (protocol.kind !== 'agent') return { ...base, kind: protocol.kind, delegate: protocol };
   // An agent with tool sources: the chat loads them when it starts; each turn takes the list as loaded last.
-  if (toolSourceAgentOf(agent) !== undefined) return new SourceAgentMember(base, agent, toolHandoffs, descriptions);
-  const config = agentConfigOf(agent);
-  if (toolHandoffs.length > 0) return { ...base, kind, turn: agentTurnSetup(config, toolHandoffs, descriptions) };
+  if (protocol.toolSources !== undefined) return new SourceAgentMember(base, protocol, toolHandoffs, descriptions);
+  const config = protocol.config();
+  if (toolHandoffs.length > 0) return { ...base, kind: protocol.kind, turn: agentTurnSetup(config, toolHandoffs, descriptions) };
   // Without handoff tools a turn is the agent's own configuration: built on the first turn, shared by every chat.
   return new PlainAgentMember(base, config);
 }
@@ -186,14 +187,14 @@ class SourceAgentMember {
   readonly contextConditions: ChatMember['contextConditions'];
   readonly handoffTools: ReadonlyMap<string, string>;
   readonly afterWork: string;
-  readonly #agent: object;
+  readonly #agent: AgentProtocol;
   readonly #handoffs: readonly { to: string; description?: string | undefined }[];
   readonly #descriptions: ReadonlyMap<string, string>;
   #setup: { config: AgentConfig; turn: AgentTurnSetup } | undefined;
 
   constructor(
     base: Omit<ChatMember, 'kind'>,
-    agent: object,
+    agent: AgentProtocol,
     handoffs: readonly { to: string; description?: string | undefined }[],
     descriptions: ReadonlyMap<string, string>,
   ) {
@@ -209,12 +210,12 @@ class SourceAgentMember {
 
   /** Throws the agent's `ConfigurationError` while its sources were never loaded (a chat loads them before its first turn). */
   get turn(): AgentTurnSetup {
-    const config = agentConfigOf(this.#agent);
+    const config = this.#agent.config();
     if (this.#setup?.config !== config) {
       const turn = this.#handoffs.length === 0 ? plainTurnSetup(config) : agentTurnSetup(config, this.#handoffs, this.#descriptions);
       this.#setup = { config, turn };
     }
-    const unusable = toolSourceAgentOf(this.#agent)?.loadError;
+    const unusable = this.#agent.toolSources?.loadError;
     return unusable === undefined ? this.#setup.turn : { ...this.#setup.turn, unusable };
   }
 }
@@ -237,11 +238,6 @@ function plainTurnSetup(config: AgentConfig): AgentTurnSetup {
     plainTurnSetups.set(config, setup);
   }
   return setup;
-}
-
-function participantKind(agent: Participant): 'agent' | 'human' | 'chat' {
-  if ('kind' in agent) return (agent as HumanAgent | NestedChatParticipant).kind === 'human' ? 'human' : 'chat';
-  return 'agent';
 }
 
 const noArguments = z.object({});

@@ -1,4 +1,4 @@
-import { ApprovalError, type RunEvent } from '@agentchart/core';
+import { ApprovalError } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
 import { type Actor, type AnyActorRef, createActor } from 'xstate';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
@@ -8,16 +8,16 @@ import { snapshotVersion } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
-import { stateValues } from './managerContext.js';
+import { speakerOf, stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
-import { nestedRunOf, registerTranscript } from './nestedChatActor.js';
+import type { ChatRunStarted } from './nestedChatProtocol.js';
+import type { DelegatedTurn } from '../participant/participantProtocol.js';
 import { transcriptSoFar } from './partialTurn.js';
 import { persistedWaiting } from './persistedWaiting.js';
 import { followChatToolSources, loadChatToolSources } from './chatToolSources.js';
-import { sharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
-import { runOutput } from '../runOutput.js';
+import { startRootRun } from '../rootRun/startRootRun.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
@@ -26,7 +26,8 @@ const isControl = (event: ChatEvent): event is ChatControlEvent =>
   event.type === 'human.said' || event.type === 'speaker.chosen' || event.type === 'approval.decide';
 
 /**
- * Starts the manager machine for one run and wires its handle: an RxJS
+ * Starts the manager machine for one run and wires its handle (returned with
+ * the run's transcript so far, which only its own chat reads): an RxJS
  * Subject is the chat's bus; the manager's events go onto it (`actor.on`),
  * the speakers' events are bridged onto it, and a person's `say`/`select`
  * travel on it into the manager (`fromEventObservable`).
@@ -36,67 +37,70 @@ export function startChatRun(
   { resumedFrom, ...start }: ChatStart,
   signal: AbortSignal | undefined,
   inspect: InspectOption | undefined,
-): GroupChatRun {
+): ChatRunStarted {
   const bus = new Subject<ChatEvent>();
   const publish = (event: ChatEvent) => bus.next(event);
   const actor = createActor(managerMachine, {
     input: { ...start, runtime, publish, inspect, controls$: bus.pipe(filter(isControl)) },
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
-  actor.on('*', publish);
-  const state = sharedStateHandle(actor.getSnapshot().context.run.sharedState);
-  const stateChanges = state.changes$.subscribe((change) => publish({ type: 'state.changed', chatId: start.chatId, change }));
-
+  /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
+  const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
+  // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
+  // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
+  const resumesTurn = resumedFrom !== undefined && ['approval', 'nested', 'participant'].includes(resumedFrom.waiting.kind);
   // Agents with tool sources are loaded before the first turn, and their list changes followed into turns (chatToolSources.ts).
   const loadController = new AbortController();
   const loading = loadChatToolSources(runtime, loadController.signal);
   let stopFollowing = () => {};
-  const finished = runOutput<GroupChatResult>(actor, bus, () => {
-    stopFollowing();
-    stateChanges.unsubscribe();
-  });
-  const result =
-    loading === undefined
-      ? finished
-      : loading.then(
-          () => finished,
-          (error: unknown) => {
-            if (loadController.signal.aborted) return finished; // aborted while loading: the chat starts aborted
-            stateChanges.unsubscribe();
-            bus.error(error);
-            throw error;
+  const { result, state, abort, events$ } = startRootRun<ChatEvent, GroupChatResult>(actor, {
+    bus,
+    signal,
+    sendStart: true,
+    sharedState: { ref: actor.getSnapshot().context.run.sharedState },
+    stateEvent: (change) => ({ type: 'state.changed', chatId: start.chatId, change }),
+    holdAbort: () => resumesTurn && notStarted(),
+    ...(loading === undefined
+      ? {}
+      : {
+          prepare: {
+            ready: loading.then((tools) => {
+              stopFollowing = followChatToolSources(runtime, tools, speakingAgent);
+            }),
+            cancel: () => loadController.abort(),
           },
-        );
+        }),
+    release: () => stopFollowing(),
+  });
 
-  /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
-  const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
   /** The agent taking its turn now (for tool-source list changes). */
   const speakingAgent = () => {
     const snapshot = actor.getSnapshot();
     const run = snapshot.status === 'active' && snapshot.matches({ speaking: 'agent' }) ? speakerRun() : undefined;
-    return run === undefined ? undefined : { name: snapshot.context.speaker as string, actor: run };
+    return run === undefined ? undefined : { name: speakerOf(snapshot.context), actor: run };
   };
 
   const waiting = (): ChatWaiting | undefined => {
     const snapshot = actor.getSnapshot();
     if (snapshot.status !== 'active') return undefined;
     if (resumedFrom !== undefined && notStarted()) return persistedWaiting(resumedFrom.waiting);
-    if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: snapshot.context.speaker as string };
+    if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: speakerOf(snapshot.context) };
     if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
     const agent = snapshot.matches({ speaking: 'agent' }) ? speakerRun()?.getSnapshot() : undefined;
     if (agent?.matches('awaitingApproval')) {
-      return { kind: 'approval', speaker: snapshot.context.speaker as string, requests: pendingRequests(agent.context.approvals) };
+      return { kind: 'approval', speaker: speakerOf(snapshot.context), requests: pendingRequests(agent.context.approvals) };
     }
     const inner = waitingNested()?.waiting();
-    return inner === undefined ? undefined : { ...inner, within: [snapshot.context.speaker as string, ...(inner.within ?? [])] };
+    return inner === undefined ? undefined : { ...inner, within: [speakerOf(snapshot.context), ...(inner.within ?? [])] };
   };
 
-  /** The nested chat speaking now, when it waits for a person: the handle's answers go to it. */
-  const waitingNested = () => {
+  /** The turn a nested chat or a custom participant takes now, when it waits for a person: the handle's answers go to it. */
+  const waitingNested = (): DelegatedTurn | undefined => {
     const snapshot = actor.getSnapshot();
-    const nested = snapshot.matches({ speaking: 'chat' }) ? nestedRunOf(snapshot.children.speaker as AnyActorRef | undefined) : undefined;
-    return nested?.waiting() === undefined ? undefined : nested;
+    const delegated = snapshot.matches({ speaking: 'chat' }) || snapshot.matches({ speaking: 'custom' });
+    const turn = delegated ? snapshot.context.run.currentTurn.turn : undefined;
+    return turn?.waiting() === undefined ? undefined : turn;
   };
 
   const decide = (id: string, approved: boolean, reason: string | undefined) => {
@@ -117,7 +121,7 @@ export function startChatRun(
    * chat's manager, or to the nested chat the wait is in. A resumed chat
    * that has not started yet gets it once it has (it starts on the next microtask).
    */
-  const give = (now: ChatWaiting, event: ChatControlEvent, toNested: (nested: GroupChatRun) => void) => {
+  const give = (now: ChatWaiting, event: ChatControlEvent, toNested: (nested: DelegatedTurn) => void) => {
     const deliver = () => {
       if (now.within === undefined) return bus.next(event);
       const nested = waitingNested();
@@ -127,56 +131,12 @@ export function startChatRun(
     else deliver();
   };
 
-  // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
-  // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
-  const resumesTurn = resumedFrom?.waiting.kind === 'approval' || resumedFrom?.waiting.kind === 'nested';
-  let abortAtStart = false;
-  let loaded = loading === undefined;
-  const abort = () => {
-    if (!loaded) {
-      // Still loading tool sources: stop loading; the chat then starts aborted.
-      abortAtStart = true;
-      loadController.abort();
-    } else if (resumesTurn && notStarted()) abortAtStart = true;
-    else actor.send({ type: 'abort' });
-  };
-  const begin = () => {
-    actor.start();
-    if (signal?.aborted) abort();
-    else signal?.addEventListener('abort', abort, { once: true });
-    if (actor.getSnapshot().status !== 'active') return; // aborted before it started
-    if (abortAtStart && !resumesTurn) return void actor.send({ type: 'abort' });
-    actor.send({ type: 'start' });
-    if (abortAtStart) actor.send({ type: 'abort' });
-  };
-  if (loading === undefined) queueMicrotask(begin);
-  else {
-    const stopLoading = () => abort();
-    if (signal?.aborted) stopLoading();
-    else signal?.addEventListener('abort', stopLoading, { once: true });
-    loading.then(
-      (tools) => {
-        signal?.removeEventListener('abort', stopLoading);
-        loaded = true;
-        stopFollowing = followChatToolSources(runtime, tools, speakingAgent);
-        begin();
-      },
-      () => {
-        signal?.removeEventListener('abort', stopLoading);
-        loaded = true;
-        if (loadController.signal.aborted) begin(); // aborted while loading: the chat ends `aborted`
-      },
-    );
-  }
-  void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
-
-  const events$ = bus.asObservable();
   announceRun({
     runId: start.chatId,
     name: runtime.name,
     events$: events$.pipe(
-      filter((event) => event.type === 'agent.event'),
-      map((event) => (event as Extract<ChatEvent, { type: 'agent.event' }>).event as RunEvent),
+      filter((event): event is Extract<ChatEvent, { type: 'agent.event' }> => event.type === 'agent.event'),
+      map((event) => event.event),
     ),
     chatEvents$: events$,
     machines: { speakers: runtime.graph.machine },
@@ -231,7 +191,7 @@ export function startChatRun(
       const { context } = actor.getSnapshot();
       const nested = waitingNested();
       let persisted: GroupChatSnapshot['waiting'];
-      if (nested !== undefined) persisted = { kind: 'nested', speaker: context.speaker as string, snapshot: nested.snapshot() };
+      if (nested !== undefined) persisted = nested.persist();
       else if (now.kind === 'approval') persisted = { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) };
       else persisted = now;
       return structuredClone({
@@ -247,9 +207,9 @@ export function startChatRun(
       });
     },
   };
-  registerTranscript(handle, () => {
+  const transcript = () => {
     const snapshot = actor.getSnapshot();
     return transcriptSoFar(snapshot.context, snapshot.children.speaker as AnyActorRef | undefined);
-  });
-  return handle;
+  };
+  return { run: handle, transcriptSoFar: transcript };
 }

@@ -10,13 +10,27 @@ const CHAT_SNAPSHOT_VERSION = 2;
 /** The version of a snapshot that waits inside a nested chat (readers of version 2 can read every other snapshot). */
 const NESTED_WAIT_SNAPSHOT_VERSION = 3;
 
-/** The version `run.snapshot()` writes for a chat that waits for `waiting`: 3 inside a nested chat, else 2. */
+/** The version of a snapshot that waits inside a custom participant's turn. */
+const PARTICIPANT_WAIT_SNAPSHOT_VERSION = 4;
+
+/** The version `run.snapshot()` writes for a chat that waits for `waiting`: 3 inside a nested chat, 4 inside a custom participant's turn, else 2. */
 export function snapshotVersion(waiting: GroupChatSnapshot['waiting']): GroupChatSnapshot['version'] {
-  return waiting.kind === 'nested' ? NESTED_WAIT_SNAPSHOT_VERSION : CHAT_SNAPSHOT_VERSION;
+  if (waiting.kind === 'nested') return NESTED_WAIT_SNAPSHOT_VERSION;
+  if (waiting.kind === 'participant') return PARTICIPANT_WAIT_SNAPSHOT_VERSION;
+  return CHAT_SNAPSHOT_VERSION;
 }
 
 /** The snapshot versions this package reads. */
-const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION] as const;
+const CHAT_SNAPSHOT_VERSIONS = [1, CHAT_SNAPSHOT_VERSION, NESTED_WAIT_SNAPSHOT_VERSION, PARTICIPANT_WAIT_SNAPSHOT_VERSION] as const;
+
+const ApprovalRequestSchema = z.object({ id: z.string(), toolName: z.string(), arguments: z.unknown(), step: z.number().int() });
+
+/** A wait as `run.waiting()` reports it (inside a custom participant's turn, where the snapshot records it). */
+const ChatWaitingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('human'), speaker: z.string(), within: z.array(z.string()).optional() }),
+  z.object({ kind: z.literal('choice'), eligible: z.array(z.string()), within: z.array(z.string()).optional() }),
+  z.object({ kind: z.literal('approval'), speaker: z.string(), requests: z.array(ApprovalRequestSchema), within: z.array(z.string()).optional() }),
+]);
 
 const ChatTurnSchema = z.object({
   speaker: z.string(),
@@ -40,12 +54,14 @@ const GroupChatSnapshotSchema = z.object({
     z.object({
       kind: z.literal('approval'),
       speaker: z.string(),
-      requests: z.array(z.object({ id: z.string(), toolName: z.string(), arguments: z.unknown(), step: z.number().int() })),
+      requests: z.array(ApprovalRequestSchema),
       // The speaker's run, checked when it is restored (`restoreRun`).
       run: z.unknown(),
     }),
     // The nested chat's snapshot, checked when the nested chat resumes it.
     z.object({ kind: z.literal('nested'), speaker: z.string(), snapshot: z.unknown() }),
+    // The custom participant's turn state, checked by nothing but the participant's `resumeTurn`.
+    z.object({ kind: z.literal('participant'), speaker: z.string(), waiting: ChatWaitingSchema, state: z.unknown() }),
   ]),
 });
 

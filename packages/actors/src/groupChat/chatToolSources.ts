@@ -1,7 +1,7 @@
 import type { AnyTool } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import type { Actor } from 'xstate';
-import type { ToolSourceAgent } from '../agent/agentRegistry.js';
+import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { checkRulesWithout } from '../agent/tools/followToolSources.js';
 import type { ToolListChange } from '../agent/tools/liveTools.js';

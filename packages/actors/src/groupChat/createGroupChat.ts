@@ -4,7 +4,8 @@ import { assertOptions } from '../assertOptions.js';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
 import { combineInspectors } from '../inspection/inspectOption.js';
 import { runInputMessages } from '../runInputMessages.js';
-import { type ToolSourceAgent, toolSourceAgentOf } from '../agent/agentRegistry.js';
+import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import { toolSourceAgentOf } from '../participant/participantOf.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
 import { type ChatMember, buildChatMembers, participantRoutes } from './chatMembers.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
@@ -22,7 +23,9 @@ import type {
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
-import { checkNestedWaiting, registerSnapshotCheck } from './nestedChatActor.js';
+import { checkDelegatedWaiting } from './delegatedWaiting.js';
+import { nestedChatProtocol } from './nestedChatProtocol.js';
+import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
@@ -97,44 +100,46 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
       resumeWaiting:
         copy.waiting.kind === 'approval'
           ? restoreSpeakerRun(copy.waiting, runtime)
-          : copy.waiting.kind === 'nested'
-            ? checkNestedWaiting(copy.waiting, runtime)
+          : copy.waiting.kind === 'nested' || copy.waiting.kind === 'participant'
+            ? checkDelegatedWaiting(copy.waiting, runtime)
             : copy.waiting,
     };
   };
-  const chat: GroupChat = {
+  const runChat = (input: string | readonly Message[], runOptions: GroupChatRunOptions) => {
+    assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
+    const messages = runInputMessages(input, 'chat.run(input)');
+    checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
+    const chatId = runOptions.chatId ?? newChatId();
+    return start(
+      {
+        chatId,
+        messages,
+        turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
+        sharedState: structuredClone(runOptions.sharedState ?? initialState),
+        randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
+        ...(runOptions.chatId === undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
+      },
+      runOptions,
+    );
+  };
+  const resumeChat = (snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) => start(resumeStart(snapshot), runOptions);
+  const chat: GroupChat & ProvidesParticipantProtocol = {
     kind: 'group-chat',
     name,
     description: options.description,
     participants: runtime.participants,
     transitions: runtime.graph.machine,
     warnings,
-    run(input, runOptions = {}) {
-      assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
-      const messages = runInputMessages(input, 'chat.run(input)');
-      checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
-      const chatId = runOptions.chatId ?? newChatId();
-      return start(
-        {
-          chatId,
-          messages,
-          turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
-          sharedState: structuredClone(runOptions.sharedState ?? initialState),
-          randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
-          ...(runOptions.chatId === undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
-        },
-        runOptions,
-      );
-    },
-    resume(snapshot, runOptions = {}) {
-      return start(resumeStart(snapshot), runOptions);
-    },
+    run: (input, runOptions = {}) => runChat(input, runOptions).run,
+    resume: (snapshot, runOptions = {}) => resumeChat(snapshot, runOptions).run,
+    // What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check.
+    [PARTICIPANT_PROTOCOL]: () =>
+      nestedChatProtocol(chat, { run: runChat, resume: resumeChat, checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom }),
     close: async () => {
       const closable = options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
       await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
     },
   };
-  registerSnapshotCheck(chat, (snapshot) => resumeStart(snapshot).resumedFrom);
   return chat;
 }
 
@@ -170,7 +175,7 @@ const noHandoffTools: ReadonlySet<string> = new Set();
 function toolSourceAgentsOf(options: GroupChatOptions): ReadonlyMap<string, ToolSourceAgent> {
   const found = new Map<string, ToolSourceAgent>();
   for (const member of options.agents) {
-    const participant = (typeof member === 'object' && member !== null && 'agent' in member ? member.agent : member) as { name: string };
+    const participant = typeof member === 'object' && member !== null && 'agent' in member ? member.agent : member;
     const entry = toolSourceAgentOf(participant);
     if (entry !== undefined) found.set(participant.name, entry);
   }

@@ -3,7 +3,7 @@ import { TERMINATE } from './chatMembers.js';
 import { IneligibleSpeakerError } from './groupChatErrors.js';
 import type { SelectSpeaker } from './groupChatTypes.js';
 import { type ManagerContext, type SelectionDecision, selectionState } from './managerContext.js';
-import { randomPick, roundRobinAfter } from './selectionMethods.js';
+import { isNonEmpty, randomPick, roundRobinAfter } from './selectionMethods.js';
 
 /** The outcome of one selection step, with the state it changes. */
 export interface SelectionStep {
@@ -32,11 +32,11 @@ export function decideNextSpeaker(context: ManagerContext): SelectionStep {
   }
   if (afterWork !== 'manager') return step({ kind: 'speaker', speaker: afterWork, by: 'after-work' });
 
-  if (eligible.length === 0) return step({ kind: 'end', reason: 'no-eligible-speaker' });
+  if (!isNonEmpty(eligible)) return step({ kind: 'end', reason: 'no-eligible-speaker' });
   const { selection } = runtime;
   switch (selection.method) {
     case 'round_robin':
-      return step({ kind: 'speaker', speaker: roundRobinAfter(runtime.participants, lastSpeaker, eligible) as string, by: 'round_robin' });
+      return step({ kind: 'speaker', speaker: roundRobinAfter(runtime.participants, lastSpeaker, eligible), by: 'round_robin' });
     case 'random': {
       const pick = randomPick(eligible, context.randomState);
       return step({ kind: 'speaker', speaker: pick.speaker, by: 'random' }, pick.state);
@@ -44,7 +44,7 @@ export function decideNextSpeaker(context: ManagerContext): SelectionStep {
     case 'manual':
       return step({ kind: 'manual' });
     case 'auto':
-      return step(eligible.length === 1 ? { kind: 'speaker', speaker: eligible[0] as string, by: 'auto' } : { kind: 'auto' });
+      return step(eligible.length === 1 ? { kind: 'speaker', speaker: eligible[0], by: 'auto' } : { kind: 'auto' });
     case 'function':
       return step(callSelectionFunction(selection.select, context, eligible));
   }

@@ -20,11 +20,13 @@ export const TransitionSettingsSchema = z.object({
 });
 
 const participant = expects(
-  'must be an agent made by createAgent(...), a humanAgent(...), a group chat, or { agent, handoffs?, afterWork?, description? }',
+  "must be an agent made by createAgent(...), a humanAgent(...), a group chat, a custom participant ({ kind: 'custom', name, takeTurn }), or { agent, handoffs?, afterWork?, description? }",
 );
-/** An agent, a person or a group chat (which kind it is, and its name, are checked when the members are built). */
+/** An agent, a person, a group chat or a custom participant (which kind it is, and its name, are checked when the members are built). */
 const isParticipant = (value: unknown) =>
-  isObject(value) && typeof value.name === 'string' && (value.kind === 'human' || typeof value.run === 'function');
+  isObject(value) &&
+  typeof value.name === 'string' &&
+  (value.kind === 'human' || typeof value.run === 'function' || (value.kind === 'custom' && typeof value.takeTurn === 'function'));
 const ParticipantSchema = z.custom(isParticipant, participant);
 const target = expects("must be a participant's name or 'terminate'");
 const HandoffSchema = z.object(
@@ -37,7 +39,7 @@ const HandoffSchema = z.object(
 );
 const MemberOptionsSchema = z.object(
   {
-    agent: z.custom(isParticipant, expects('must be an agent made by createAgent(...), a humanAgent(...) or a group chat')),
+    agent: z.custom(isParticipant, expects('must be an agent made by createAgent(...), a humanAgent(...), a group chat or a custom participant')),
     description: z.string(expects('must be a string')).optional(),
     handoffs: z.array(HandoffSchema, expects("must be a list of handoffs, e.g. [{ to: 'critic' }]")).optional(),
     afterWork: z.string(expects("must be a participant's name, 'terminate', 'user' or 'manager'")).optional(),

@@ -6,6 +6,8 @@ import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
 import type { HumanAgent } from './humanAgent.js';
+import type { CustomParticipant } from '../participant/customParticipant.js';
+import type { RunHandle } from '../rootRun/runHandle.js';
 
 /** Shared state as the chat's predicates and selector functions read it. */
 export type SharedStateValues = Readonly<Record<string, unknown>>;
@@ -20,8 +22,8 @@ export interface NestedChatParticipant {
   resume?(snapshot: unknown, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
 }
 
-/** Anything that can take a turn: an agent, a person, or a whole group chat. */
-export type Participant = Agent | HumanAgent | NestedChatParticipant;
+/** Anything that can take a turn: an agent, a person, a whole group chat, or a participant of your own. */
+export type Participant = Agent | HumanAgent | NestedChatParticipant | CustomParticipant;
 
 /**
  * A handoff of one participant to another (or to `terminate`).
@@ -279,14 +281,32 @@ export interface PersistedNestedWaiting {
 }
 
 /**
+ * A wait inside the turn of a custom participant that is speaking, persisted:
+ * what it waits for and the turn's own state (`turn.persist()`), which the
+ * participant's `resumeTurn` takes back.
+ */
+export interface PersistedParticipantWaiting {
+  kind: 'participant';
+  /** The custom participant (a participant of this chat). */
+  speaker: string;
+  /** What the turn waited for, as its `waiting()` reported it. */
+  waiting: ChatWaiting;
+  state: unknown;
+}
+
+/** A wait inside a turn the chat delegates: a nested chat's or a custom participant's. */
+export type PersistedDelegatedWaiting = PersistedNestedWaiting | PersistedParticipantWaiting;
+
+/**
  * A chat persisted while it waits for a person (`run.snapshot()`): a human
  * turn, a manual choice or a tool approval, its own or inside the nested chat
- * that is speaking. Plain JSON, versioned (2 since approvals; 3 for a wait
- * inside a nested chat, the only snapshots written as 3; versions 1 and 2 are
- * still read), resumable in another process with `chat.resume(snapshot)`.
+ * or custom participant that is speaking. Plain JSON, versioned (2 since
+ * approvals; 3 for a wait inside a nested chat, 4 for a wait inside a custom
+ * participant's turn, the only snapshots written as 3 and 4; versions 1 and 2
+ * are still read), resumable in another process with `chat.resume(snapshot)`.
  */
 export interface GroupChatSnapshot {
-  version: 1 | 2 | 3;
+  version: 1 | 2 | 3 | 4;
   chatId: string;
   messages: Message[];
   turns: ChatTurn[];
@@ -295,11 +315,11 @@ export interface GroupChatSnapshot {
   sharedState: Record<string, unknown>;
   /** The state of the seeded random selector. */
   randomState: number;
-  waiting: PersistableWaiting | PersistedApprovalWaiting | PersistedNestedWaiting;
+  waiting: PersistableWaiting | PersistedApprovalWaiting | PersistedDelegatedWaiting;
 }
 
 /** A running (or finished) group chat. */
-export interface GroupChatRun {
+export interface GroupChatRun extends RunHandle<ChatEvent, GroupChatResult> {
   readonly chatId: string;
   /** Every chat event; the chat starts on the next microtask, so subscribing right after `run()` sees all. */
   readonly events$: Observable<ChatEvent>;

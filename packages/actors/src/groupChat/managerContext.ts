@@ -2,13 +2,15 @@ import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
+import type { CurrentTurn } from './delegatedTurnActor.js';
 import type { ResumedSpeaker } from './speakerResume.js';
 import type {
   ChatEvent,
   ChatTurn,
   PersistableWaiting,
-  PersistedNestedWaiting,
+  PersistedDelegatedWaiting,
   SelectionSource,
   SelectionState,
   TerminationReason,
@@ -38,6 +40,8 @@ export interface ManagerRun {
   sharedState: SharedStateRef;
   /** The run's token budget (the chat's `maxTokens`, or the run's). */
   tokenBudget: TokenBudget | undefined;
+  /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
+  currentTurn: CurrentTurn;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */
@@ -74,7 +78,7 @@ export interface ManagerContext {
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
   /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
-  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | undefined;
   /** What the turns of this run used so far (a resumed chat counts from the resume). */
   spend: ChatSpend;
 }
@@ -99,4 +103,40 @@ export function selectionState(context: ManagerContext): SelectionState {
 /** The shared state's current values. */
 export function stateValues(context: Pick<ManagerContext, 'run'>): Record<string, unknown> {
   return context.run.sharedState.getSnapshot().context.values;
+}
+
+/** A chat member of one kind (`agent`, `human` or `chat`), its fields narrowed to that kind. */
+export type MemberOfKind<K extends ChatMember['kind']> = Extract<ChatMember, { kind: K }>;
+
+/**
+ * The speaker of the turn being taken. The manager enters a speaking state
+ * only with a speaker chosen (selection, a handoff or a resume sets it first),
+ * so inside one this is its name; elsewhere it throws, naming the state's bug.
+ *
+ * @example
+ * const speaker = speakerOf(context); // 'researcher'
+ */
+export function speakerOf(context: Pick<ManagerContext, 'speaker'>): string {
+  if (context.speaker === undefined) throw new Error('The group-chat manager has no speaker in a speaking state (a bug in agentchart).');
+  return context.speaker;
+}
+
+/**
+ * The member taking the current turn, checked to be of `kind` (the manager
+ * routed the turn by that kind).
+ *
+ * @example
+ * const { turn } = speakingMember(context, 'agent');
+ */
+export function speakingMember<K extends ChatMember['kind']>(context: Pick<ManagerContext, 'speaker' | 'runtime'>, kind: K): MemberOfKind<K> {
+  const speaker = speakerOf(context);
+  const member = context.runtime.members.get(speaker);
+  if (member === undefined || !isKind(member, kind)) {
+    throw new Error(`"${speaker}" takes a turn as a participant of kind ${kind}, which it is not (a bug in agentchart).`);
+  }
+  return member;
+}
+
+function isKind<K extends ChatMember['kind']>(member: ChatMember, kind: K): member is MemberOfKind<K> {
+  return member.kind === kind;
 }

@@ -1,9 +1,8 @@
 import type { Message, RunEvent, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import type { Observable } from 'rxjs';
-import { type ActorRefFrom, assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
+import { assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
 import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
-import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import type { RunResult } from '../agent/run/runResult.js';
@@ -14,14 +13,15 @@ import { TERMINATE } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedNestedWaiting, SelectionSource } from './groupChatTypes.js';
-import { type ManagerContext, stateValues } from './managerContext.js';
-import { nestedChatActor, nestedReply } from './nestedChatActor.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedDelegatedWaiting, SelectionSource } from './groupChatTypes.js';
+import { type ManagerContext, speakerOf, speakingMember, stateValues } from './managerContext.js';
+import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
-import { roundRobinAfter } from './selectionMethods.js';
+import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
+import { speakerSpawner } from './speakerSpawner.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -45,12 +45,22 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedNestedWaiting | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | undefined;
   /** The run's token budget. */
   tokenBudget?: TokenBudget | undefined;
 }
 
 export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
+
+/** The `auto` selector's reply, as the selection guards and actions read it. */
+interface SelectorAnswer {
+  answer: string;
+}
+
+/** Why the `auto` selection falls back to round robin: its model failed (`failure`), or it named nobody eligible. */
+interface SelectorFallback {
+  failure: { error: unknown } | undefined;
+}
 
 const inboundBridge = fromEventObservable<ChatControlEvent, { controls$: Observable<ChatControlEvent> }>(({ input }) => input.controls$);
 
@@ -67,22 +77,29 @@ export const managerMachine = setup({
     emitted: {} as ChatEvent,
     output: {} as GroupChatResult,
   },
-  actors: { sharedState: sharedStateMachine, nestedChat: nestedChatActor, askSelector: askSelectorActor, inbound: inboundBridge },
+  actors: {
+    sharedState: sharedStateMachine,
+    nestedChat: delegatedTurnActor,
+    participantTurn: delegatedTurnActor,
+    askSelector: askSelectorActor,
+    inbound: inboundBridge,
+  },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human',
     resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
     resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
+    resumingInCustomTurn: ({ context }) => context.resumeWaiting?.kind === 'participant',
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
     contextConditionHolds: ({ context }) => contextConditionTarget(context) !== undefined,
     speakerIsHuman: ({ context }) => memberKind(context) === 'human',
     speakerIsChat: ({ context }) => memberKind(context) === 'chat',
+    speakerIsCustom: ({ context }) => memberKind(context) === 'custom',
     saidByWaitingHuman: ({ context, event }) => event.type === 'human.said' && event.speaker === context.speaker,
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
-    answerEligible: ({ context, event }) =>
-      parseSelectorAnswer((event as unknown as { output: string }).output, context.selection.eligible) !== undefined,
+    answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
@@ -98,7 +115,10 @@ export const managerMachine = setup({
       speaker: context.resumeWaiting?.kind === 'human' ? context.resumeWaiting.speaker : undefined,
       resumeWaiting: undefined,
     })),
-    resumeSpeaker: assign(({ context }) => ({ speaker: (context.resumeWaiting as ResumedSpeaker | PersistedNestedWaiting).speaker })),
+    resumeSpeaker: assign(({ context }) => {
+      const waiting = context.resumeWaiting;
+      return { speaker: waiting?.kind === 'approval' || waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting.speaker : undefined };
+    }),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
      * rounds are used up; otherwise decides who speaks next, and applies a
@@ -133,34 +153,36 @@ export const managerMachine = setup({
       enqueue.emit(selectedEvent(context, event.speaker, 'manual'));
     }),
     endBySelector: assign({ reason: 'selector-terminate' as const }),
-    acceptAnswer: enqueueActions(({ context, event, enqueue }) => {
-      const speaker = parseSelectorAnswer((event as unknown as { output: string }).output, context.selection.eligible) as string;
+    acceptAnswer: enqueueActions(({ context, enqueue }, { answer }: SelectorAnswer) => {
+      const speaker = parseSelectorAnswer(answer, context.selection.eligible);
+      if (speaker === undefined) throw new Error('acceptAnswer needs an eligible answer (the answerEligible guard).');
       enqueue.assign(selected(speaker));
       enqueue.emit(selectedEvent(context, speaker, 'auto'));
     }),
-    rejectAnswer: enqueueActions(({ context, event, enqueue }) => {
-      const answer = (event as unknown as { output: string }).output;
+    rejectAnswer: enqueueActions(({ context, enqueue }, { answer }: SelectorAnswer) => {
       const rejected = [...context.selection.rejected, answer];
       enqueue.assign({ selection: { ...context.selection, rejected } });
       enqueue.emit({ type: 'speaker.rejected', chatId: context.run.chatId, answer, eligible: context.selection.eligible, attempt: rejected.length });
     }),
-    fallBack: enqueueActions(({ context, event, enqueue }) => {
-      const speaker = roundRobinAfter(context.runtime.participants, context.lastSpeaker, context.selection.eligible) as string;
-      const failed = event.type.startsWith('xstate.error');
+    fallBack: enqueueActions(({ context, enqueue }, { failure }: SelectorFallback) => {
+      const { eligible } = context.selection;
+      if (!isNonEmpty(eligible)) throw new Error('fallBack needs eligible speakers (the auto selector is asked only among several).');
+      const speaker = roundRobinAfter(context.runtime.participants, context.lastSpeaker, eligible);
       enqueue.emit({
         type: 'speaker.fallback',
         chatId: context.run.chatId,
         speaker,
-        reason: failed ? 'model-error' : 'ineligible-answers',
+        reason: failure === undefined ? 'ineligible-answers' : 'model-error',
         answers: context.selection.rejected,
-        ...(failed ? { error: toErrorInfo((event as unknown as { error: unknown }).error) } : {}),
+        ...(failure === undefined ? {} : { error: toErrorInfo(failure.error) }),
       });
       enqueue.assign(selected(speaker));
       enqueue.emit(selectedEvent(context, speaker, 'fallback'));
     }),
     followContextCondition: enqueueActions(({ context, enqueue }) => {
-      const from = context.speaker as string;
-      const to = contextConditionTarget(context) as string;
+      const from = speakerOf(context);
+      const to = contextConditionTarget(context);
+      if (to === undefined) throw new Error('followContextCondition needs a holding context condition (the contextConditionHolds guard).');
       enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from, to, via: 'context' });
       if (to === TERMINATE) {
         enqueue.assign({ reason: 'handoff-terminate', lastSpeaker: from, redirects: context.redirects + 1 });
@@ -170,23 +192,18 @@ export const managerMachine = setup({
     }),
     beginTurn: assign(({ context }) => turnStart(context)),
     /** A person is shown the chat through `events$`, so their turn needs no view. */
-    beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(context.speaker as string, context.turns), view: [] })),
+    beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
     /**
      * An agent's turn begins and its run is spawned, in one update. A resumed
      * turn's run goes on from its snapshot (the turn start is the same
      * function of the persisted transcript, so its view is the one it had).
      */
     beginAgentTurn: assign(({ context, spawn }) => {
-      const member = context.runtime.members.get(context.speaker as string);
-      if (member?.kind !== 'agent') throw new Error(`"${String(context.speaker)}" is not an agent`);
+      const member = speakingMember(context, 'agent');
       const { turn } = member;
       const update = turnStart(context);
       const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
-      // The machine is the agent's own (with its compiled rules), so it is spawned as logic, not by a `src` key.
-      const spawnAgent = spawn as unknown as (
-        logic: typeof agentMachine,
-        options: { id: string; input?: AgentMachineInput },
-      ) => ActorRefFrom<typeof agentMachine>;
+      const spawnAgent = speakerSpawner(spawn);
       const { chatId, publish, sharedState, newRunId } = context.run;
       const child =
         resumed === undefined
@@ -209,8 +226,7 @@ export const managerMachine = setup({
       if (context.resumeWaiting?.kind === 'approval') enqueue.assign({ resumeWaiting: undefined });
       else {
         // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
-        const member = context.runtime.members.get(context.speaker as string);
-        const unusable = member?.kind === 'agent' ? member.turn.unusable : undefined;
+        const { unusable } = speakingMember(context, 'agent').turn;
         enqueue.sendTo('speaker', unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
       }
     }),
@@ -219,9 +235,9 @@ export const managerMachine = setup({
       const { id, approved, reason } = event;
       return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
     }),
-    waitForHuman: emit(({ context }) => ({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: context.speaker as string })),
+    waitForHuman: emit(({ context }) => ({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: speakerOf(context) })),
     recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
-      const speaker = context.speaker as string;
+      const speaker = speakerOf(context);
       const review = reviewTurn(context, speaker, outcome);
       enqueue.assign({ ...review.update, spend: countTurn(context.spend, outcome) });
       enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
@@ -239,7 +255,7 @@ export const managerMachine = setup({
         type: 'turn.finished',
         chatId: context.run.chatId,
         round: rounds,
-        speaker: lastSpeaker as string,
+        speaker: lastSpeaker,
         messages: turn.messages,
         partial: true,
       });
@@ -270,6 +286,7 @@ export const managerMachine = setup({
       inspected: input.inspect !== undefined || globalInspectors().length > 0,
       sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
       tokenBudget: input.tokenBudget,
+      currentTurn: { turn: undefined },
     },
     messages: input.messages,
     turns: input.turns,
@@ -296,6 +313,7 @@ export const managerMachine = setup({
           { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
           { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
           { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
+          { guard: 'resumingInCustomTurn', target: 'speaking.custom', actions: ['announceStart', 'resumeSpeaker'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -336,11 +354,26 @@ export const managerMachine = setup({
           };
         },
         onDone: [
-          { guard: 'answerEligible', target: 'speaking', actions: 'acceptAnswer' },
-          { guard: 'retriesLeft', target: 'askingModel', reenter: true, actions: 'rejectAnswer' },
-          { target: 'speaking', actions: ['rejectAnswer', 'fallBack'] },
+          {
+            guard: { type: 'answerEligible', params: ({ event }) => ({ answer: event.output }) },
+            target: 'speaking',
+            actions: { type: 'acceptAnswer', params: ({ event }) => ({ answer: event.output }) },
+          },
+          {
+            guard: 'retriesLeft',
+            target: 'askingModel',
+            reenter: true,
+            actions: { type: 'rejectAnswer', params: ({ event }) => ({ answer: event.output }) },
+          },
+          {
+            target: 'speaking',
+            actions: [
+              { type: 'rejectAnswer', params: ({ event }) => ({ answer: event.output }) },
+              { type: 'fallBack', params: { failure: undefined } },
+            ],
+          },
         ],
-        onError: { target: 'speaking', actions: 'fallBack' },
+        onError: { target: 'speaking', actions: { type: 'fallBack', params: ({ event }) => ({ failure: { error: event.error } }) } },
       },
     },
     speaking: {
@@ -352,6 +385,7 @@ export const managerMachine = setup({
             { guard: 'contextConditionHolds', target: 'routing', reenter: true, actions: 'followContextCondition' },
             { guard: 'speakerIsHuman', target: 'human', actions: 'beginHumanTurn' },
             { guard: 'speakerIsChat', target: 'chat', actions: 'beginTurn' },
+            { guard: 'speakerIsCustom', target: 'custom', actions: 'beginTurn' },
             { target: 'agent' },
           ],
         },
@@ -389,24 +423,22 @@ export const managerMachine = setup({
           invoke: {
             id: 'speaker',
             src: 'nestedChat',
-            input: ({ context }) => {
-              const member = context.runtime.members.get(context.speaker as string);
-              if (member?.kind !== 'chat') throw new Error(`"${String(context.speaker)}" is not a group chat`);
-              const { chatId, publish } = context.run;
-              const speaker = member.name;
-              return {
-                chat: member.chat,
-                messages: context.view,
-                inspect: context.run.inspect,
-                forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
-                resume: context.resumeWaiting?.kind === 'nested' ? context.resumeWaiting.snapshot : undefined,
-                maxTokens: nestedMaxTokens(context),
-              };
-            },
-            onDone: {
+            input: ({ context }) => delegatedTurnInput(context, 'chat'),
+            onDone: { target: '#groupChat.selecting', actions: [{ type: 'recordTurn', params: ({ event }) => event.output }] },
+            onError: {
               target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ context, event }) => nestedTurnOutcome(context, event.output) }],
+              actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
             },
+          },
+        },
+        /** A custom participant's turn: the same delegated turn as a nested chat's, through its own protocol. */
+        custom: {
+          on: { abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] } },
+          invoke: {
+            id: 'speaker',
+            src: 'participantTurn',
+            input: ({ context }) => delegatedTurnInput(context, 'custom'),
+            onDone: { target: '#groupChat.selecting', actions: [{ type: 'recordTurn', params: ({ event }) => event.output }] },
             onError: {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
@@ -436,7 +468,7 @@ export const managerMachine = setup({
 
 /** The turn about to be taken: the last turn is marked as addressed to the speaker, and the speaker's view. */
 function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'view'> {
-  const speaker = context.speaker as string;
+  const speaker = speakerOf(context);
   const turns = turnsPassedTo(speaker, context.turns);
   return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
 }
@@ -471,23 +503,35 @@ function memberKind(context: ManagerContext): string | undefined {
 
 /** An agent's turn: what its run added to its view, the handoff tool it called, its failure. */
 function agentTurnOutcome(context: ManagerContext, result: RunResult): TurnOutcome {
-  const member = context.runtime.members.get(context.speaker as string);
-  const handoffCall = result.toolCalls.find((record) => !record.isError && member?.handoffTools.has(record.call.name));
+  const { handoffTools } = speakingMember(context, 'agent');
+  const handoffCall = result.toolCalls.find((record) => !record.isError && handoffTools.has(record.call.name));
   return {
     messages: result.messages.slice(context.view.length),
-    handoff: handoffCall === undefined ? undefined : member?.handoffTools.get(handoffCall.call.name),
+    handoff: handoffCall === undefined ? undefined : handoffTools.get(handoffCall.call.name),
     error: result.stopReason === 'error' ? result.error : undefined,
     usage: result.usage,
     cost: result.cost,
   };
 }
 
-/** A nested chat's turn: one reply, the text of its last turn that said something. */
-function nestedTurnOutcome(context: ManagerContext, result: GroupChatResult): TurnOutcome {
+/**
+ * The input of a nested chat's or a custom participant's turn: the member's
+ * protocol, the speaker's view, the persisted wait inside it when the chat
+ * resumes in that turn, and where the run's handle finds the turn.
+ */
+function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): DelegatedTurnInput {
+  const { delegate, name: speaker } = speakingMember(context, kind);
+  const { chatId, publish, inspect, currentTurn } = context.run;
+  const waiting = context.resumeWaiting;
   return {
-    messages: [nestedReply(context.speaker as string, result)],
-    error: result.reason === 'error' ? result.error : undefined,
-    usage: result.usage,
-    cost: result.cost,
+    participant: delegate,
+    view: context.view,
+    resume: waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting : undefined,
+    context: {
+      inspect,
+      forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
+      maxTokens: nestedMaxTokens(context),
+    },
+    current: currentTurn,
   };
 }

@@ -2,8 +2,8 @@ import { agentContextNow } from '../agent/machine/fusedStep.js';
 import { type Message, type ToolCall, msg } from '@agentchart/core';
 import type { AnyActorRef } from 'xstate';
 import type { AgentContext } from '../agent/machine/agentContext.js';
-import type { ManagerContext } from './managerContext.js';
-import { type Transcript, nestedReply, nestedTranscriptOf } from './nestedChatActor.js';
+import { type ManagerContext, speakerOf } from './managerContext.js';
+import type { Transcript } from './nestedChatProtocol.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
 
 /** What a tool call still running (or waiting for approval) when the chat was aborted is answered with. */
@@ -11,7 +11,7 @@ const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a r
 
 /**
  * The turn of the speaker cut short by an abort, if it produced anything: an
- * agent's (`partialAgentTurn`) or a nested chat's (`partialNestedTurn`).
+ * agent's (`partialAgentTurn`), a nested chat's or a custom participant's (`partialDelegatedTurn`).
  * `speakerRun` is the manager's `speaker` child.
  *
  * @example
@@ -20,7 +20,7 @@ const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a r
 export function partialTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
   const kind = context.speaker === undefined ? undefined : context.runtime.members.get(context.speaker)?.kind;
   if (kind === 'agent') return partialAgentTurn(context, speakerRun);
-  if (kind === 'chat') return partialNestedTurn(context, speakerRun);
+  if (kind === 'chat' || kind === 'custom') return partialDelegatedTurn(context);
   return undefined;
 }
 
@@ -36,15 +36,14 @@ export function transcriptSoFar(context: ManagerContext, speakerRun: AnyActorRef
 }
 
 /**
- * The turn of a nested chat cut short by an abort: its reply so far, the
- * text of the last of its turns (its own turn in progress included) that said
- * something. `undefined` when none did.
+ * The turn of a nested chat or a custom participant cut short by an abort:
+ * what it said so far (a nested chat's reply so far is the text of the last
+ * of its turns, its own turn in progress included, that said something).
+ * `undefined` when it said nothing.
  */
-function partialNestedTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
-  const transcript = nestedTranscriptOf(speakerRun);
-  if (transcript === undefined) return undefined;
-  const reply = nestedReply(context.speaker as string, transcript);
-  return reply.content === '' ? undefined : appendTurn(context, context.speaker as string, [reply], true);
+function partialDelegatedTurn(context: ManagerContext): TurnRecord | undefined {
+  const soFar = context.run.currentTurn.turn?.soFar();
+  return soFar === undefined ? undefined : appendTurn(context, speakerOf(context), soFar, true);
 }
 
 /**
@@ -66,7 +65,7 @@ function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | und
     const outcome = batch.outcomes[batch.calls.findIndex((candidate) => candidate.id === call.id)];
     return outcome ?? { content: ABORTED_CALL_CONTENT, isError: true };
   });
-  return appendTurn(context, context.speaker as string, turnMessages, true);
+  return appendTurn(context, speakerOf(context), turnMessages, true);
 }
 
 /**

@@ -15,7 +15,7 @@ export interface TurnOutcome {
 
 /** The context after a turn is appended to the transcript. */
 export interface TurnRecord {
-  update: Pick<ManagerContext, 'messages' | 'turns' | 'rounds' | 'lastSpeaker'>;
+  update: Pick<ManagerContext, 'messages' | 'turns' | 'rounds'> & { lastSpeaker: string };
   /** The turn's messages, as `turn.finished` reports them. */
   messages: Message[];
 }

@@ -10,13 +10,22 @@
  * @example
  * roundRobinAfter(['a', 'b', 'c'], 'b', ['a', 'c']); // 'c'
  */
-export function roundRobinAfter(participants: readonly string[], last: string | undefined, eligible: readonly string[]): string | undefined {
+export function roundRobinAfter(participants: readonly string[], last: string | undefined, eligible: NonEmpty<string>): string {
   const from = last === undefined ? -1 : participants.indexOf(last);
   for (let step = 1; step <= participants.length; step++) {
-    const candidate = participants[(from + step + participants.length) % participants.length] as string;
-    if (eligible.includes(candidate)) return candidate;
+    const candidate = participants[(from + step + participants.length) % participants.length];
+    if (candidate !== undefined && eligible.includes(candidate)) return candidate;
   }
-  return undefined;
+  // Eligible names are participants, so the loop found one; this keeps the result a name whatever the input.
+  return eligible[0];
+}
+
+/** A list with at least one element. */
+export type NonEmpty<T> = readonly [T, ...T[]];
+
+/** Whether `list` has an element (and is then typed so that its first one is not `undefined`). */
+export function isNonEmpty<T>(list: readonly T[]): list is NonEmpty<T> {
+  return list.length > 0;
 }
 
 /**
@@ -35,7 +44,7 @@ export function nextRandom(state: number): { value: number; state: number } {
 }
 
 /** A uniformly random eligible name and the generator's next state. */
-export function randomPick(eligible: readonly string[], state: number): { speaker: string; state: number } {
+export function randomPick(eligible: NonEmpty<string>, state: number): { speaker: string; state: number } {
   const draw = nextRandom(state);
-  return { speaker: eligible[Math.floor(draw.value * eligible.length)] as string, state: draw.state };
+  return { speaker: eligible[Math.floor(draw.value * eligible.length)] ?? eligible[0], state: draw.state };
 }

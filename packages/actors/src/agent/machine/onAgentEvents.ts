@@ -12,6 +12,18 @@ import type { AnyActorRef } from 'xstate';
  */
 export function onAgentEvents(actor: AnyActorRef, listener: (event: RunEvent) => void): void {
   actor.on('*', listener);
+  onFusedStepEvents(actor, listener);
+}
+
+/**
+ * Listens to the run events an agent actor's model caller emits for its
+ * fused steps only: for a caller that already listens to the agent actor
+ * itself (a root run, see `startRootRun`).
+ *
+ * @example
+ * onFusedStepEvents(actor, (event) => bus.next(event));
+ */
+export function onFusedStepEvents(actor: AnyActorRef, listener: (event: RunEvent) => void): void {
   const model = (actor.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> }).children?.model;
   model?.on('*', listener);
 }

@@ -12,18 +12,19 @@ import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../../ids.js';
 import { agentMachine } from '../machine/agentMachine.js';
 import type { AgentRuntime } from '../machine/agentRuntime.js';
-import { onAgentEvents } from '../machine/onAgentEvents.js';
+import { onFusedStepEvents } from '../machine/onAgentEvents.js';
 import { type ApprovalRequest, pendingRequests } from '../machine/approvals.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../../inspection/inspectOption.js';
 import { announceRun } from '../../inspection/runObservers.js';
 import { type PersistedRun, persistRun } from './runSnapshot.js';
-import { type SharedStateHandle, sharedStateHandle } from '../../sharedState/sharedStateHandle.js';
+import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
-import { runOutput } from '../../runOutput.js';
+import type { RunHandle } from '../../rootRun/runHandle.js';
+import { startRootRun } from '../../rootRun/startRootRun.js';
 
 /** A running (or finished) agent run. */
-export interface AgentRun {
+export interface AgentRun extends RunHandle<RunEvent, RunResult> {
   readonly runId: string;
   /**
    * Every event of the run, from `run.started` to `run.finished`. The run
@@ -109,23 +110,17 @@ export function machineFor(runtime: AgentRuntime): typeof agentMachine {
 }
 
 function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: boolean, actor: Actor<typeof agentMachine>): AgentRun {
-  const events = new Subject<RunEvent>();
-  onAgentEvents(actor, (event) => events.next(event));
-  const { runtime } = actor.getSnapshot().context;
-  const state = sharedStateHandle(actor.getSnapshot().context.sharedState, { schema: runtime.stateSchema });
-  const stateChanges = state.changes$.subscribe((change) => events.next(stateChangedEvent(change, runId, runtime.agentName)));
-
-  const result = runOutput<RunResult>(actor, events, () => stateChanges.unsubscribe());
-
-  const abort = () => actor.send({ type: 'abort' });
-  queueMicrotask(() => {
-    actor.start();
-    if (signal?.aborted) return abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    if (actor.getSnapshot().status !== 'active') return; // run.abort() came before the run started
-    if (sendStart) actor.send({ type: 'start' });
+  const { runtime, sharedState } = actor.getSnapshot().context;
+  const bus = new Subject<RunEvent>();
+  const root = startRootRun<RunEvent, RunResult>(actor, {
+    bus,
+    signal,
+    sendStart,
+    sharedState: { ref: sharedState, options: { schema: runtime.stateSchema } },
+    stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
   });
-  void result.finally(() => signal?.removeEventListener('abort', abort));
+  // The machine's events reach the bus through the root run; a fused step's come from the model caller.
+  onFusedStepEvents(actor, (event) => bus.next(event));
 
   const pending = () => {
     const snapshot = actor.getSnapshot();
@@ -158,10 +153,10 @@ function wireRun(runId: string, signal: AbortSignal | undefined, sendStart: bool
 
   const run: AgentRun = {
     runId,
-    events$: events.asObservable(),
-    result,
-    abort,
-    state,
+    events$: root.events$,
+    result: root.result,
+    abort: root.abort,
+    state: root.state,
     get pendingApprovals() {
       return pending();
     },

@@ -1,8 +1,9 @@
-import type { AnyTool, ErrorInfo } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, type ErrorInfo } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import { newRunId } from '../../ids.js';
+import { agentConfigOf } from '../../participant/participantOf.js';
+import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../../participant/participantProtocol.js';
 import type { Agent } from '../createAgent.js';
-import { registerToolSourceAgent } from '../agentRegistry.js';
 import { type ApprovalRequest, type ApprovalState, pendingRequests } from '../machine/approvals.js';
 import { deferredAgentRun } from '../run/deferredAgentRun.js';
 import { followToolSources } from './followToolSources.js';
@@ -15,27 +16,27 @@ import type { LoadedSourceTools, ToolSourceSet } from './toolSourceSet.js';
  * agent's own tools plus the sources' tools, with its rules compiled and its
  * `toolChoice` checked against exactly those names; that agent is kept while
  * the lists stay the same. Source list changes during a run reach it through
- * `followToolSources`. `onAgent` hears of every agent made (to register it).
- * A group chat loads the sources itself (`registerToolSourceAgent`).
+ * `followToolSources`. In a group chat it takes part as the agent made for
+ * the last loaded list (before any load it cannot: `notLoaded` says why),
+ * and the chat loads its sources itself (its protocol's `toolSources`).
  *
  * @example
- * const agent = agentWithToolSources('dev', ownTools, sources, (sourceTools) => createAgent({ ...options, tools: [...ownTools, ...sourceTools] }));
+ * const agent = agentWithToolSources('dev', ownTools, sources, (sourceTools) => createAgent({ ...options, tools: [...ownTools, ...sourceTools] }), 'Load its tools first.');
  */
 export function agentWithToolSources(
   name: string,
   ownTools: readonly AnyTool[],
   sources: ToolSourceSet,
   makeAgent: (sourceTools: readonly AnyTool[]) => Agent,
-  onAgent: (agent: Agent) => void,
+  notLoaded: string,
   instructions?: string,
-): Agent {
+): Agent & ProvidesParticipantProtocol {
   let cached: { tools: readonly AnyTool[]; agent: Agent } | undefined;
   const agentFor = (loaded: LoadedSourceTools): Agent => {
     const same =
       cached !== undefined && cached.tools.length === loaded.tools.length && cached.tools.every((tool, index) => tool === loaded.tools[index]);
     if (!same || cached === undefined) {
       cached = { tools: loaded.tools, agent: makeAgent(loaded.tools) };
-      onAgent(cached.agent);
     }
     return cached.agent;
   };
@@ -51,7 +52,16 @@ export function agentWithToolSources(
       throw error;
     }
   };
-  const agent: Agent = {
+  // A group chat loads the sources when it starts and follows their changes (see `chatToolSources`).
+  const toolSources: ToolSourceAgent = {
+    instructions,
+    sources,
+    load: async (signal) => (await load(signal)).loaded,
+    get loadError() {
+      return loadError;
+    },
+  };
+  return {
     name,
     get tools() {
       return cached?.agent.tools ?? ownTools;
@@ -94,17 +104,29 @@ export function agentWithToolSources(
     },
     loadTools: async () => (await load()).agent.tools,
     close: () => sources.close(),
+    [PARTICIPANT_PROTOCOL]: () => ({
+      kind: 'agent',
+      name,
+      config: () => {
+        if (cached === undefined) throw new ConfigurationError(notLoaded, {});
+        return agentConfigOf(cached.agent);
+      },
+      toolSources,
+    }),
   };
-  // A group chat loads the sources when it starts and follows their changes (see `chatToolSources`).
-  registerToolSourceAgent(agent, {
-    instructions,
-    sources,
-    load: async (signal) => (await load(signal)).loaded,
-    get loadError() {
-      return loadError;
-    },
-  });
-  return agent;
+}
+
+/**
+ * What a group chat needs of an agent with tool sources (`createAgent({ toolSources })`): its
+ * instructions (to describe it before its sources are loaded), its sources (to follow their list
+ * changes) and `load`, which loads them, so that the agent's configuration has their tools from then on.
+ */
+export interface ToolSourceAgent {
+  readonly instructions: string | undefined;
+  readonly sources: ToolSourceSet;
+  load(signal?: AbortSignal): Promise<LoadedSourceTools>;
+  /** Why the last load failed (a list the agent's rules cannot take, two sources offering one name); undefined after a good one. */
+  readonly loadError: ErrorInfo | undefined;
 }
 
 /** The approvals a persisted run waits for (empty when the snapshot is not one: `resume` then fails with the reason). */

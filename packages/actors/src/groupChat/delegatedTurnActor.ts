@@ -1,0 +1,43 @@
+import type { Message } from '@agentchart/core';
+import { fromPromise } from 'xstate';
+import type { DelegatedProtocol, DelegatedTurn, TurnContext } from '../participant/participantProtocol.js';
+import type { PersistedDelegatedWaiting } from './groupChatTypes.js';
+import type { TurnOutcome } from './reviewTurn.js';
+
+/** The delegated turn a chat run is in, if any: set while a nested chat or a custom participant speaks. */
+export interface CurrentTurn {
+  turn: DelegatedTurn | undefined;
+}
+
+export interface DelegatedTurnInput {
+  participant: DelegatedProtocol;
+  /** The speaker's view: what the turn runs on. */
+  view: Message[];
+  /** A persisted wait inside the turn to continue instead of a new turn on `view`. */
+  resume: PersistedDelegatedWaiting | undefined;
+  context: Omit<TurnContext, 'signal'>;
+  /** Where the chat run's handle finds the turn while it runs (its waits, a person's answers, persisting it). */
+  current: CurrentTurn;
+}
+
+/**
+ * A turn a participant takes outside the manager's own states — a nested
+ * chat's run, a custom participant's turn — as an actor: it starts (or
+ * resumes) the turn through the participant's protocol, makes it the run's
+ * current turn while it runs, and outputs its outcome. Stopping the actor
+ * aborts the turn (its `signal`).
+ */
+export const delegatedTurnActor = fromPromise<TurnOutcome, DelegatedTurnInput>(async ({ input, signal }) => {
+  const { participant, current } = input;
+  const context: TurnContext = { ...input.context, signal };
+  const turn =
+    input.resume !== undefined && participant.resume !== undefined
+      ? participant.resume(input.resume, context)
+      : participant.start(input.view, context);
+  current.turn = turn;
+  try {
+    return await turn.outcome;
+  } finally {
+    if (current.turn === turn) current.turn = undefined;
+  }
+});

@@ -1,0 +1,82 @@
+import { ConfigurationError } from '@agentchart/core';
+import { ChatNotWaitingError, ChatSnapshotError } from '../groupChat/groupChatErrors.js';
+import type { PersistedDelegatedWaiting, PersistedParticipantWaiting } from '../groupChat/groupChatTypes.js';
+import type { CustomParticipant, ParticipantTurn } from './customParticipant.js';
+import type { DelegatedProtocol, DelegatedTurn } from './participantProtocol.js';
+
+/**
+ * The participant protocol of a `CustomParticipant`: its turn's reply becomes
+ * one assistant message named after it, its waits and a person's answers pass
+ * through, and a turn that waits is persisted as
+ * `{ kind: 'participant', speaker, waiting, state }` (`state` from the turn's
+ * `persist()`, taken back by `resumeTurn`).
+ *
+ * @example
+ * const protocol = customParticipantProtocol({ kind: 'custom', name: 'clock', takeTurn: () => ({ reply: Promise.resolve('noon') }) });
+ */
+export function customParticipantProtocol(participant: CustomParticipant): DelegatedProtocol {
+  const { name } = participant;
+  const turnOf = (turn: ParticipantTurn): DelegatedTurn => {
+    if (typeof turn !== 'object' || turn === null || !(turn.reply instanceof Promise)) {
+      throw new ConfigurationError(`Custom participant "${name}": takeTurn (and resumeTurn) must return { reply: Promise<string>, ... }.`, { name });
+    }
+    const answer = <K extends 'say' | 'approve' | 'reject' | 'select'>(method: K): NonNullable<ParticipantTurn[K]> => {
+      const handler = turn[method];
+      if (typeof handler !== 'function') {
+        throw new ChatNotWaitingError(`Custom participant "${name}" takes no ${method}() in this turn (its turn has no ${method} method).`, { name });
+      }
+      return handler.bind(turn) as NonNullable<ParticipantTurn[K]>;
+    };
+    return {
+      outcome: turn.reply.then((text) => {
+        if (typeof text !== 'string') {
+          throw new ConfigurationError(`Custom participant "${name}": its turn's reply must resolve to a string (got ${typeof text}).`, { name });
+        }
+        return { messages: [{ role: 'assistant', name, content: text }] };
+      }),
+      waiting: () => turn.waiting?.(),
+      say: (text, options) => answer('say')(text, options),
+      approve: (id) => answer('approve')(id),
+      reject: (id, reason) => answer('reject')(id, reason),
+      select: (speaker) => answer('select')(speaker),
+      persist: () => {
+        const waiting = turn.waiting?.();
+        if (waiting === undefined || typeof turn.persist !== 'function') {
+          throw new ChatNotWaitingError(
+            `The turn of custom participant "${name}" cannot be persisted: it persists only while its waiting() reports a wait and it has a persist() method.`,
+            { name, waiting },
+          );
+        }
+        return { kind: 'participant', speaker: name, waiting, state: turn.persist() };
+      },
+      soFar: () => {
+        const text = turn.partial?.();
+        return typeof text === 'string' && text !== '' ? [{ role: 'assistant', name, content: text }] : undefined;
+      },
+    };
+  };
+  const { resumeTurn } = participant;
+  return {
+    kind: 'custom',
+    name,
+    description: participant.description,
+    start: (view, context) => turnOf(participant.takeTurn(view, { signal: context.signal })),
+    resume:
+      typeof resumeTurn === 'function'
+        ? (persisted, context) => turnOf(resumeTurn.call(participant, participantWaiting(persisted, name).state, { signal: context.signal }))
+        : undefined,
+    checkPersisted: (persisted) => participantWaiting(persisted, name),
+    persistedWaiting: (persisted) => participantWaiting(persisted, name).waiting,
+  };
+}
+
+/** `persisted` as a wait inside this participant's turn; a nested chat's wait is not one. */
+function participantWaiting(persisted: PersistedDelegatedWaiting, name: string): PersistedParticipantWaiting {
+  if (persisted.kind !== 'participant') {
+    throw new ChatSnapshotError(
+      `The snapshot waits inside "${name}" as if it were a nested group chat, but "${name}" is a custom participant. Resume it with the chat that persisted it.`,
+      { speaker: name },
+    );
+  }
+  return persisted;
+}

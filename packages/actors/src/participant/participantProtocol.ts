@@ -1,0 +1,105 @@
+import type { Message, TokenBudgetOption } from '@agentchart/core';
+import type { AgentConfig } from '../agent/createAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { ChatEvent, ChatWaiting, PersistedDelegatedWaiting } from '../groupChat/groupChatTypes.js';
+import type { TurnOutcome } from '../groupChat/reviewTurn.js';
+import type { InspectOption } from '../inspection/inspectOption.js';
+
+/**
+ * The one way a group chat reaches its participants (internal): every kind of
+ * participant — an agent, a person, a nested group chat, a participant of the
+ * user's own — is, to the chat, a `ParticipantProtocol`. Objects made by
+ * `createAgent` and `createGroupChat` give theirs under this key; a person
+ * (`humanAgent`), a group chat written by hand and a `CustomParticipant` are
+ * adapted by shape (see `participantProtocol`).
+ */
+export const PARTICIPANT_PROTOCOL: unique symbol = Symbol('agentchart.participantProtocol');
+
+/** An object that gives its participant protocol (an agent, a group chat). */
+export interface ProvidesParticipantProtocol {
+  [PARTICIPANT_PROTOCOL](): ParticipantProtocol;
+}
+
+export type ParticipantProtocol = AgentProtocol | HumanProtocol | DelegatedProtocol;
+
+/**
+ * An agent: the chat runs the agent's own machine in its turn, as the
+ * manager's `speaker` child, from the agent's configuration. Its turn is
+ * persisted as the agent's run (`run.persist()` format) while it waits for
+ * approval, and resumed from it.
+ */
+export interface AgentProtocol {
+  readonly kind: 'agent';
+  readonly name: string;
+  /** The agent's configuration; throws `ConfigurationError` while it cannot have one (tool sources not loaded yet). */
+  config(): AgentConfig;
+  /** An agent with tool sources: what a chat loads before its first turn and follows while it runs. */
+  readonly toolSources: ToolSourceAgent | undefined;
+}
+
+/** A person: the turn is a wait for `run.say`, persisted as that wait. */
+export interface HumanProtocol {
+  readonly kind: 'human';
+  readonly name: string;
+  readonly description: string | undefined;
+}
+
+/**
+ * A participant whose turn runs outside the manager's own states and is
+ * reached through a `DelegatedTurn`: a nested group chat (`kind: 'chat'`) or
+ * a participant of the user's own (`kind: 'custom'`).
+ */
+export interface DelegatedProtocol {
+  readonly kind: 'chat' | 'custom';
+  readonly name: string;
+  readonly description: string | undefined;
+  /** Starts a turn on `view`. */
+  start(view: Message[], context: TurnContext): DelegatedTurn;
+  /** Continues a turn persisted by `DelegatedTurn.persist`; `undefined` when its turns cannot be resumed. */
+  readonly resume: ((persisted: PersistedDelegatedWaiting, context: TurnContext) => DelegatedTurn) | undefined;
+  /**
+   * Checks a persisted turn before the chat resumes it (everything the
+   * resume would check), returning the copy to resume from; throws
+   * `ChatSnapshotError` (or `RunSnapshotError` for an agent's run inside).
+   */
+  checkPersisted(persisted: PersistedDelegatedWaiting): PersistedDelegatedWaiting;
+  /** What a turn persisted as `persisted` waits for (the chat's `waiting()` right after `resume`), without `within`. */
+  persistedWaiting(persisted: PersistedDelegatedWaiting): ChatWaiting;
+}
+
+/** What a delegated turn is given by the chat it is taken in. */
+export interface TurnContext {
+  /** Aborted when the turn is stopped (the chat aborted). */
+  signal: AbortSignal;
+  /** The outer run's `inspect` option (a nested chat's actors are seen by it too). */
+  inspect: InspectOption | undefined;
+  /** Puts the turn's own events on the chat's bus (a nested chat's, as `nested.event`). */
+  forward(event: ChatEvent): void;
+  /** What is left of the chat's token budget. */
+  maxTokens: TokenBudgetOption | undefined;
+}
+
+/**
+ * A delegated turn in progress: what the chat's handle reaches while the
+ * participant speaks (its waits, a person's answers, persisting it) and
+ * what the manager records when it ends or is cut short.
+ */
+export interface DelegatedTurn {
+  /** The turn's outcome once it ends (its messages, error, usage). */
+  readonly outcome: Promise<TurnOutcome>;
+  /** What the turn waits for now, if anything. */
+  waiting(): ChatWaiting | undefined;
+  say(text: string, options: { as?: string }): void;
+  approve(id: string): void;
+  reject(id: string, reason: string | undefined): void;
+  select(speaker: string): void;
+  /** The turn as JSON, while it waits: the `waiting` of the chat's snapshot. */
+  persist(): PersistedDelegatedWaiting;
+  /** The turn's messages so far (a partial turn when the chat is aborted), `undefined` when it has said nothing. */
+  soFar(): Message[] | undefined;
+}
+
+/** Whether `value` gives its participant protocol. */
+export function providesParticipantProtocol(value: object): value is ProvidesParticipantProtocol {
+  return typeof (value as Partial<ProvidesParticipantProtocol>)[PARTICIPANT_PROTOCOL] === 'function';
+}

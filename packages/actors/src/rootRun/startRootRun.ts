@@ -1,0 +1,129 @@
+import type { StateChange } from '@agentchart/core';
+import type { Observable, Subject } from 'rxjs';
+import type { AnyActorRef } from 'xstate';
+import { runOutput } from '../runOutput.js';
+import { type SharedStateHandle, type SharedStateHandleOptions, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+
+/** How a run's root actor is started: the parts where an agent run and a chat run differ. */
+export interface RootRunOptions<Event> {
+  /** The run's event stream: the root actor's emitted events go onto it (and whatever else the caller puts there). */
+  bus: Subject<Event>;
+  /** The run's `signal` option: aborting it aborts the run. */
+  signal: AbortSignal | undefined;
+  /** Whether the run begins with a `start` event (a resumed agent run goes on from its snapshot without one). */
+  sendStart: boolean;
+  /** The root actor's shared-state actor, and the handle's options (an agent's state schema). */
+  sharedState: { ref: SharedStateRef; options?: SharedStateHandleOptions };
+  /** The run event that reports a change of the shared state. */
+  stateEvent(change: StateChange): Event;
+  /**
+   * Whether an abort right now waits until the root actor has taken its
+   * `start` event (a resumed chat aborted before it started is aborted inside
+   * the turn it resumes, so that turn is kept); default never.
+   */
+  holdAbort?(): boolean;
+  /**
+   * Work before the actor may start (a chat loads its agents' tool
+   * sources): the actor starts once `ready` resolves. Aborting the run
+   * meanwhile calls `cancel`, and the run then ends aborted; when `ready`
+   * rejects otherwise, the run fails with its error (`result` rejects,
+   * `events$` errors) and the actor never starts.
+   */
+  prepare?: { ready: Promise<void>; cancel(): void };
+  /** Called when the run ends, before its event stream ends (stops what fed the bus besides the actor). */
+  release?(): void;
+}
+
+/** A started root actor: the parts of its handle every run has (see `RunHandle`). */
+export interface RootRun<Event, Result> {
+  readonly events$: Observable<Event>;
+  readonly result: Promise<Result>;
+  readonly state: SharedStateHandle;
+  abort(): void;
+}
+
+/**
+ * Starts a run's root actor (an agent machine or a group-chat manager) the
+ * one way every run starts: its emitted events and its shared state's changes
+ * go onto the run's bus; on the next microtask (so that a caller subscribing
+ * right after sees every event), or once `prepare` is ready, the actor
+ * starts, the `signal` is wired to abort it, and it gets its `start` event;
+ * `result` is its output, and the bus completes with it (or errors with the
+ * actor's error).
+ *
+ * @example
+ * const root = startRootRun<RunEvent, RunResult>(actor, {
+ *   bus: new Subject(), signal, sendStart: true,
+ *   sharedState: { ref: actor.getSnapshot().context.sharedState },
+ *   stateEvent: (change) => stateChangedEvent(change, runId, name),
+ * });
+ */
+export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRunOptions<Event>): RootRun<Event, Result> {
+  const { bus, signal } = options;
+  actor.on('*', (event: Event) => bus.next(event));
+  const state = sharedStateHandle(options.sharedState.ref, options.sharedState.options);
+  const stateChanges = state.changes$.subscribe((change) => bus.next(options.stateEvent(change)));
+  const finished = runOutput<Result>(actor, bus, () => {
+    options.release?.();
+    stateChanges.unsubscribe();
+  });
+
+  const { prepare } = options;
+  let preparing = prepare !== undefined;
+  let cancelled = false;
+  let abortAfterStart = false;
+  const abort = () => {
+    if (preparing) {
+      // Still preparing: stop that; the run then starts aborted.
+      cancelled = abortAfterStart = true;
+      prepare?.cancel();
+    } else if (options.holdAbort?.() === true) abortAfterStart = true;
+    else actor.send({ type: 'abort' });
+  };
+  const begin = () => {
+    actor.start();
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+    if (actor.getSnapshot().status !== 'active') return; // aborted before it started
+    // Aborted while preparing, with no turn to keep: it ends without starting.
+    if (abortAfterStart && options.holdAbort?.() !== true) return void actor.send({ type: 'abort' });
+    if (options.sendStart) actor.send({ type: 'start' });
+    if (abortAfterStart) actor.send({ type: 'abort' });
+  };
+
+  let result = finished;
+  if (prepare === undefined) queueMicrotask(begin);
+  else {
+    const stopPreparing = () => abort();
+    if (signal?.aborted) stopPreparing();
+    else signal?.addEventListener('abort', stopPreparing, { once: true });
+    const settled = () => {
+      signal?.removeEventListener('abort', stopPreparing);
+      preparing = false;
+    };
+    prepare.ready.then(
+      () => {
+        settled();
+        begin();
+      },
+      () => {
+        settled();
+        if (cancelled) begin(); // aborted while preparing: the run ends `aborted`
+      },
+    );
+    result = prepare.ready.then(
+      () => finished,
+      (error: unknown) => {
+        if (cancelled) return finished;
+        stateChanges.unsubscribe();
+        bus.error(error);
+        throw error;
+      },
+    );
+  }
+  // The caller's `await run.result` sees a rejection; this chain only removes the listener.
+  void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
+
+  return { events$: bus.asObservable(), result, state, abort };
+}
