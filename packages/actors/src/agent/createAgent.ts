@@ -203,7 +203,7 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
+export type AgentConfig = Omit<AgentRuntime, 'liveTools' | 'fusedStep'> & {
   toolChoice: ToolMode | ToolChoice | undefined;
   addableTools: ReadonlyMap<string, AnyTool>;
 };
@@ -284,7 +284,8 @@ class ConfiguredAgent implements Agent, ProvidesParticipantProtocol {
     const inspect = combineInspectors(this.#inspect, runOptions.inspect, ...globalInspectors());
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
     const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
-    const runtime = runtimeFor(config, config.tools.values(), middleware, inspect !== undefined, budget, checkpointsOption(runOptions));
+    const inspected = inspect !== undefined;
+    const runtime = runtimeFor(config, config.tools.values(), middleware, inspected, budget, inspected, checkpointsOption(runOptions));
     return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect, presetRunId(runOptions));
   }
 
@@ -303,19 +304,20 @@ class ConfiguredAgent implements Agent, ProvidesParticipantProtocol {
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
     const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
+    const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
+    const inspected = inspect !== undefined;
     const checkpoints = checkpointsOption(resumeOptions);
     const restored = restoreRun(
       snapshot,
       config.agentName,
       known,
-      (live) => runtimeFor(config, live, middleware, false, config.tokenBudget, checkpoints),
+      (live) => runtimeFor(config, live, middleware, false, config.tokenBudget, inspected, checkpoints),
       {
         snapshotKey: config.snapshotKey,
         startingTools: [...config.tools.keys()],
         vouchedTools: new Set((resumeOptions.tools ?? []).map((tool) => tool.name)),
       },
     );
-    const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
     return resumeAgentRun(restored.runId, restored.snapshot, resumeOptions.signal, inspect, restored.resumeAt);
   }
 
@@ -340,12 +342,14 @@ function runtimeFor(
   middleware: readonly FunctionMiddleware[],
   mirrorToolRules = false,
   budget: TokenBudget | undefined = config.tokenBudget,
+  inspected = mirrorToolRules,
   checkpoints?: RunCheckpoints,
 ): AgentRuntime {
   return agentRuntime(config, {
     liveTools: new LiveToolSet(liveTools),
     middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
     mirrorToolRules,
+    inspected,
     tokenBudget: budget,
     checkpoints,
   });

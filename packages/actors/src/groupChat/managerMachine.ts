@@ -2,6 +2,7 @@ import type { Message, RunEvent, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import type { Observable } from 'rxjs';
 import { assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
+import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import type { RunResult } from '../agent/run/runResult.js';
@@ -222,7 +223,7 @@ export const managerMachine = setup({
               },
             })
           : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
-      child.on('*', (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
+      onAgentEvents(child, (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
       return update;
     }),
     /** A new turn's run starts; a resumed one goes on where it waited. */

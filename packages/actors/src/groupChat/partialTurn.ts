@@ -1,3 +1,4 @@
+import { agentContextNow } from '../agent/machine/fusedStep.js';
 import { type Message, type ToolCall, msg } from '@agentchart/core';
 import type { AnyActorRef } from 'xstate';
 import type { AgentContext } from '../agent/machine/agentContext.js';
@@ -57,7 +58,7 @@ function partialDelegatedTurn(context: ManagerContext): TurnRecord | undefined {
 function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
   const run = speakerRun?.getSnapshot() as { context: AgentContext } | undefined;
   if (run === undefined) return undefined;
-  const { messages, batch } = run.context;
+  const { messages, batch } = agentContextNow(run.context);
   const produced = messages.slice(context.view.length);
   if (produced.length === 0) return undefined;
   const turnMessages = answerOpenCalls(produced, (call) => {

@@ -8,6 +8,7 @@ import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActo
 import { offeredToolsByName } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
+import { stepContinues } from './fusedStep.js';
 import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
@@ -110,6 +111,8 @@ export const agentMachine = setup({
     rulesFailed: ({ context }) => context.rules?.phase === 'failed',
     resumesAtBatchStart: ({ event }) => event.type === 'resume' && event.at === 'acting',
     resumesAtBatch: ({ event }) => event.type === 'resume' && event.at === 'batchReady',
+    fusedStepContinues: ({ context, event }) => event.type === 'step.done' && stepContinues(context, event.patch),
+    fusedStepBusy: ({ context }) => context.runtime.fusedStep.busy,
   },
   actions: {
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
@@ -139,6 +142,16 @@ export const agentMachine = setup({
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
     ),
+    takeFusedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeFusedStep)),
+    /** The common fused step: the run goes on, and the next model call starts in the same action. */
+    takeFusedStepAndContinue: enqueueActions(({ context, event, enqueue }) =>
+      runSteps(context, event, enqueue, agentSteps.takeFusedStep, agentSteps.startStep),
+    ),
+    takeStoppedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeStoppedStep)),
+    /** The fused step is running step functions: the event waits until it is done (see `FusedStepSlot`). */
+    deferToFusedStep: ({ context, event }) => {
+      context.runtime.fusedStep.deferred.push(event);
+    },
     recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
     beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.checkpointBatchStart, ...batchStart)),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
@@ -301,6 +314,13 @@ export const agentMachine = setup({
           target: 'failed',
           actions: assign({ error: ({ event }) => toErrorInfo(event.error) }),
         },
+        // A fused step (docs/performance.md): the reply and its whole batch, taken in the model caller.
+        'step.done': [
+          { guard: 'fusedStepContinues', actions: 'takeFusedStepAndContinue' },
+          { target: 'stepDone', actions: 'takeFusedStep' },
+        ],
+        abort: { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },
+        'tools.unusable': { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },
       },
     },
     /** Calls that may need a human decision are screened first; most batches go straight to acting. */
@@ -377,10 +397,10 @@ export const agentMachine = setup({
       entry: { type: 'finish', params: ({ context }) => ({ reason: context.finalCall ?? 'max-tool-calls' }) },
     },
     endedByMiddleware: { type: 'final', entry: { type: 'finish', params: { reason: 'ended-by-middleware' } } },
-    aborted: { type: 'final', entry: ['answerAbortedBatch', { type: 'finish', params: { reason: 'aborted' } }] },
+    aborted: { type: 'final', entry: ['takeStoppedStep', 'answerAbortedBatch', { type: 'finish', params: { reason: 'aborted' } }] },
     failed: {
       type: 'final',
-      entry: { type: 'finish', params: ({ context }) => ({ reason: 'error' as const, error: context.error }) },
+      entry: ['takeStoppedStep', { type: 'finish', params: ({ context }) => ({ reason: 'error' as const, error: context.error }) }],
     },
   },
   output: ({ context }) => toRunResult(context),

@@ -4,6 +4,7 @@ import type { LiveToolSet } from '../tools/liveTools.js';
 import type { SnapshotKey } from '../run/snapshotSignature.js';
 import type { RunBudgetSettings } from './runTokenBudget.js';
 import type { RunCheckpoints } from './runCheckpoints.js';
+import { type FusedStepSlot, fusedStepSlot } from './fusedStep.js';
 
 /**
  * The parts of a run that are code, not data: the model, the tools, the
@@ -37,11 +38,23 @@ export interface AgentRuntime extends RunBudgetSettings {
    * since the agent never reads it.
    */
   readonly mirrorToolRules?: boolean;
+  /**
+   * Whether an inspector observes the run: every step then takes the full
+   * path, so the inspector sees every model call and tool batch as a state
+   * (see `fusedStep.ts`).
+   */
+  readonly inspected?: boolean;
+  /** Where the run's fused step in flight meets the machine (see `fusedStep.ts`): run-local, never persisted. */
+  readonly fusedStep: FusedStepSlot;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
   /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */
   readonly snapshotKey?: SnapshotKey | undefined;
-  /** Set only for a run kept in a store: the step calls it at each checkpoint point (see `runCheckpoints.ts`). */
+  /**
+   * Set only for a run kept in a store (docs/durability.md): the step calls it
+   * at model reply, batch start, batch end and wait (see `runCheckpoints.ts`);
+   * a run that has it takes the full path of every step.
+   */
   readonly checkpoints?: RunCheckpoints | undefined;
 }
 
@@ -55,11 +68,13 @@ export interface AgentRuntime extends RunBudgetSettings {
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
 export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'checkpoints'>,
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'fusedStep'>,
   run: {
     liveTools: LiveToolSet;
     middleware: readonly FunctionMiddleware[];
     mirrorToolRules?: boolean;
+    /** Defaults to `mirrorToolRules` (the rules' mirror is kept for inspected runs). */
+    inspected?: boolean;
     tokenBudget?: TokenBudget | undefined;
     checkpoints?: RunCheckpoints | undefined;
   },
@@ -77,11 +92,13 @@ export function agentRuntime(
     detailedErrors: base.detailedErrors,
     toolRules: base.toolRules,
     mirrorToolRules: run.mirrorToolRules ?? false,
+    inspected: run.inspected ?? run.mirrorToolRules ?? false,
     stateSchema: base.stateSchema,
     snapshotKey: base.snapshotKey,
     // A run-level `maxTokens` overrides the agent's.
     tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
     prices: base.prices,
     checkpoints: run.checkpoints,
+    fusedStep: fusedStepSlot(),
   };
 }

@@ -14,6 +14,7 @@ import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { makeCallIdsUnique } from './uniqueCallIds.js';
+import { stepMayFuse } from './fusedStep.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, consecutiveErrorsAfterBatch, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
@@ -95,17 +96,25 @@ export const agentSteps = {
     const step = context.step + 1;
     enqueue.assign({ step, draft: emptyDraft() });
     const request = buildModelRequest(context);
-    enqueue.sendTo('model', { type: 'model.call', model: context.runtime.model, request });
-    enqueue.emit({
+    const { model } = context.runtime;
+    const announce: RunEvent = {
       type: 'model.request',
       runId: context.runId,
       agent: context.runtime.agentName,
       step,
       tools: request.tools.map((tool) => tool.name),
       toolChoice: request.toolChoice,
-      model: context.runtime.model.modelName,
-      provider: context.runtime.model.provider,
-    });
+      model: model.modelName,
+      provider: model.provider,
+    };
+    if (!stepMayFuse(context)) {
+      enqueue.emit(announce);
+      enqueue.sendTo('model', { type: 'model.call', model, request });
+      return;
+    }
+    // A step that may be fused: the model caller emits the request event, then the step's other events.
+    // It keeps `context`: no step writes it after this one (runSteps' copy is dropped with the action).
+    enqueue.sendTo('model', { type: 'model.call', model, request, fuse: { context, step, announce } });
   },
 
   takeReply: (context, event, enqueue) => {
@@ -217,6 +226,19 @@ export const agentSteps = {
     if (context.rules === undefined) return;
     enqueue.assign({ rules: applyEnd(context.rules) });
     mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
+  },
+
+  /** A fused step's context changes (see `fusedStep.ts`), in one assign. */
+  takeFusedStep: (_context, event, enqueue) => {
+    if (event.type === 'step.done') enqueue.assign(event.patch);
+  },
+
+  /** An abort or unusable tools while a fused step runs: what the step did so far, as `acting` would hold it. */
+  takeStoppedStep: (context, _event, enqueue) => {
+    const inFlight = context.runtime.fusedStep.current;
+    if (inFlight === undefined) return;
+    inFlight.stop();
+    enqueue.assign(inFlight.patch);
   },
 
   recordDecision: (context, event, enqueue) => {

@@ -1,14 +1,23 @@
-import type { ChatModel, ChatRequest, FinishReason, MalformedReplyReason, ModelEvent, Usage } from '@agentchart/core';
+import type { ChatModel, ChatRequest, FinishReason, MalformedReplyReason, ModelEvent, RunEvent, Usage } from '@agentchart/core';
 import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import { fromCallback } from 'xstate';
-import type { ReplyDraft } from './agentContext.js';
+import type { AgentContext, ReplyDraft } from './agentContext.js';
+import { type StepDoneEvent, batchRunsWithoutDecision } from './fusedStep.js';
+import { FusedStepRun } from './fusedStepRun.js';
 
 /** Asks the model caller to make one model call. */
 export interface CallModelCommand {
   type: 'model.call';
   model: ChatModel;
   request: ChatRequest;
+  /**
+   * Set when the step may be fused (see `fusedStep.ts`): the context the
+   * step started with, its number and its `model.request` event (emitted
+   * here, before the step's other events). A reply whose calls need no decision
+   * is then taken and its batch run here, and the agent gets one `step.done`.
+   */
+  fuse?: { context: AgentContext; step: number; announce: RunEvent };
 }
 
 /** A finished model reply: the draft plus the usage it reported. */
@@ -23,7 +32,8 @@ export type ModelCallerEvent =
   | { type: 'model.delta'; kind: 'text' | 'reasoning'; text: string }
   | { type: 'model.malformed'; reason: MalformedReplyReason; message: string }
   | { type: 'model.reply'; reply: ModelReply }
-  | { type: 'model.failed'; error: unknown };
+  | { type: 'model.failed'; error: unknown }
+  | StepDoneEvent;
 
 /**
  * The agent's model caller: one actor per run that makes each model call it is
@@ -31,22 +41,50 @@ export type ModelCallerEvent =
  * whole reply (text, tool calls, usage) follows as one `model.reply`, so a
  * reply costs the agent one event, not one per stream event. Stopping the
  * actor (an abort) unsubscribes, which aborts the request.
+ *
+ * A command with `fuse` is a step that may be fused (see `fusedStep.ts`): a
+ * reply whose calls need no decision is taken here and its batch run, the
+ * run events are emitted by this actor (the run listens to it as to the
+ * agent, see `onAgentEvents`), and the agent gets one `step.done`.
  */
-export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, receive }) => {
+export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent>(({ sendBack, receive, emit }) => {
   let subscription: Subscription | undefined;
+  let fused: FusedStepRun | undefined;
+  // One per run, made with the first fused batch: aborted only when a step is stopped with calls running.
+  let toolController: AbortController | undefined;
+  const controller = () => {
+    toolController ??= new AbortController();
+    return toolController;
+  };
   receive((command) => {
     subscription?.unsubscribe();
+    const fuse = command.fuse;
+    if (fuse !== undefined) emit(fuse.announce);
+    // An abort came as the last step ended: the agent is about to get it, and makes no more calls.
+    if (fuse !== undefined && fuse.context.runtime.fusedStep.deferred.length > 0) return;
     const reply: ModelReply = { text: '', reasoning: '', toolCalls: [] };
+    // A step that may be fused emits its deltas itself, so they keep their place before the step's other events.
+    const delta =
+      fuse === undefined
+        ? (kind: 'text' | 'reasoning', text: string) => sendBack({ type: 'model.delta', kind, text } satisfies ModelCallerEvent)
+        : (kind: 'text' | 'reasoning', text: string) =>
+            emit({
+              type: kind === 'text' ? 'text.delta' : 'reasoning.delta',
+              runId: fuse.context.runId,
+              agent: fuse.context.runtime.agentName,
+              step: fuse.step,
+              text,
+            } satisfies RunEvent);
     subscription = command.model.stream(command.request).subscribe({
       next: (event: ModelEvent) => {
         switch (event.type) {
           case 'text-delta':
             reply.text += event.text;
-            sendBack({ type: 'model.delta', kind: 'text', text: event.text } satisfies ModelCallerEvent);
+            delta('text', event.text);
             return;
           case 'reasoning-delta':
             reply.reasoning += event.text;
-            sendBack({ type: 'model.delta', kind: 'reasoning', text: event.text } satisfies ModelCallerEvent);
+            delta('reasoning', event.text);
             return;
           case 'tool-call':
             reply.toolCalls.push(event.call);
@@ -60,13 +98,34 @@ export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, rece
           case 'malformed-reply':
             // The provider asks again within the request: the step counts as an error (see `stepFailed`).
             reply.malformed = (reply.malformed ?? 0) + 1;
-            sendBack({ type: 'model.malformed', reason: event.reason, message: event.message } satisfies ModelCallerEvent);
+            if (fuse === undefined) sendBack({ type: 'model.malformed', reason: event.reason, message: event.message } satisfies ModelCallerEvent);
+            // A step that may be fused reports it itself, like its deltas (what `relayMalformedReply` emits).
+            else
+              emit({
+                type: 'model.malformed',
+                runId: fuse.context.runId,
+                agent: fuse.context.runtime.agentName,
+                step: fuse.step,
+                reason: event.reason,
+                message: event.message,
+              } satisfies RunEvent);
             return;
         }
       },
       error: (error: unknown) => sendBack({ type: 'model.failed', error } satisfies ModelCallerEvent),
-      complete: () => sendBack({ type: 'model.reply', reply } satisfies ModelCallerEvent),
+      complete: () => {
+        // The decision goes by the calls' tools only; the step gives them run-unique ids when it takes the reply.
+        if (fuse === undefined || !batchRunsWithoutDecision(fuse.context, reply.toolCalls)) {
+          sendBack({ type: 'model.reply', reply } satisfies ModelCallerEvent);
+          return;
+        }
+        fused = new FusedStepRun(fuse.context, fuse.step, { emit, sendBack, controller });
+        fused.start(reply);
+      },
     });
   });
-  return () => subscription?.unsubscribe();
+  return () => {
+    subscription?.unsubscribe();
+    fused?.stop();
+  };
 });

@@ -12,7 +12,7 @@ import type { Message, ToolCall } from '@agentchart/core';
  * // [{ id: 'dup', name: 'a' }, { id: 'dup~2', name: 'b', modelId: 'dup' }]
  */
 export function makeCallIdsUnique(calls: readonly ToolCall[], transcript: readonly Message[]): ToolCall[] {
-  if (calls.length === 0) return calls as ToolCall[];
+  if (calls.length === 0 || allFresh(calls, transcript)) return calls as ToolCall[];
   const used = new Set<string>();
   for (const message of transcript) {
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) used.add(call.id);
@@ -29,4 +29,24 @@ export function makeCallIdsUnique(calls: readonly ToolCall[], transcript: readon
     used.add(id);
     return { ...call, id, modelId: call.modelId ?? call.id };
   });
+}
+
+/**
+ * Whether no id of `calls` repeats within them or in the transcript: the
+ * common case, checked by comparing strings, without building the set of
+ * every id of the run (that set is made only when some id repeats).
+ */
+function allFresh(calls: readonly ToolCall[], transcript: readonly Message[]): boolean {
+  for (let index = 1; index < calls.length; index++) {
+    const id = (calls[index] as ToolCall).id;
+    for (let before = 0; before < index; before++) if ((calls[before] as ToolCall).id === id) return false;
+  }
+  for (const message of transcript) {
+    if (message.role === 'tool') {
+      for (const call of calls) if (call.id === message.toolCallId) return false;
+    } else if (message.role === 'assistant' && message.toolCalls !== undefined) {
+      for (const earlier of message.toolCalls) for (const call of calls) if (call.id === earlier.id) return false;
+    }
+  }
+  return true;
 }

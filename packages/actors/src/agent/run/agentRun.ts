@@ -12,6 +12,7 @@ import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../../ids.js';
 import { type AgentMachineEvent, agentMachine } from '../machine/agentMachine.js';
 import type { AgentRuntime } from '../machine/agentRuntime.js';
+import { onFusedStepEvents } from '../machine/onAgentEvents.js';
 import { type ApprovalRequest, pendingRequests } from '../machine/approvals.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../../inspection/inspectOption.js';
@@ -111,14 +112,17 @@ export function machineFor(runtime: AgentRuntime): typeof agentMachine {
 
 function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMachineEvent | undefined, actor: Actor<typeof agentMachine>): AgentRun {
   const { runtime, sharedState } = actor.getSnapshot().context;
+  const bus = new Subject<RunEvent>();
   const root = startRootRun<RunEvent, RunResult>(actor, {
-    bus: new Subject<RunEvent>(),
+    bus,
     signal,
     sendStart: first !== undefined,
     ...(first === undefined ? {} : { startEvent: first }),
     sharedState: { ref: sharedState, options: { schema: runtime.stateSchema } },
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
   });
+  // The machine's events reach the bus through the root run; a fused step's come from the model caller.
+  onFusedStepEvents(actor, (event) => bus.next(event));
 
   const pending = () => {
     const snapshot = actor.getSnapshot();

@@ -200,6 +200,7 @@ export function restoreRun(
     middleware: runtime.middleware,
     mirrorToolRules,
     checkpoints: runtime.checkpoints,
+    inspected: runtime.inspected === true || mirrorToolRules,
   });
   const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
   const at = persisted.machine.value;
