@@ -16,16 +16,17 @@ export interface ChatInternals {
   start(start: ChatStart, options: Pick<GroupChatRunOptions, 'signal' | 'inspect' | 'maxTokens'>): GroupChatRun;
 }
 
-const internals = new WeakMap<object, ChatInternals>();
+/** The key under which a chat made by `createGroupChat` gives its internals (not a public API). */
+export const CHAT_INTERNALS: unique symbol = Symbol('agentchart.chatInternals');
 
-/** Records a chat's internals. */
-export function registerChatInternals(chat: object, chatInternals: ChatInternals): void {
-  internals.set(chat, chatInternals);
+/** A chat that gives its internals (one made by `createGroupChat`). */
+export interface ProvidesChatInternals {
+  [CHAT_INTERNALS](): ChatInternals;
 }
 
 /** The internals of a chat made by `createGroupChat`. */
 export function chatInternalsOf(chat: object): ChatInternals {
-  const found = internals.get(chat);
-  if (found === undefined) throw new TypeError('Expected a group chat made by createGroupChat(...).');
-  return found;
+  const provider = (chat as Partial<ProvidesChatInternals>)[CHAT_INTERNALS];
+  if (typeof provider !== 'function') throw new TypeError('Expected a group chat made by createGroupChat(...).');
+  return provider.call(chat);
 }

@@ -31,8 +31,8 @@ import { parseChatSnapshot } from './chatSnapshot.js';
 import { restoreSpeakerRun } from './speakerResume.js';
 import { keywordPredicate } from './reviewTurn.js';
 import { checkInputSpeakers } from './unknownSpeakers.js';
-import { registerChatInternals } from './chatInternals.js';
-import { checkSnapshotKey } from '../agent/run/snapshotSignature.js';
+import { CHAT_INTERNALS, type ChatInternals, type ProvidesChatInternals } from './chatInternals.js';
+import { type SnapshotKey, checkSnapshotKey } from '../agent/run/snapshotSignature.js';
 import { storedChatResume, storedChatRun } from '../durable/storedChats.js';
 import type { StoreOptions } from '../durable/storedRuns.js';
 
@@ -82,17 +82,98 @@ export interface GroupChat extends NestedChatParticipant {
  * const result = await chat.run('Find three facts about octopuses.').result;
  */
 export function createGroupChat(options: GroupChatOptions): GroupChat {
-  const { runtime, warnings } = buildChatRuntime(options);
-  const initialState = options.sharedState ?? {};
-  const name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
-  const snapshotKey = checkSnapshotKey(options.snapshotKey, 'createGroupChat(options)');
+  return new ConfiguredGroupChat(options);
+}
 
-  const start = (chatStart: ChatStart, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect' | 'maxTokens'>) => {
+/** Where a run starts, and with which per-run options. */
+type StartOptions = Pick<GroupChatRunOptions, 'signal' | 'inspect' | 'maxTokens'>;
+
+/**
+ * A chat made by `createGroupChat`: a class, so the thousands of idle chats a
+ * server may hold share their methods instead of each holding closures.
+ */
+class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, ProvidesChatInternals {
+  readonly kind = 'group-chat';
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly participants: readonly string[];
+  readonly transitions: AnyStateMachine;
+  readonly warnings: readonly TransitionProblem[];
+  private readonly runtime: ChatRuntime;
+  private readonly options: GroupChatOptions;
+  private readonly snapshotKey: SnapshotKey | undefined;
+
+  constructor(options: GroupChatOptions) {
+    const { runtime, warnings } = buildChatRuntime(options);
+    this.options = options;
+    this.runtime = runtime;
+    this.name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
+    this.description = options.description;
+    this.participants = runtime.participants;
+    this.transitions = runtime.graph.machine;
+    this.warnings = warnings;
+    this.snapshotKey = checkSnapshotKey(options.snapshotKey, 'createGroupChat(options)');
+  }
+
+  run(input: string | readonly Message[], runOptions: GroupChatRunOptions = {}): GroupChatRun {
+    if (runOptions.store !== undefined) return storedChatRun(this, input, { ...runOptions, store: runOptions.store });
+    return this.runChat(input, runOptions).run;
+  }
+
+  resume(snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & Partial<StoreOptions> = {}): GroupChatRun {
+    if (typeof snapshot === 'string' && runOptions.store !== undefined) {
+      return storedChatResume(this, snapshot, { ...runOptions, store: runOptions.store });
+    }
+    return this.resumeChat(snapshot, runOptions).run;
+  }
+
+  async close(): Promise<void> {
+    const closable = this.options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
+    await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
+  }
+
+  /** What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check. */
+  [PARTICIPANT_PROTOCOL]() {
+    return nestedChatProtocol(this, {
+      run: (input, runOptions) => this.runChat(input, runOptions),
+      resume: (snapshot, runOptions) => this.resumeChat(snapshot, runOptions),
+      checkSnapshot: (snapshot) => this.resumeStart(snapshot).resumedFrom,
+    });
+  }
+
+  /** What the store's chat runs need (`durable/storedChats.ts`). */
+  [CHAT_INTERNALS](): ChatInternals {
+    return {
+      name: this.name,
+      runtime: this.runtime,
+      snapshotKey: this.snapshotKey,
+      newStart: (input, runOptions) => this.newStart(input, runOptions),
+      start: (chatStart, runOptions) => this.start(chatStart, runOptions).run,
+    };
+  }
+
+  private runChat(input: string | readonly Message[], runOptions: GroupChatRunOptions) {
+    return this.start(this.newStart(input, runOptions), runOptions);
+  }
+
+  private resumeChat(snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) {
+    return this.start(this.resumeStart(snapshot), runOptions);
+  }
+
+  private start(chatStart: ChatStart, runOptions: StartOptions) {
+    const { runtime } = this;
     const budget = runOptions.maxTokens === undefined ? runtime.tokenBudget : tokenBudget(runOptions.maxTokens, 'chat.run(input, { maxTokens })');
-    return startChatRun(runtime, { ...chatStart, tokenBudget: budget }, runOptions.signal, combineInspectors(options.inspect, runOptions.inspect));
-  };
+    return startChatRun(
+      runtime,
+      { ...chatStart, tokenBudget: budget },
+      runOptions.signal,
+      combineInspectors(this.options.inspect, runOptions.inspect),
+    );
+  }
+
   /** Where a new run on `input` starts, every part of it checked. */
-  const newStart = (input: string | readonly Message[], runOptions: GroupChatRunOptions): ChatStart => {
+  private newStart(input: string | readonly Message[], runOptions: GroupChatRunOptions): ChatStart {
+    const { runtime } = this;
     assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
     const messages = runInputMessages(input, 'chat.run(input)');
     checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
@@ -101,13 +182,15 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
       chatId,
       messages,
       turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
-      sharedState: structuredClone(runOptions.sharedState ?? initialState),
+      sharedState: structuredClone(runOptions.sharedState ?? this.options.sharedState ?? {}),
       randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
       ...(runOptions.chatId === undefined || runOptions.store !== undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
     };
-  };
+  }
+
   /** Where a run resumed from `snapshot` starts, every part of it checked (throws before anything runs). */
-  const resumeStart = (snapshot: unknown): ChatStart & { resumedFrom: GroupChatSnapshot } => {
+  private resumeStart(snapshot: unknown): ChatStart & { resumedFrom: GroupChatSnapshot } {
+    const { runtime } = this;
     const copy = parseChatSnapshot(snapshot, runtime.participants);
     return {
       chatId: copy.chatId,
@@ -125,32 +208,7 @@ export function createGroupChat(options: GroupChatOptions): GroupChat {
             ? checkDelegatedWaiting(copy.waiting, runtime)
             : copy.waiting,
     };
-  };
-  const runChat = (input: string | readonly Message[], runOptions: GroupChatRunOptions) => start(newStart(input, runOptions), runOptions);
-  const resumeChat = (snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) => start(resumeStart(snapshot), runOptions);
-  const chat: GroupChat & ProvidesParticipantProtocol = {
-    kind: 'group-chat',
-    name,
-    description: options.description,
-    participants: runtime.participants,
-    transitions: runtime.graph.machine,
-    warnings,
-    run: (input, runOptions = {}) =>
-      runOptions.store !== undefined ? storedChatRun(chat, input, { ...runOptions, store: runOptions.store }) : runChat(input, runOptions).run,
-    resume: (snapshot, runOptions = {}) =>
-      typeof snapshot === 'string' && runOptions.store !== undefined
-        ? storedChatResume(chat, snapshot, { ...runOptions, store: runOptions.store })
-        : resumeChat(snapshot, runOptions).run,
-    // What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check.
-    [PARTICIPANT_PROTOCOL]: () =>
-      nestedChatProtocol(chat, { run: runChat, resume: resumeChat, checkSnapshot: (snapshot) => resumeStart(snapshot).resumedFrom }),
-    close: async () => {
-      const closable = options.agents.map((member) => ('agent' in member ? member.agent : member) as { close?: () => Promise<void> });
-      await Promise.allSettled(closable.map((participant) => (typeof participant.close === 'function' ? participant.close() : undefined)));
-    },
-  };
-  registerChatInternals(chat, { name, runtime, snapshotKey, newStart, start: (chatStart, runOptions) => start(chatStart, runOptions).run });
-  return chat;
+  }
 }
 
 function buildChatRuntime(options: GroupChatOptions): { runtime: ChatRuntime; warnings: TransitionProblem[] } {
