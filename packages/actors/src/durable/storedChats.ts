@@ -23,10 +23,8 @@ import { type ManagerContext, stateValues } from '../groupChat/managerContext.js
 import { restoreSpeakerRun } from '../groupChat/speakerResume.js';
 import { deferredChatRun } from './deferredChatRun.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
-import { journalMiddleware } from './journalMiddleware.js';
-import { keepLease } from './leaseKeeper.js';
 import { checkpointHooks, checkpointSnapshot, freezeCheckpoint } from './runCheckpointer.js';
-import { RunWriter } from './runWriter.js';
+import { StoreSession } from './storeSession.js';
 import { DEFAULT_LEASE_MS, type StoreOptions, createOrTakeUnstarted, withInDoubtRequests } from './storedRuns.js';
 
 /** A group chat in the store under this process's lease. */
@@ -265,32 +263,9 @@ function withChatInDoubtRequests(
  */
 function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internals: ChatInternals) {
   let chat: GroupChatRun | undefined;
-  let failure: unknown;
-  let keeper = { current: () => lease, stop: () => {} };
   let context: (() => ManagerContext) | undefined;
-  const fail = (error: unknown) => {
-    if (failure !== undefined) return;
-    failure = error;
-    chat?.abort();
-  };
-  const writer = new RunWriter(store, () => keeper.current(), fail);
-  const executing = new Set<Promise<unknown>>();
-  const track = (execution: Promise<unknown>) => {
-    executing.add(execution);
-    const done = () => executing.delete(execution);
-    execution.then(done, done);
-  };
-  const quiet = async () => {
-    while (executing.size > 0) await Promise.allSettled([...executing]);
-  };
-  const journal = journalMiddleware({
-    store,
-    lease: writer.lease,
-    onLeaseLost: fail,
-    track,
-    serialize: (write) => writer.write(write),
-    journalId: chatCallId,
-  });
+  const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId);
+  const { writer, journal } = session;
   const key: SnapshotKey | undefined = internals.snapshotKey;
   /** The chat's part of a checkpoint, frozen now (the manager replaces, never mutates, what it changes). */
   const freezeChat = (now: ManagerContext) => ({
@@ -351,48 +326,18 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
 
   const attach = (attached: GroupChatRun, inDoubt: readonly ToolCallJournalEntry[], runId?: string): DurableChat => {
     chat = attached;
-    if (failure !== undefined) attached.abort();
-    keeper = keepLease(store, lease, leaseMs, fail);
-    const settled = attached.result.then(
-      async (result) => {
-        await quiet();
-        try {
-          if (failure === undefined) {
-            await writer.write(() =>
-              store.saveState(keeper.current(), {
-                status: 'finished',
-                state: { format: 'agentchart.chat.finished', reason: result.reason, lastSpeaker: result.lastSpeaker ?? null },
-              }),
-            );
-            await store.releaseLease(keeper.current());
-          }
-        } catch {
-          // the lease was lost: the new owner writes the end
-        } finally {
-          keeper.stop();
-        }
-      },
-      async () => {
-        await quiet();
-        keeper.stop();
-      },
-    );
+    if (session.failure !== undefined) attached.abort();
+    session.keepLease();
     return {
       chat: attached,
       inDoubt,
-      recordResult: async (callId, result) => {
-        const entry = inDoubt.find((each) => each.callId === callId);
-        if (entry === undefined || runId === undefined) {
-          throw new RunStoreError(
-            'CALL_NOT_STARTED',
-            `Call "${callId}" is not in doubt (in doubt: ${inDoubt.map((each) => each.callId).join(', ') || 'none'}).`,
-            { callId },
-          );
-        }
-        await writer.write(() => store.recordCallResult(keeper.current(), chatCallId(runId, callId), result));
-      },
-      settled,
+      recordResult: (callId, result) => session.recordResult(inDoubt, callId, runId === undefined ? undefined : chatCallId(runId, callId), result),
+      settled: session.settle(attached.result, (result) => ({
+        format: 'agentchart.chat.finished',
+        reason: result.reason,
+        lastSpeaker: result.lastSpeaker ?? null,
+      })),
     };
   };
-  return { checkpoints, checkpointStart, attach, failed: () => (failure === undefined ? undefined : toErrorInfo(failure)) };
+  return { checkpoints, checkpointStart, attach, failed: () => (session.failure === undefined ? undefined : toErrorInfo(session.failure)) };
 }

@@ -20,10 +20,8 @@ import { RUN_ID_OPTION } from '../agent/run/runIdOption.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import { signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
 import { newRunId } from '../ids.js';
-import { journalMiddleware } from './journalMiddleware.js';
-import { keepLease } from './leaseKeeper.js';
 import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
-import { RunWriter } from './runWriter.js';
+import { StoreSession } from './storeSession.js';
 import { type DurableChat, resumeChatFromStore } from './storedChats.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
 import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
@@ -274,71 +272,22 @@ async function prepareResume(
  */
 function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent: Agent) {
   let run: AgentRun | undefined;
-  let failure: unknown;
-  let keeper = { current: () => lease, stop: () => {} };
-  const fail = (error: unknown) => {
-    if (failure !== undefined) return;
-    failure = error;
+  const session = new StoreSession(store, lease, leaseMs, (error) => {
     if (run?.actor.getSnapshot().status === 'active') run.actor.send({ type: 'run.fail', error: toErrorInfo(error) });
-  };
-  const writer = new RunWriter(store, () => keeper.current(), fail);
-  const executing = new Set<Promise<unknown>>();
-  const track = (execution: Promise<unknown>) => {
-    executing.add(execution);
-    const done = () => executing.delete(execution);
-    execution.then(done, done);
-  };
-  /** Until no tool of this process executes any more: a failed run may still have effects landing. */
-  const quiet = async () => {
-    while (executing.size > 0) await Promise.allSettled([...executing]);
-  };
-  const journal = journalMiddleware({ store, lease: writer.lease, onLeaseLost: fail, track, serialize: (write) => writer.write(write) });
-  const checkpoints = storeCheckpoints(writer, agentConfigOf(agent).snapshotKey);
+  });
+  const checkpoints = storeCheckpoints(session.writer, agentConfigOf(agent).snapshotKey);
 
   const attach = (attached: AgentRun, inDoubt: readonly ToolCallJournalEntry[]): DurableRun => {
     run = attached;
-    keeper = keepLease(store, lease, leaseMs, fail);
-    const settled = attached.result.then(
-      async (result) => {
-        await quiet();
-        try {
-          if (failure === undefined) {
-            await writer.write(() =>
-              store.saveState(keeper.current(), {
-                status: 'finished',
-                state: { format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text },
-              }),
-            );
-            await store.releaseLease(keeper.current());
-          }
-        } catch {
-          // the lease was lost: the new owner writes the end
-        } finally {
-          keeper.stop();
-        }
-      },
-      async () => {
-        await quiet();
-        keeper.stop();
-      },
-    );
+    session.keepLease();
     return {
       run: attached,
       inDoubt,
-      recordResult: async (callId, result) => {
-        if (!inDoubt.some((entry) => entry.callId === callId)) {
-          throw new RunStoreError(
-            'CALL_NOT_STARTED',
-            `Call "${callId}" is not in doubt (in doubt: ${inDoubt.map((entry) => entry.callId).join(', ') || 'none'}).`,
-            { callId },
-          );
-        }
-        await writer.write(() => store.recordCallResult(keeper.current(), callId, result));
-      },
-      settled,
+      recordResult: (callId, result) => session.recordResult(inDoubt, callId, callId, result),
+      settled: session.settle(attached.result, (result) => ({ format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text })),
     };
   };
-  return { writer, journal, checkpoints, attach };
+  return { writer: session.writer, journal: session.journal, checkpoints, attach };
 }
 
 /**

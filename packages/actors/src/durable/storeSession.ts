@@ -1,0 +1,124 @@
+import { type FunctionMiddleware, type RunLease, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
+import { journalMiddleware } from './journalMiddleware.js';
+import { keepLease } from './leaseKeeper.js';
+import { RunWriter } from './runWriter.js';
+
+/**
+ * What a run or a chat kept in the store runs with, whatever its kind: the
+ * writer (checkpoints and journal entries in order, under the lease), the
+ * journal middleware its tools go through, the tools still executing, and,
+ * once started, the lease keeper and the end. The first failure (a lost
+ * lease, a failed write) is kept and handed to `onFailure` once, which stops
+ * the run or chat: nothing more is executed.
+ *
+ * @example
+ * const session = new StoreSession(store, lease, leaseMs, (error) => run?.abort());
+ * const run = agent.resume(snapshot, { middleware: [session.journal] });
+ * session.keepLease();
+ * const settled = session.settle(run.result, (result) => ({ format: 'agentchart.run.finished', text: result.text }));
+ */
+export class StoreSession {
+  readonly writer: RunWriter;
+  readonly journal: FunctionMiddleware;
+  #failure: unknown;
+  readonly #store: RunStore;
+  readonly #leaseMs: number;
+  readonly #onFailure: (error: unknown) => void;
+  readonly #executing = new Set<Promise<unknown>>();
+  #keeper: { current: () => RunLease; stop: () => void };
+
+  constructor(
+    store: RunStore,
+    lease: RunLease,
+    leaseMs: number,
+    onFailure: (error: unknown) => void,
+    journalId?: (runId: string, callId: string) => string,
+  ) {
+    this.#store = store;
+    this.#leaseMs = leaseMs;
+    this.#onFailure = onFailure;
+    this.#keeper = { current: () => lease, stop: () => {} };
+    this.fail = this.fail.bind(this);
+    this.writer = new RunWriter(store, () => this.#keeper.current(), this.fail);
+    this.journal = journalMiddleware({
+      store,
+      lease: this.writer.lease,
+      onLeaseLost: this.fail,
+      track: (execution) => this.#track(execution),
+      serialize: (write) => this.writer.write(write),
+      ...(journalId === undefined ? {} : { journalId }),
+    });
+  }
+
+  /** The first failure, if any. */
+  get failure(): unknown {
+    return this.#failure;
+  }
+
+  /** Keeps the first failure and stops the run or chat (later ones are ignored). */
+  fail(error: unknown): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = error;
+    this.#onFailure(error);
+  }
+
+  /** Renews the lease from now on; a lost lease fails the session. */
+  keepLease(): void {
+    this.#keeper = keepLease(this.#store, this.#keeper.current(), this.#leaseMs, this.fail);
+  }
+
+  /**
+   * Resolves once `result` settled, no tool of this process still executes,
+   * and (unless the session failed) the end was written as `finished` with
+   * `finishedState(result)` and the lease given up. A lease lost meanwhile
+   * leaves the end to the new owner.
+   */
+  settle<Result>(result: Promise<Result>, finishedState: (result: Result) => unknown): Promise<void> {
+    return result.then(
+      async (value) => {
+        await this.#quiet();
+        try {
+          if (this.#failure === undefined) {
+            await this.writer.write(() => this.#store.saveState(this.#keeper.current(), { status: 'finished', state: finishedState(value) }));
+            await this.#store.releaseLease(this.#keeper.current());
+          }
+        } catch {
+          // the lease was lost: the new owner writes the end
+        } finally {
+          this.#keeper.stop();
+        }
+      },
+      async () => {
+        await this.#quiet();
+        this.#keeper.stop();
+      },
+    );
+  }
+
+  /**
+   * Records by hand the result of a call left in doubt (`journalCallId` is
+   * its id in the journal); throws `CALL_NOT_STARTED` for a call that is not
+   * in doubt.
+   */
+  async recordResult(inDoubt: readonly ToolCallJournalEntry[], callId: string, journalCallId: string | undefined, result: unknown): Promise<void> {
+    if (journalCallId === undefined || !inDoubt.some((entry) => entry.callId === callId)) {
+      throw new RunStoreError(
+        'CALL_NOT_STARTED',
+        `Call "${callId}" is not in doubt (in doubt: ${inDoubt.map((entry) => entry.callId).join(', ') || 'none'}).`,
+        { callId },
+      );
+    }
+    await this.writer.write(() => this.#store.recordCallResult(this.#keeper.current(), journalCallId, result));
+  }
+
+  #track(execution: Promise<unknown>): void {
+    this.#executing.add(execution);
+    const done = () => this.#executing.delete(execution);
+    execution.then(done, done);
+  }
+
+  /** Until no tool of this process executes any more: a failed run may still have effects landing. */
+  async #quiet(): Promise<void> {
+    while (this.#executing.size > 0) await Promise.allSettled([...this.#executing]);
+  }
+}
