@@ -1,6 +1,5 @@
-import { Subject } from 'rxjs';
-import { ReplaySubject } from 'rxjs';
 import { deferredState } from '../agent/run/deferredAgentRun.js';
+import { deferredStart } from '../agent/run/deferredStart.js';
 import { ChatNotWaitingError } from '../groupChat/groupChatErrors.js';
 import type { ChatEvent, GroupChatResult, GroupChatRun } from '../groupChat/groupChatTypes.js';
 
@@ -22,46 +21,24 @@ export function deferredChatRun(
   userSignal: AbortSignal | undefined,
   initialState: Record<string, unknown> = {},
 ): GroupChatRun {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (userSignal?.aborted) abort();
-  else userSignal?.addEventListener('abort', abort, { once: true });
-  const events = new Subject<ChatEvent>();
-  const started = new ReplaySubject<GroupChatRun>(1);
-  let inner: GroupChatRun | undefined;
-  const result: Promise<GroupChatResult> = (async () => {
-    try {
-      const startChat = await prepare(controller.signal);
-      inner = startChat();
-      inner.events$.subscribe(events);
-    } catch (error) {
-      events.error(error);
-      started.error(error);
-      throw error;
-    } finally {
-      userSignal?.removeEventListener('abort', abort);
-    }
-    started.next(inner);
-    started.complete();
-    return inner.result;
-  })();
-  void result.catch(() => {});
+  const deferred = deferredStart<ChatEvent, GroupChatResult, GroupChatRun>(prepare, userSignal);
   const running = (what: string): GroupChatRun => {
+    const inner = deferred.current();
     if (inner !== undefined) return inner;
     throw new ChatNotWaitingError(`The chat is still being loaded from its store: call ${what} after its first event.`, {});
   };
-  const state = deferredState(() => inner as never, started as never, initialState);
+  const state = deferredState(deferred.current, deferred.started, initialState);
   return {
     chatId,
-    events$: events.asObservable(),
-    result,
+    events$: deferred.events$,
+    result: deferred.result,
     state,
-    abort: () => (inner ? inner.abort() : abort()),
+    abort: deferred.abort,
     say: (text, options) => running('say()').say(text, options),
     approve: (id) => running('approve()').approve(id),
     reject: (id, reason) => running('reject()').reject(id, reason),
     select: (speaker) => running('select()').select(speaker),
-    waiting: () => inner?.waiting(),
+    waiting: () => deferred.current()?.waiting(),
     snapshot: () => running('snapshot()').snapshot(),
   };
 }

@@ -7,7 +7,8 @@ import {
   type StateChange,
   type StateRecord,
 } from '@agentchart/core';
-import { type Observable, ReplaySubject, Subject, switchMap } from 'rxjs';
+import { type Observable, switchMap } from 'rxjs';
+import { deferredStart } from './deferredStart.js';
 import type { AgentRun } from './agentRun.js';
 import type { ApprovalRequest } from '../machine/approvals.js';
 import { ToolSourceError } from '../tools/toolSourceError.js';
@@ -44,50 +45,35 @@ export function deferredAgentRun(
       );
     queued.push({ id, approved, reason });
   };
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (userSignal?.aborted) abort();
-  else userSignal?.addEventListener('abort', abort, { once: true });
-  const events = new Subject<RunEvent>();
-  const started = new ReplaySubject<AgentRun>(1);
-  let inner: AgentRun | undefined;
-
-  const result = (async () => {
-    try {
-      const startRun = await prepare(controller.signal);
-      inner = startRun();
-      inner.events$.subscribe(events);
-      for (const { id, approved, reason } of queued) {
-        if (approved) inner.approve(id);
-        else inner.reject(id, reason);
-      }
-    } catch (error) {
-      events.error(error);
-      started.error(error);
-      throw error;
-    } finally {
-      userSignal?.removeEventListener('abort', abort);
+  const deferred = deferredStart<RunEvent, Awaited<AgentRun['result']>, AgentRun>(prepare, userSignal, (run) => {
+    for (const { id, approved, reason } of queued) {
+      if (approved) run.approve(id);
+      else run.reject(id, reason);
     }
-    started.next(inner);
-    started.complete();
-    return inner.result;
-  })();
-  void result.catch(() => {}); // the caller's `await run.result` sees the rejection
-
-  const state = deferredState(() => inner, started, initialState);
+  });
+  const state = deferredState(deferred.current, deferred.started, initialState);
   return {
     runId,
-    events$: events.asObservable(),
-    result,
-    abort: () => (inner ? inner.abort() : abort()),
+    events$: deferred.events$,
+    result: deferred.result,
+    abort: deferred.abort,
     state,
     get pendingApprovals() {
-      return inner?.pendingApprovals ?? waiting();
+      return deferred.current()?.pendingApprovals ?? waiting();
     },
-    approve: (id) => (inner ? inner.approve(id) : queue(id, true)),
-    reject: (id, reason) => (inner ? inner.reject(id, reason) : queue(id, false, reason)),
+    approve: (id) => {
+      const run = deferred.current();
+      if (run) run.approve(id);
+      else queue(id, true);
+    },
+    reject: (id, reason) => {
+      const run = deferred.current();
+      if (run) run.reject(id, reason);
+      else queue(id, false, reason);
+    },
     persist: () => {
-      if (inner) return inner.persist();
+      const run = deferred.current();
+      if (run) return run.persist();
       throw new RunSnapshotError(
         'RUN_NOT_PERSISTABLE',
         'The run is still loading its tool sources: persist it when `run.pendingApprovals` is not empty.',
@@ -97,7 +83,8 @@ export function deferredAgentRun(
       );
     },
     get actor() {
-      if (inner) return inner.actor;
+      const run = deferred.current();
+      if (run) return run.actor;
       throw new ToolSourceError(
         'TOOL_SOURCE_NOT_LOADED',
         'The run is still loading its tool sources, so it has no actor yet: read `run.actor` after its first event.',
@@ -107,7 +94,11 @@ export function deferredAgentRun(
 }
 
 /** The run's shared state before and after the real run exists. */
-export function deferredState(current: () => AgentRun | undefined, started: Observable<AgentRun>, initial: StateRecord): SharedStateHandle {
+export function deferredState(
+  current: () => { readonly state: SharedStateHandle } | undefined,
+  started: Observable<{ readonly state: SharedStateHandle }>,
+  initial: StateRecord,
+): SharedStateHandle {
   const values = () => current()?.state.values() ?? { ...initial };
   const running = (): SharedStateHandle => {
     const run = current();
@@ -116,7 +107,7 @@ export function deferredState(current: () => AgentRun | undefined, started: Obse
   };
   const handle: SharedState & Pick<SharedStateHandle, 'withSource' | 'ref'> = {
     get: (key) => (current()?.state.get(key) ?? initial[key]) as never,
-    has: (key) => (current() ? (current() as AgentRun).state.has(key) : key in initial),
+    has: (key) => current()?.state.has(key) ?? key in initial,
     values: () => values() as never,
     set: (key, value) => running().set(key, value),
     delete: (key) => running().delete(key),
