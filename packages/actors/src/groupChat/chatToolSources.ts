@@ -1,10 +1,8 @@
 import type { AnyTool } from '@agentchart/core';
-import { toErrorInfo } from '@agentchart/core/internal';
 import type { Actor } from 'xstate';
 import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
-import { checkRulesWithout } from '../agent/tools/followToolSources.js';
-import type { ToolListChange } from '../agent/tools/liveTools.js';
+import { applySourceToolChange, diffSourceTools } from '../agent/tools/sourceToolChange.js';
 import type { ToolSource } from '../agent/tools/toolSource.js';
 import type { LoadedSourceTools } from '../agent/tools/toolSourceSet.js';
 import type { ChatRuntime } from './chatRuntime.js';
@@ -77,25 +75,12 @@ export function followChatToolSources(runtime: ChatRuntime, loaded: LoadedChatTo
           return; // the source is unreachable now: its calls fail with that error, the list stays
         }
       }
-      const before = current.get(source.name) ?? new Map<string, AnyTool>();
-      const after = new Map(next.map((tool) => [tool.name, tool]));
-      const removed = [...before.keys()].filter((name) => after.get(name) !== before.get(name));
-      const added = [...after.values()].filter((tool) => before.get(tool.name) !== tool);
-      if (removed.length === 0 && added.length === 0) return;
-      current.set(source.name, after);
+      const diff = diffSourceTools(current.get(source.name) ?? new Map<string, AnyTool>(), next);
+      if (diff === undefined) return;
+      current.set(source.name, diff.after);
       const speaker = speaking();
       if (speaker === undefined || speaker.name !== agentName || speaker.actor.getSnapshot().status !== 'active') return;
-      const { runtime: turn } = speaker.actor.getSnapshot().context;
-      try {
-        const gone = removed.filter((name) => !after.has(name));
-        if (turn.toolRules !== undefined) checkRulesWithout(turn.toolRules, gone, source.name);
-        const change: ToolListChange = { added: [], removed: [] };
-        change.removed = turn.liveTools.remove(removed).removed;
-        change.added = turn.liveTools.add(added).added;
-        speaker.actor.send({ type: 'tools.changed', callId: `source:${source.name}`, change });
-      } catch (error) {
-        speaker.actor.send({ type: 'tools.unusable', error: toErrorInfo(error) });
-      }
+      applySourceToolChange(speaker.actor, source.name, diff);
     };
     return entry.sources.onToolsChanged((source) => {
       queue = queue.then(() => apply(source));

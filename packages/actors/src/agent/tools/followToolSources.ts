@@ -1,9 +1,7 @@
-import { type AnyTool, type CompiledToolRules, compileToolRules, rules, ToolRulesError } from '@agentchart/core';
-import { toErrorInfo } from '@agentchart/core/internal';
+import type { AnyTool } from '@agentchart/core';
 import type { AgentRun } from '../run/agentRun.js';
-import type { ToolListChange } from './liveTools.js';
+import { applySourceToolChange, diffSourceTools } from './sourceToolChange.js';
 import type { ToolSource } from './toolSource.js';
-import { ToolSourceError } from './toolSourceError.js';
 import type { ToolSourceSet } from './toolSourceSet.js';
 
 /**
@@ -32,24 +30,10 @@ export function followToolSources(run: AgentRun, sources: ToolSourceSet, loaded:
       return; // the source is unreachable now: its calls fail with that error, the list stays
     }
     if (actor.getSnapshot().status !== 'active') return;
-    const before = current.get(source.name) ?? new Map<string, AnyTool>();
-    const after = new Map(next.map((tool) => [tool.name, tool]));
-    const removed = [...before.keys()].filter((name) => after.get(name) !== before.get(name));
-    const added = [...after.values()].filter((tool) => before.get(tool.name) !== tool);
-    if (removed.length === 0 && added.length === 0) return;
-    current.set(source.name, after);
-    const { runtime } = actor.getSnapshot().context;
-    try {
-      const gone = removed.filter((name) => !after.has(name));
-      if (runtime.toolRules !== undefined) checkRulesWithout(runtime.toolRules, gone, source.name);
-      const change: ToolListChange = { added: [], removed: [] };
-      change.removed = runtime.liveTools.remove(removed).removed;
-      change.added = runtime.liveTools.add(added).added;
-      runtime.liveTools.record(`source:${source.name}`, change);
-      actor.send({ type: 'tools.changed', callId: `source:${source.name}`, change });
-    } catch (error) {
-      actor.send({ type: 'tools.unusable', error: toErrorInfo(error) });
-    }
+    const diff = diffSourceTools(current.get(source.name) ?? new Map<string, AnyTool>(), next);
+    if (diff === undefined) return;
+    current.set(source.name, diff.after);
+    applySourceToolChange(actor, source.name, diff);
   };
   const stop = sources.onToolsChanged((source) => {
     queue = queue.then(() => apply(source));
@@ -57,33 +41,4 @@ export function followToolSources(run: AgentRun, sources: ToolSourceSet, loaded:
   });
   void run.result.then(stop, stop);
   return stop;
-}
-
-/** Throws `ToolSourceError` when the rules, with `removed` never callable, can deadlock (or contradict). */
-export function checkRulesWithout(compiled: CompiledToolRules, removed: readonly string[], source: string): void {
-  const named = removed.filter((name) => compiled.program.toolSet.has(name));
-  if (named.length === 0) return;
-  const list = named.map((name) => `"${name}"`).join(', ');
-  let recompiled: CompiledToolRules;
-  try {
-    recompiled = compileToolRules([...compiled.rules, ...named.map((name) => rules.maxCount(name, 0))], compiled.toolNames);
-  } catch (error) {
-    if (!(error instanceof ToolRulesError)) throw error;
-    throw new ToolSourceError(
-      'TOOL_SOURCE_RULES_BROKEN',
-      `Tool source "${source}" removed ${list}, which the tool rules name; without it the rules can deadlock, so the run stopped here. ` +
-        `${error.message} Restore the tool on the server, or change the rules so they do not depend on it.`,
-      { source, removed: named, rulesError: error.code },
-      { cause: error },
-    );
-  }
-  const couldEnd = !compiled.warnings.some((warning) => warning.code === 'RUN_CAN_NEVER_END');
-  if (couldEnd && recompiled.warnings.some((warning) => warning.code === 'RUN_CAN_NEVER_END')) {
-    throw new ToolSourceError(
-      'TOOL_SOURCE_RULES_BROKEN',
-      `Tool source "${source}" removed ${list}, which the tool rules name; without it no run can end (a required tool can no longer be called), ` +
-        'so the run stopped here. Restore the tool on the server, or change the rules so they do not depend on it.',
-      { source, removed: named, rulesError: 'RUN_CAN_NEVER_END' },
-    );
-  }
 }
