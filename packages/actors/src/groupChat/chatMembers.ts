@@ -145,27 +145,35 @@ function toChatMember(option: MemberOptions, protocol: ParticipantProtocol, desc
   return new PlainAgentMember(base, config);
 }
 
-/**
- * An agent member without handoff tools: its turn setup is read from the
- * agent's configuration when first needed and shared by every chat (a class,
- * so each member is a small fixed-shape object and the getter lives once on
- * the prototype).
- */
-class PlainAgentMember {
+/** What every agent member holds, whatever gives its turn setup. */
+abstract class AgentMemberFields {
   readonly kind = 'agent' as const;
   readonly name: string;
   readonly description: string;
   readonly contextConditions: ChatMember['contextConditions'];
   readonly handoffTools: ReadonlyMap<string, string>;
   readonly afterWork: string;
-  readonly #config: AgentConfig;
 
-  constructor(base: Omit<ChatMember, 'kind'>, config: AgentConfig) {
+  constructor(base: Omit<ChatMember, 'kind'>) {
     this.name = base.name;
     this.description = base.description;
     this.contextConditions = base.contextConditions;
     this.handoffTools = base.handoffTools;
     this.afterWork = base.afterWork;
+  }
+}
+
+/**
+ * An agent member without handoff tools: its turn setup is read from the
+ * agent's configuration when first needed and shared by every chat (a class,
+ * so each member is a small fixed-shape object and the getter lives once on
+ * the prototype).
+ */
+class PlainAgentMember extends AgentMemberFields {
+  readonly #config: AgentConfig;
+
+  constructor(base: Omit<ChatMember, 'kind'>, config: AgentConfig) {
+    super(base);
     this.#config = config;
   }
 
@@ -180,13 +188,7 @@ class PlainAgentMember {
  * them at start and again after each list change, see `chatToolSources`),
  * and kept while that configuration stays the same.
  */
-class SourceAgentMember {
-  readonly kind = 'agent' as const;
-  readonly name: string;
-  readonly description: string;
-  readonly contextConditions: ChatMember['contextConditions'];
-  readonly handoffTools: ReadonlyMap<string, string>;
-  readonly afterWork: string;
+class SourceAgentMember extends AgentMemberFields {
   readonly #agent: AgentProtocol;
   readonly #handoffs: readonly { to: string; description?: string | undefined }[];
   readonly #descriptions: ReadonlyMap<string, string>;
@@ -198,11 +200,7 @@ class SourceAgentMember {
     handoffs: readonly { to: string; description?: string | undefined }[],
     descriptions: ReadonlyMap<string, string>,
   ) {
-    this.name = base.name;
-    this.description = base.description;
-    this.contextConditions = base.contextConditions;
-    this.handoffTools = base.handoffTools;
-    this.afterWork = base.afterWork;
+    super(base);
     this.#agent = agent;
     this.#handoffs = handoffs;
     this.#descriptions = descriptions;
