@@ -7,10 +7,9 @@
  * and after, so a kill can land before, during or after the effect.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { defineTool } from '@agentchart/core';
 import { type Agent, createAgent } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
-import { z } from 'zod';
+import { type JournaledToolOptions, journaledTool } from '../durability/journaledTool.js';
 
 /** The effects in the ledger: one `<idempotencyKey> <tool>` line each. */
 export function readLedger(path: string): string[] {
@@ -25,21 +24,14 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, Math.floor(Math
 
 /** The three tools, each appending its effect to `ledger`. */
 export function chaosTools(ledger: string) {
-  const effect = (name: string, options: { approval?: 'always'; idempotent?: true }) =>
-    defineTool({
-      name,
-      description: `The ${name} tool.`,
-      parameters: z.object({ to: z.string() }),
-      ...options,
-      execute: async ({ to }, ctx) => {
-        await pause();
-        const line = `${ctx.idempotencyKey} ${name}`;
-        // An idempotent service: a request it has seen is not applied again.
-        if (!(options.idempotent && readLedger(ledger).includes(line))) appendFileSync(ledger, `${line}\n`);
-        if (process.env.CHAOS_TRACE) process.stdout.write(`exec ${name}\n`);
-        await pause();
-        return `${name} ${to} done`;
-      },
+  const effect = (name: string, options: JournaledToolOptions) =>
+    journaledTool(name, options, async (_to, ctx) => {
+      await pause();
+      const line = `${ctx.idempotencyKey} ${name}`;
+      // An idempotent service: a request it has seen is not applied again.
+      if (!(options.idempotent && readLedger(ledger).includes(line))) appendFileSync(ledger, `${line}\n`);
+      if (process.env.CHAOS_TRACE) process.stdout.write(`exec ${name}\n`);
+      await pause();
     });
   return [effect('pay', { approval: 'always' }), effect('notify', {}), effect('refresh', { idempotent: true })];
 }

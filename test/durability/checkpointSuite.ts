@@ -13,6 +13,7 @@ import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type TestClock, testClock } from '../store/runStoreContract.js';
+import { type JournaledToolOptions, journaledTool } from './journaledTool.js';
 
 const LEASE = 60_000;
 const never = new Promise<never>(() => {});
@@ -35,17 +36,10 @@ interface World {
  * process "dies" there, as far as the run is concerned.
  */
 function agentOf(world: World, hang: ReadonlySet<string> = new Set(), snapshotKey?: string, name = 'clerk'): Agent {
-  const tool = (name: string, options: { approval?: 'always'; idempotent?: true } = {}) =>
-    defineTool({
-      name,
-      description: `The ${name} tool.`,
-      parameters: z.object({ to: z.string() }),
-      ...options,
-      execute: async ({ to }, ctx) => {
-        world.ledger.push(`${name} ${to} key=${ctx.idempotencyKey}`);
-        if (hang.has(name)) await never;
-        return `${name} ${to} done`;
-      },
+  const tool = (name: string, options: JournaledToolOptions = {}) =>
+    journaledTool(name, options, async (to, ctx) => {
+      world.ledger.push(`${name} ${to} key=${ctx.idempotencyKey}`);
+      if (hang.has(name)) await never;
     });
   const model = scriptedModel(async (request) => {
     world.modelCalls += 1;

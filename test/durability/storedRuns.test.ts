@@ -1,4 +1,4 @@
-import { type RunStore, defineTool } from '@agentchart/core';
+import type { RunStore } from '@agentchart/core';
 import { type Agent, createAgent, persistRunToStore, resumePending, resumeRunFromStore } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { waitForState } from '../toolControl/helpers.js';
 import { type TestClock, testClock } from '../store/runStoreContract.js';
+import { type JournaledToolOptions, journaledTool } from './journaledTool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentchart-durable-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,17 +32,10 @@ afterEach(async () => {
  * `refresh` is idempotent. `hold` keeps a tool running (a crash mid-call).
  */
 function payer(ledger: string[], hold?: Promise<void>): Agent {
-  const tool = (name: string, options: { approval?: 'always'; idempotent?: true } = {}) =>
-    defineTool({
-      name,
-      description: `The ${name} tool.`,
-      parameters: z.object({ to: z.string() }),
-      ...options,
-      execute: async ({ to }, ctx) => {
-        ledger.push(`${name} ${to} key=${ctx.idempotencyKey}`);
-        if (hold) await hold;
-        return `${name} ${to} done`;
-      },
+  const tool = (name: string, options: JournaledToolOptions = {}) =>
+    journaledTool(name, options, async (to, ctx) => {
+      ledger.push(`${name} ${to} key=${ctx.idempotencyKey}`);
+      if (hold) await hold;
     });
   const model = scriptedModel((request) =>
     request.messages.some((message) => message.role === 'tool')
