@@ -140,7 +140,10 @@ it('runs 300 four-agent chats on 3 worker processes through two SIGKILLs: each c
     60_000,
     'chats in flight on another worker',
   );
-  const busiest = inFlight[0]!.length >= inFlight[1]!.length ? 0 : 1;
+  // Prefer a worker that holds a payment waiting for approval: it stays in flight until the approvals below, so the
+  // abandoned worker surely has a chat to take over (a four-agent chat may finish between this check and the kill).
+  const holdsPayment = inFlight.map((ids) => ids.some((id) => id.startsWith('pay-')));
+  const busiest = holdsPayment[0] !== holdsPayment[1] ? (holdsPayment[0] ? 0 : 1) : inFlight[0]!.length >= inFlight[1]!.length ? 0 : 1;
   const abandoned = others[busiest] as string;
   await kill(abandoned);
   const pendingAtSecondKill = await pendingOn(abandoned); // read once it is dead (a chat may have finished just before), well before a take-over
