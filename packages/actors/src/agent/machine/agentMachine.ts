@@ -8,7 +8,7 @@ import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActo
 import { offeredToolsByName } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
-import { stepContinues } from './fusedStep.js';
+import { agentContextNow, stepContinues } from './fusedStep.js';
 import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
@@ -212,7 +212,8 @@ export const agentMachine = setup({
         type: 'tools.changed' as const,
         runId: context.runId,
         agent: context.runtime.agentName,
-        step: context.step,
+        // A source's change during a fused loop: the loop's step, not the one the machine last heard of.
+        step: agentContextNow(context).step,
         callId: changed.callId,
         added: changed.change.added,
         removed: changed.change.removed,
@@ -314,11 +315,14 @@ export const agentMachine = setup({
           target: 'failed',
           actions: assign({ error: ({ event }) => toErrorInfo(event.error) }),
         },
-        // A fused step (docs/performance.md): the reply and its whole batch, taken in the model caller.
+        // A fused step (docs/performance.md): the reply and its whole batch, taken in the model caller,
+        // or the fused loop's steps, when it ends at a limit or the run's end.
         'step.done': [
           { guard: 'fusedStepContinues', actions: 'takeFusedStepAndContinue' },
           { target: 'stepDone', actions: 'takeFusedStep' },
         ],
+        // The fused loop's steps, before the reply (or failure) of the call it made: that event follows.
+        'steps.taken': { actions: 'takeFusedStep' },
         abort: { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },
         'tools.unusable': { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },
       },

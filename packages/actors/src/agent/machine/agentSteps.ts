@@ -228,9 +228,9 @@ export const agentSteps = {
     mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
   },
 
-  /** A fused step's context changes (see `fusedStep.ts`), in one assign. */
+  /** A fused step's (or loop's) context changes (see `fusedStep.ts`), in one assign. */
   takeFusedStep: (_context, event, enqueue) => {
-    if (event.type === 'step.done') enqueue.assign(event.patch);
+    if (event.type === 'step.done' || event.type === 'steps.taken') enqueue.assign(event.patch);
   },
 
   /** An abort or unusable tools while a fused step runs: what the step did so far, as `acting` would hold it. */

@@ -14,11 +14,17 @@ import { tokenBudgetSpent } from './runTokenBudget.js';
  * (`agentSteps`) on a copy of the context: the run events go out as they
  * happen (the reply's events when it arrives, `tool.call` when the batch
  * starts, each `tool.result` as its call settles), in the order the full
- * path emits them. The machine then gets one `step.done` with the context
- * the step produced, assigns it and decides, as `stepDone` does, whether the
- * next model call starts. Any other step takes the full path (`model.reply`,
- * then a `tool.settled` per call), where the statechart shows and guards
- * every model call and tool batch.
+ * path emits them. When the step leaves the run simply going on
+ * (`stepContinues`), the model caller starts the next step itself, on its
+ * own copy of the context, with the machine's `startStep`: the fused loop.
+ * The machine hears from the loop only when it ends or reaches something the
+ * machine decides: one `step.done` with the context the loop produced after
+ * a step that ends the run or reaches a limit (the machine assigns it and
+ * decides, as `stepDone` does), or a `steps.taken` with it just before a
+ * reply that needs a decision (`model.reply`) or a failed model call. Any
+ * other step takes the full path (`model.reply`, then a `tool.settled` per
+ * call), where the statechart shows and guards every model call and tool
+ * batch.
  */
 
 /** A fused step's reply and batch, done: the context fields the step changed. */
@@ -27,9 +33,20 @@ export interface StepDoneEvent {
   patch: Partial<AgentContext>;
 }
 
-/** What a fused step in flight shows the machine (kept on the run's runtime, never persisted). */
+/**
+ * The fused loop's steps, done, with the next step's model call already made
+ * by the model caller: the machine assigns the context fields the loop
+ * changed (the step number and the empty draft of the call in flight
+ * included) and stays in `thinking` for that call's reply, which follows.
+ */
+export interface StepsTakenEvent {
+  type: 'steps.taken';
+  patch: Partial<AgentContext>;
+}
+
+/** What a fused step (or loop) in flight shows the machine (kept on the run's runtime, never persisted). */
 export interface FusedStepInFlight {
-  /** The context fields the step changed so far. */
+  /** The context fields the step (the loop, since the machine last heard from it) changed so far. */
   readonly patch: Partial<AgentContext>;
   /** Stops the step: running calls are aborted, late outcomes dropped. */
   stop(): void;
