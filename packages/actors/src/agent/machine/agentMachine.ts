@@ -1,6 +1,6 @@
 import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, canEnd, initialToolRuleState } from '@agentchart/core';
 import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
-import { assign, emit, enqueueActions, setup } from 'xstate';
+import { type AnyActorRef, type AnyEventObject, assign, emit, enqueueActions, setup } from 'xstate';
 import { type AgentContext, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps } from './agentSteps.js';
@@ -63,6 +63,33 @@ export type AgentMachineEvent =
   | { type: 'start' }
   | { type: 'abort' };
 
+/** What `withToolRunner` needs of XState's `enqueue`, and what it gives `runSteps`. */
+interface BatchEnqueue {
+  assign(patch: Partial<AgentContext>): void;
+  emit(event: RunEvent): void;
+  sendTo(childId: string, event: AnyEventObject): void;
+  spawnChild(src: 'toolRunner', options: { id: 'toolRunner' }): unknown;
+}
+
+/**
+ * The run's tool runner is spawned with its first full-path batch, not at
+ * the run's start (docs/performance.md, "The fused loop"): before sending it
+ * the batch, the step spawns it if the run has none yet (a restored run has
+ * one from its snapshot, see `rebuildChildren`).
+ */
+function withToolRunner(enqueue: BatchEnqueue, self: AnyActorRef): BatchEnqueue {
+  if ((self.getSnapshot() as { children: Record<string, unknown> }).children.toolRunner !== undefined) return enqueue;
+  return {
+    assign: (patch) => enqueue.assign(patch),
+    emit: (event) => enqueue.emit(event),
+    sendTo: (childId, command) => {
+      if (childId === 'toolRunner') enqueue.spawnChild('toolRunner', { id: 'toolRunner' });
+      enqueue.sendTo(childId, command);
+    },
+    spawnChild: (src, options) => enqueue.spawnChild(src, options),
+  };
+}
+
 /** The steps that start a batch, and those that close one. */
 const batchStart = [agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch];
 const batchEnd = [agentSteps.recordOutcome, agentSteps.advanceRules, agentSteps.appendToolResults];
@@ -121,8 +148,8 @@ export const agentMachine = setup({
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, agentSteps.checkpointReply),
     ),
     /** The common step: a reply whose calls need no screening starts its batch in the same action. */
-    acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, ...batchStart),
+    acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue, self }) =>
+      runSteps(context, event, withToolRunner(enqueue, self), agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, ...batchStart),
     ),
     acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
@@ -153,7 +180,9 @@ export const agentMachine = setup({
       context.runtime.fusedStep.deferred.push(event);
     },
     recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
-    beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.checkpointBatchStart, ...batchStart)),
+    beginBatch: enqueueActions(({ context, event, enqueue, self }) =>
+      runSteps(context, event, withToolRunner(enqueue, self), agentSteps.checkpointBatchStart, ...batchStart),
+    ),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
     /** The last outcome of a batch; or a batch whose calls were all answered before running. */
     finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.checkpointBatchEnd)),
@@ -261,10 +290,9 @@ export const agentMachine = setup({
             input: { initial: input.state?.initial ?? {} },
           }),
   }),
-  invoke: [
-    { id: 'model', src: 'modelCaller' },
-    { id: 'toolRunner', src: 'toolRunner' },
-  ],
+  // The tool runner is spawned with the run's first full-path batch (`withToolRunner`): a run whose steps are all
+  // fused, or that calls no tool, never makes one.
+  invoke: [{ id: 'model', src: 'modelCaller' }],
   initial: 'idle',
   entry: [
     emit(({ context }) => ({
