@@ -1,5 +1,5 @@
 import type { AnyEventObject } from 'xstate';
-import type { ToolCall } from '@agentchart/core';
+import type { RunEvent, ToolCall } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
 import { offeredToolsNow } from './buildModelRequest.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
@@ -64,10 +64,36 @@ export interface FusedStepSlot {
   current: FusedStepInFlight | undefined;
   busy: boolean;
   deferred: AnyEventObject[];
+  /**
+   * Who hears the run events a fused step emits (see `onAgentEvents`): called
+   * directly, as XState's `emit` would call them, without its per-event copy
+   * of the listener list.
+   */
+  listeners: ((event: RunEvent) => void)[];
 }
 
 /** A run's empty slot (see `agentRuntime`). */
-export const fusedStepSlot = (): FusedStepSlot => ({ current: undefined, busy: false, deferred: [] });
+export const fusedStepSlot = (): FusedStepSlot => ({ current: undefined, busy: false, deferred: [], listeners: [] });
+
+/**
+ * Emits a run event of a fused step to the run's listeners. A listener that
+ * throws is reported as XState reports one (thrown in a later task), and the
+ * others still hear the event.
+ *
+ * @example
+ * emitFusedStepEvent(context.runtime.fusedStep, { type: 'tool.call', runId, agent, step, call });
+ */
+export function emitFusedStepEvent(slot: FusedStepSlot, event: RunEvent): void {
+  for (const listener of slot.listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      setTimeout(() => {
+        throw error;
+      });
+    }
+  }
+}
 
 /**
  * Whether the step that starts now may be fused: the run has no tool rules

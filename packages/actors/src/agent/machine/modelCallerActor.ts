@@ -3,7 +3,7 @@ import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import { fromCallback } from 'xstate';
 import type { AgentContext, ReplyDraft } from './agentContext.js';
-import { type StepDoneEvent, type StepsTakenEvent, batchRunsWithoutDecision } from './fusedStep.js';
+import { type FusedStepSlot, type StepDoneEvent, type StepsTakenEvent, batchRunsWithoutDecision, emitFusedStepEvent } from './fusedStep.js';
 import { type FusedStepIo, FusedStepRun } from './fusedStepRun.js';
 
 /** Asks the model caller to make one model call. */
@@ -45,18 +45,23 @@ export type ModelCallerEvent =
  *
  * A command with `fuse` is a step that may be fused (see `fusedStep.ts`): a
  * reply whose calls need no decision is taken here and its batch run, the
- * run events are emitted by this actor (the run listens to it as to the
- * agent, see `onAgentEvents`), and the agent gets one `step.done`. A fused
+ * run events go out from here to the run's listeners of fused steps (see
+ * `onAgentEvents`), and the agent gets one `step.done`. A fused
  * step after which the run simply goes on starts the next model call here
  * (the fused loop, see `fusedStep.ts`): the agent hears from the loop when
  * it ends or reaches a reply the agent must decide on.
  */
-export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent>(({ sendBack, receive, emit }) => {
+export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, receive }) => {
   let subscription: Subscription | undefined;
   let fused: FusedStepRun | undefined;
   let stopped = false;
   // One per run, made with the first fused batch: aborted only when a step is stopped with calls running.
   let toolController: AbortController | undefined;
+  // The run's listeners of fused steps' events (`onAgentEvents`), from the first command that may be fused.
+  let slot: FusedStepSlot | undefined;
+  const emit = (event: RunEvent) => {
+    if (slot !== undefined) emitFusedStepEvent(slot, event);
+  };
   const io: FusedStepIo = {
     emit,
     sendBack,
@@ -70,7 +75,10 @@ export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent
   const call = (command: CallModelCommand, loop?: FusedStepRun): void => {
     subscription?.unsubscribe();
     const fuse = command.fuse;
-    if (fuse !== undefined) emit(fuse.announce);
+    if (fuse !== undefined) {
+      slot = fuse.context.runtime.fusedStep;
+      emit(fuse.announce);
+    }
     // Stopped by a listener of the request event, or an abort came as the last step ended: no call.
     if (stopped || (fuse !== undefined && fuse.context.runtime.fusedStep.deferred.length > 0)) return;
     const reply: ModelReply = { text: '', reasoning: '', toolCalls: [] };
