@@ -114,7 +114,7 @@ describe('fused steps', () => {
     expect(full.events.filter((event) => event.type === 'tool.progress').map((event) => event.type === 'tool.progress' && event.progress)).toEqual([
       1, 2,
     ]);
-    expect(full.events.map((event) => event.type === 'tool.result' && event.callId).filter(Boolean)).toEqual(['c1', 'c4', 'c3', 'c1~2', 'c2', 'c5']);
+    expect(full.events.map((event) => event.type === 'tool.result' && event.callId).filter(Boolean)).toEqual(['c1', 'c3', 'c4', 'c1~2', 'c2', 'c5']);
     // The full path moves through its states; the fused run stays in `thinking` from the first call to the answer.
     expect(full.states).toEqual(['idle', 'thinking', 'acting', 'thinking', 'acting', 'thinking', 'acting', 'thinking', 'done']);
     expect(fusedWithLoader.states).toEqual(['idle', 'thinking', 'done']);
