@@ -203,8 +203,8 @@ describe('fused steps', () => {
     // The step in flight, as a chat's partial turn reads it: its number, and its reply in the transcript.
     expect(seen.map((entry) => entry.nowStep)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(seen.map((entry) => entry.nowMessages)).toEqual([2, 4, 6, 8, 10, 12]);
-    // Snapshots: idle, the start, `steps.taken` before the answer, the answer.
-    expect(machineEvents).toEqual(['idle', 'thinking', 'thinking', 'done']);
+    // Snapshots: idle, the start, the answer (which carries the loop's steps).
+    expect(machineEvents).toEqual(['idle', 'thinking', 'done']);
   });
 
   describe('a fused loop is indistinguishable from the full path', () => {

@@ -145,20 +145,39 @@ export const agentMachine = setup({
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
     /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
     acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, agentSteps.checkpointReply),
+      runSteps(
+        context,
+        event,
+        enqueue,
+        agentSteps.takeLoopSteps,
+        agentSteps.takeReply,
+        agentSteps.appendReply,
+        agentSteps.startBatch,
+        agentSteps.checkpointReply,
+      ),
     ),
     /** The common step: a reply whose calls need no screening starts its batch in the same action. */
     acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue, self }) =>
-      runSteps(context, event, withToolRunner(enqueue, self), agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, ...batchStart),
+      runSteps(
+        context,
+        event,
+        withToolRunner(enqueue, self),
+        agentSteps.takeLoopSteps,
+        agentSteps.takeReply,
+        agentSteps.appendReply,
+        agentSteps.startBatch,
+        ...batchStart,
+      ),
     ),
     acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
+      runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
     ),
     acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) =>
       runSteps(
         context,
         event,
         enqueue,
+        agentSteps.takeLoopSteps,
         agentSteps.takeReply,
         agentSteps.appendReply,
         agentSteps.countMalformedReply,
@@ -167,7 +186,7 @@ export const agentMachine = setup({
       ),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
+      runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
     ),
     takeFusedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeFusedStep)),
     /** The common fused step: the run goes on, and the next model call starts in the same action. */
@@ -349,7 +368,7 @@ export const agentMachine = setup({
           { guard: 'fusedStepContinues', actions: 'takeFusedStepAndContinue' },
           { target: 'stepDone', actions: 'takeFusedStep' },
         ],
-        // The fused loop's steps, before the reply (or failure) of the call it made: that event follows.
+        // The fused loop's steps, before the failure of the call it made: `model.failed` follows.
         'steps.taken': { actions: 'takeFusedStep' },
         abort: { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },
         'tools.unusable': { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },

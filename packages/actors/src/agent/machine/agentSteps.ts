@@ -228,6 +228,11 @@ export const agentSteps = {
     mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
   },
 
+  /** A reply that ends a fused loop: the loop's steps first (see `fusedStep.ts`), then the reply's steps see them. */
+  takeLoopSteps: (_context, event, enqueue) => {
+    if (event.type === 'model.reply' && event.loop !== undefined) enqueue.assign(event.loop);
+  },
+
   /** A fused step's (or loop's) context changes (see `fusedStep.ts`), in one assign. */
   takeFusedStep: (_context, event, enqueue) => {
     if (event.type === 'step.done' || event.type === 'steps.taken') enqueue.assign(event.patch);

@@ -20,8 +20,9 @@ import { tokenBudgetSpent } from './runTokenBudget.js';
  * The machine hears from the loop only when it ends or reaches something the
  * machine decides: one `step.done` with the context the loop produced after
  * a step that ends the run or reaches a limit (the machine assigns it and
- * decides, as `stepDone` does), or a `steps.taken` with it just before a
- * reply that needs a decision (`model.reply`) or a failed model call. Any
+ * decides, as `stepDone` does), or a reply that needs a decision
+ * (`model.reply`, the final answer included) carrying it as `loop`, or a
+ * `steps.taken` with it just before a failed model call. Any
  * other step takes the full path (`model.reply`, then a `tool.settled` per
  * call), where the statechart shows and guards every model call and tool
  * batch.
@@ -34,10 +35,10 @@ export interface StepDoneEvent {
 }
 
 /**
- * The fused loop's steps, done, with the next step's model call already made
- * by the model caller: the machine assigns the context fields the loop
- * changed (the step number and the empty draft of the call in flight
- * included) and stays in `thinking` for that call's reply, which follows.
+ * The fused loop's steps, done, with the next step's model call made by the
+ * model caller and failed: the machine assigns the context fields the loop
+ * changed (the step number and the empty draft of that call included) and
+ * stays in `thinking` for the `model.failed` that follows.
  */
 export interface StepsTakenEvent {
   type: 'steps.taken';

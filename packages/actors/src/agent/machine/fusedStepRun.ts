@@ -101,12 +101,17 @@ export class FusedStepRun implements FusedStepInFlight {
   }
 
   /**
-   * Hands the machine what the loop did before a reply that needs it (or a
-   * failed model call): one `steps.taken`, sent just before that event.
+   * Hands the machine what the loop did before a failed model call: one
+   * `steps.taken`, sent just before `model.failed`.
    */
   catchUp(): void {
+    this.#io.sendBack({ type: 'steps.taken', patch: this.handOver() } satisfies StepsTakenEvent);
+  }
+
+  /** What the loop did, for the event that ends it (a reply the machine decides on carries it as `loop`). */
+  handOver(): Partial<AgentContext> {
     if (this.#slot.current === this) this.#slot.current = undefined;
-    this.#io.sendBack({ type: 'steps.taken', patch: this.patch } satisfies StepsTakenEvent);
+    return this.patch;
   }
 
   /** Stops the step: running calls are aborted and late outcomes dropped. */

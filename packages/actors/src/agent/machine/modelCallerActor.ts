@@ -31,7 +31,12 @@ export interface ModelReply extends ReplyDraft {
 export type ModelCallerEvent =
   | { type: 'model.delta'; kind: 'text' | 'reasoning'; text: string }
   | { type: 'model.malformed'; reason: MalformedReplyReason; message: string }
-  | { type: 'model.reply'; reply: ModelReply }
+  | {
+      type: 'model.reply';
+      reply: ModelReply;
+      /** Set when the reply ends a fused loop: the context fields the loop's steps changed, taken before the reply. */
+      loop?: Partial<AgentContext>;
+    }
   | { type: 'model.failed'; error: unknown }
   | StepDoneEvent
   | StepsTakenEvent;
@@ -143,8 +148,10 @@ export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, rece
         if (stopped) return;
         // The decision goes by the calls' tools only; the step gives them run-unique ids when it takes the reply.
         if (fuse === undefined || !batchRunsWithoutDecision(fuse.context, reply.toolCalls)) {
-          loop?.catchUp();
-          sendBack({ type: 'model.reply', reply } satisfies ModelCallerEvent);
+          // The machine takes the loop's steps with the reply, in the same event.
+          sendBack(
+            (loop === undefined ? { type: 'model.reply', reply } : { type: 'model.reply', reply, loop: loop.handOver() }) satisfies ModelCallerEvent,
+          );
           return;
         }
         fused = new FusedStepRun(fuse.context, fuse.step, io, loop);
