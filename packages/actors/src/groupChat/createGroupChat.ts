@@ -34,6 +34,7 @@ import { checkInputSpeakers } from './unknownSpeakers.js';
 import { CHAT_INTERNALS, type ChatInternals, type ProvidesChatInternals } from './chatInternals.js';
 import { type SnapshotKey, checkSnapshotKey } from '../agent/run/snapshotSignature.js';
 import { storedChatResume, storedChatRun } from '../durable/storedChats.js';
+import { nestedChatStore } from '../durable/storedNestedChat.js';
 import type { StoreOptions } from '../durable/storedRuns.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
@@ -135,9 +136,11 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
   /** What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check. */
   [PARTICIPANT_PROTOCOL]() {
     return nestedChatProtocol(this, {
-      run: (input, runOptions) => this.runChat(input, runOptions),
+      run: (input, runOptions, checkpoints) =>
+        checkpoints === undefined ? this.runChat(input, runOptions) : this.start({ ...this.newStart(input, runOptions), checkpoints }, runOptions),
       resume: (snapshot, runOptions) => this.resumeChat(snapshot, runOptions),
       checkSnapshot: (snapshot) => this.resumeStart(snapshot).resumedFrom,
+      stored: nestedChatStore(this.runtime, this.snapshotKey, (chatStart, runOptions) => this.start(chatStart, runOptions)),
     });
   }
 

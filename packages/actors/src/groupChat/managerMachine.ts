@@ -193,7 +193,12 @@ export const managerMachine = setup({
       }
       enqueue.assign({ speaker: to, lastSpeaker: from, redirects: context.redirects + 1 });
     }),
-    beginTurn: assign(({ context }) => turnStart(context)),
+    /** A nested chat's or a custom participant's turn begins (checkpointed, in a store, before it starts). */
+    beginTurn: assign(({ context }) => {
+      const update = turnStart(context);
+      context.run.checkpoints?.turnBegins({ ...context, ...update });
+      return update;
+    }),
     /** A person is shown the chat through `events$`, so their turn needs no view. */
     beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
     /**
@@ -546,6 +551,7 @@ function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): D
       inspect,
       forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
       maxTokens: nestedMaxTokens(context),
+      store: context.run.checkpoints?.delegatedTurn(speaker),
     },
     current: currentTurn,
   };

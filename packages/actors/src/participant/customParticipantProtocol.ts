@@ -1,8 +1,8 @@
 import { ConfigurationError } from '@agentchart/core';
 import { ChatNotWaitingError, ChatSnapshotError } from '../groupChat/groupChatErrors.js';
 import type { PersistedDelegatedWaiting, PersistedParticipantWaiting } from '../groupChat/groupChatTypes.js';
-import type { CustomParticipant, ParticipantTurn } from './customParticipant.js';
-import type { DelegatedProtocol, DelegatedTurn } from './participantProtocol.js';
+import type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './customParticipant.js';
+import type { DelegatedProtocol, DelegatedTurn, TurnContext } from './participantProtocol.js';
 
 /**
  * The participant protocol of a `CustomParticipant`: its turn's reply becomes
@@ -56,17 +56,51 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
     };
   };
   const { resumeTurn } = participant;
+  /** Runs `take` with the turn's options; in a store, its `checkpoint()` stores the turn it returned. */
+  const taken = (context: TurnContext, take: (options: ParticipantTurnOptions) => ParticipantTurn): DelegatedTurn => {
+    const { store } = context;
+    let turn: ParticipantTurn | undefined;
+    const checkpoint = (): void => {
+      if (store === undefined) return;
+      // Called inside takeTurn, before the turn exists: stored once it does.
+      if (turn === undefined) return void queueMicrotask(checkpoint);
+      if (typeof turn.persist !== 'function' || typeof resumeTurn !== 'function') {
+        throw new ConfigurationError(
+          `Custom participant "${name}" called checkpoint(), which needs its turn's persist() and the participant's resumeTurn(): add both, or do not call it.`,
+          { name },
+        );
+      }
+      const waiting = turn.waiting?.();
+      // Copied now: the turn goes on changing its state; the checkpoint is written later.
+      const state: unknown = structuredClone(turn.persist());
+      store.checkpoint(waiting === undefined ? 'running' : 'waiting', () => ({
+        kind: 'participant',
+        speaker: name,
+        ...(waiting === undefined ? {} : { waiting }),
+        state,
+      }));
+    };
+    turn = take({ signal: context.signal, checkpoint });
+    return turnOf(turn);
+  };
   return {
     kind: 'custom',
     name,
     description: participant.description,
-    start: (view, context) => turnOf(participant.takeTurn(view, { signal: context.signal })),
+    start: (view, context) => taken(context, (options) => participant.takeTurn(view, options)),
     resume:
       typeof resumeTurn === 'function'
-        ? (persisted, context) => turnOf(resumeTurn.call(participant, participantWaiting(persisted, name).state, { signal: context.signal }))
+        ? (persisted, context) => taken(context, (options) => resumeTurn.call(participant, participantWaiting(persisted, name).state, options))
         : undefined,
-    checkPersisted: (persisted) => participantWaiting(persisted, name),
+    checkPersisted: (persisted, options) => {
+      const waiting = participantWaiting(persisted, name);
+      if (waiting.waiting === undefined && options?.checkpoint !== true) {
+        throw new ChatSnapshotError(`The snapshot's turn of "${name}" does not say what it waits for (waiting).`, { speaker: name });
+      }
+      return waiting;
+    },
     persistedWaiting: (persisted) => participantWaiting(persisted, name).waiting,
+    storable: true,
   };
 }
 
