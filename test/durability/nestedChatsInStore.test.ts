@@ -275,3 +275,30 @@ describe('nested chats kept in a store', () => {
     });
   }
 });
+
+describe('what a store still refuses', () => {
+  it('a group chat written by hand as a participant: ConfigurationError, before anything runs', async () => {
+    const store = await createSqliteRunStore({ path: join(dir, 'refused.db') });
+    try {
+      const byHand = {
+        kind: 'group-chat' as const,
+        name: 'by_hand',
+        run: () => {
+          throw new Error('not run');
+        },
+      };
+      const lead = createAgent({ name: 'lead', model: scriptedModel(async () => ({ text: 'go' })) });
+      const chat = createGroupChat({ name: 'mixed', agents: [lead, byHand as never], speakerSelection: 'round_robin', maxRounds: 2 });
+      const error = await chat.run('Go.', { store, chatId: 'refused-1' }).result.catch((caught) => caught);
+      expect(error).toMatchObject({ code: 'CONFIGURATION_INVALID' });
+      expect(error.message).toBe(
+        'Chat "mixed" cannot be kept in a store: "by_hand": it is a group chat written by hand (not made by createGroupChat), ' +
+          'whose turns cannot checkpoint into the store nor journal their tools there. Run it without a store (and persist its waits with run.snapshot()), ' +
+          'or make the nested chat with createGroupChat(...).',
+      );
+      expect(await store.loadRun('refused-1')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -60,16 +60,16 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
   const taken = (context: TurnContext, take: (options: ParticipantTurnOptions) => ParticipantTurn): DelegatedTurn => {
     const { store } = context;
     let turn: ParticipantTurn | undefined;
+    let pending = false;
     const checkpoint = (): void => {
       if (store === undefined) return;
-      // Called inside takeTurn, before the turn exists: stored once it does.
-      if (turn === undefined) return void queueMicrotask(checkpoint);
-      if (typeof turn.persist !== 'function' || typeof resumeTurn !== 'function') {
-        throw new ConfigurationError(
-          `Custom participant "${name}" called checkpoint(), which needs its turn's persist() and the participant's resumeTurn(): add both, or do not call it.`,
-          { name },
-        );
+      if (typeof resumeTurn !== 'function') throw cannotCheckpoint(name);
+      // Called inside takeTurn, before the turn exists: stored as soon as it does.
+      if (turn === undefined) {
+        pending = true;
+        return;
       }
+      if (typeof turn.persist !== 'function') throw cannotCheckpoint(name);
       const waiting = turn.waiting?.();
       // Copied now: the turn goes on changing its state; the checkpoint is written later.
       const state: unknown = structuredClone(turn.persist());
@@ -81,6 +81,7 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
       }));
     };
     turn = take({ signal: context.signal, checkpoint });
+    if (pending) checkpoint();
     return turnOf(turn);
   };
   return {
@@ -102,6 +103,13 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
     persistedWaiting: (persisted) => participantWaiting(persisted, name).waiting,
     storable: true,
   };
+}
+
+function cannotCheckpoint(name: string): ConfigurationError {
+  return new ConfigurationError(
+    `Custom participant "${name}" called checkpoint() in a chat kept in a store, which needs persist() on its turn and resumeTurn() on the participant: add both, or do not call it.`,
+    { name },
+  );
 }
 
 /** `persisted` as a wait inside this participant's turn; a nested chat's wait is not one. */
