@@ -23,12 +23,11 @@ import type {
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
-import { checkDelegatedWaiting } from './delegatedWaiting.js';
 import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
-import { restoreSpeakerRun } from './speakerResume.js';
+import { checkPersistedTurn } from '../participant/turnPersistence.js';
 import { keywordPredicate } from './reviewTurn.js';
 import { checkInputSpeakers } from './unknownSpeakers.js';
 import { CHAT_INTERNALS, type ChatInternals, type ProvidesChatInternals } from './chatInternals.js';
@@ -204,12 +203,8 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
       sharedState: copy.sharedState,
       randomState: copy.randomState,
       resumedFrom: copy,
-      resumeWaiting:
-        copy.waiting.kind === 'approval'
-          ? restoreSpeakerRun(copy.waiting, runtime)
-          : copy.waiting.kind === 'nested' || copy.waiting.kind === 'participant'
-            ? checkDelegatedWaiting(copy.waiting, runtime)
-            : copy.waiting,
+      // The turn it stands in, checked by the persistence of the participant whose turn it is.
+      resumeWaiting: copy.waiting.kind === 'choice' ? copy.waiting : checkPersistedTurn(copy.waiting, runtime, {}),
     };
   }
 }
