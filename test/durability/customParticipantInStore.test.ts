@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { testClock } from '../store/runStoreContract.js';
 
 const LEASE = 60_000;
@@ -29,7 +30,7 @@ const path = join(dir, 'runs.db');
  * replies `counted to 3; <word>`. `dieAfter` makes a "process" hang after
  * that step, as if it died there.
  */
-function counter(log: string[], dieAfter?: number): CustomParticipant {
+function counter(log: string[], dieAfter?: number, stateSchema?: CustomParticipant['stateSchema']): CustomParticipant {
   const turn = (from: number, options: ParticipantTurnOptions) => {
     let count = from;
     let waiting = false;
@@ -65,12 +66,18 @@ function counter(log: string[], dieAfter?: number): CustomParticipant {
     description: 'Counts to three.',
     takeTurn: (_view, options) => turn(0, options),
     resumeTurn: (state, options) => turn((state as { count: number }).count, options),
+    ...(stateSchema === undefined ? {} : { stateSchema }),
   };
 }
 
-function chatOf(log: string[], dieAfter?: number): GroupChat {
+function chatOf(log: string[], dieAfter?: number, stateSchema?: CustomParticipant['stateSchema']): GroupChat {
   const lead = createAgent({ name: 'lead', model: scriptedModel(async () => ({ text: 'count, please' })) });
-  return createGroupChat({ name: 'tally', agents: [lead, counter(log, dieAfter)], speakerSelection: 'round_robin', maxRounds: 2 });
+  return createGroupChat({
+    name: 'tally',
+    agents: [lead, counter(log, dieAfter, stateSchema)],
+    speakerSelection: 'round_robin',
+    maxRounds: 2,
+  });
 }
 
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -128,6 +135,30 @@ describe('custom participants kept in a store', () => {
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'counter', content: 'counted to 3; done' });
     await durable.settled;
     expect((await second.loadRun(chatId))?.status).toBe('finished');
+    dying.abort();
+  });
+
+  it('a stored turn state that does not match the participant’s stateSchema is refused with its path, and nothing runs', async () => {
+    const [first, second] = await processes();
+    const chatId = newId();
+    const schema = z.strictObject({ count: z.number().int().min(0).max(3) });
+    const dying = chatOf([], 1, schema).run('Count.', { store: first, chatId, owner: 'w1', leaseMs: LEASE });
+    await until(async () => ((await first.loadRun(chatId))?.state as StoredParticipant | undefined)?.waiting.kind === 'participant');
+    clock.advance(LEASE + 1);
+    const lease = await first.acquireLease(chatId, 'editor', LEASE);
+    const state = (await first.loadRun(chatId))?.state as StoredParticipant;
+    expect(state.waiting.state).toEqual({ count: 1 });
+    state.waiting.state = { count: -5 };
+    await first.saveState(lease, { status: 'running', state });
+    await first.releaseLease(lease);
+    clock.advance(LEASE + 1);
+    const log: string[] = [];
+    const error = await resumeChatFromStore(chatOf(log, undefined, schema), chatId, { store: second, owner: 'w2', leaseMs: LEASE }).catch(
+      (caught) => caught,
+    );
+    expect(error).toMatchObject({ code: 'GROUP_CHAT_SNAPSHOT_INVALID', details: { speaker: 'counter', path: 'waiting.state.count' } });
+    expect(error.message).toMatch(/^The persisted turn of custom participant "counter" does not match its stateSchema: at waiting\.state\.count, /);
+    expect(log).toEqual([]);
     dying.abort();
   });
 

@@ -1,4 +1,5 @@
 import type { Message } from '@agentchart/core';
+import type { z } from 'zod';
 import type { ChatWaiting } from '../groupChat/groupChatTypes.js';
 
 /**
@@ -27,6 +28,14 @@ export interface CustomParticipant {
   takeTurn(view: readonly Message[], options: ParticipantTurnOptions): ParticipantTurn;
   /** Continues a turn persisted with `turn.persist()` (in this process or another): without it, a chat waiting in its turn cannot be resumed. */
   resumeTurn?(state: unknown, options: ParticipantTurnOptions): ParticipantTurn;
+  /**
+   * The shape of what the turn's `persist()` returns. A persisted state is
+   * checked against it before the chat resumes (a snapshot or a store
+   * checkpoint that does not match is refused with `ChatSnapshotError` and
+   * the path of the first problem, before anything runs), and `resumeTurn`
+   * gets the parsed value. Without it the state reaches `resumeTurn` as stored.
+   */
+  readonly stateSchema?: z.ZodType | undefined;
 }
 
 /** What a custom participant's turn is given. */

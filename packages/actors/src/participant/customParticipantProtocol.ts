@@ -16,6 +16,9 @@ import type { DelegatedProtocol, DelegatedTurn, TurnContext } from './participan
  */
 export function customParticipantProtocol(participant: CustomParticipant): DelegatedProtocol {
   const { name } = participant;
+  if (participant.stateSchema !== undefined && typeof (participant.stateSchema as { safeParse?: unknown }).safeParse !== 'function') {
+    throw new ConfigurationError(`Custom participant "${name}": stateSchema must be a zod schema (z.object({ ... })).`, { name });
+  }
   const turnOf = (turn: ParticipantTurn): DelegatedTurn => {
     if (typeof turn !== 'object' || turn === null || !(turn.reply instanceof Promise)) {
       throw new ConfigurationError(`Custom participant "${name}": takeTurn (and resumeTurn) must return { reply: Promise<string>, ... }.`, { name });
@@ -98,11 +101,26 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
       if (waiting.waiting === undefined && options?.checkpoint !== true) {
         throw new ChatSnapshotError(`The snapshot's turn of "${name}" does not say what it waits for (waiting).`, { speaker: name });
       }
-      return waiting;
+      return { ...waiting, state: checkedState(participant, waiting.state) };
     },
     persistedWaiting: (persisted) => participantWaiting(persisted, name).waiting,
     storable: true,
   };
+}
+
+/** The persisted state, parsed by the participant's `stateSchema` when it has one (`ChatSnapshotError` with the path otherwise). */
+function checkedState(participant: CustomParticipant, state: unknown): unknown {
+  const { stateSchema, name } = participant;
+  if (stateSchema === undefined) return state;
+  const parsed = stateSchema.safeParse(state);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const path = ['waiting', 'state', ...(issue?.path ?? [])].join('.');
+  throw new ChatSnapshotError(
+    `The persisted turn of custom participant "${name}" does not match its stateSchema: at ${path}, ${issue?.message ?? 'invalid'}. ` +
+      'Resume it with the participant that persisted it.',
+    { speaker: name, path },
+  );
 }
 
 function cannotCheckpoint(name: string): ConfigurationError {
