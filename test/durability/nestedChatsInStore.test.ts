@@ -33,7 +33,7 @@ interface World {
  * `checker` (says "checked") — then `lead` again. Every model answers from
  * the request alone, so an uninterrupted run and a resumed one say the same.
  */
-function officeOf(world: World, hang?: Hang, keys: { outer?: string; inner?: string } = {}): GroupChat {
+function officeOf(world: World, hang?: Hang, keys: { outer?: string; inner?: string } = {}, depth: 1 | 2 = 1): GroupChat {
   const pay = journaledTool('pay', {}, async (to, ctx) => {
     world.ledger.push(`pay ${to} key=${ctx.idempotencyKey}`);
     if (hang === 'pay') await never;
@@ -62,9 +62,11 @@ function officeOf(world: World, hang?: Hang, keys: { outer?: string; inner?: str
     ...(keys.inner === undefined ? {} : { snapshotKey: keys.inner }),
   });
   const lead = createAgent({ name: 'lead', model: scriptedModel(async () => ({ text: 'go' })) });
+  // Depth 2: the team is the one participant of `dept`, itself a participant of the office.
+  const inner = depth === 1 ? team : createGroupChat({ name: 'dept', agents: [team], speakerSelection: 'round_robin', maxRounds: 1 });
   return createGroupChat({
     name: 'office',
-    agents: [lead, team],
+    agents: [lead, inner],
     speakerSelection: 'round_robin',
     maxRounds: 3,
     ...(keys.outer === undefined ? {} : { snapshotKey: keys.outer }),
@@ -100,20 +102,25 @@ describe('nested chats kept in a store', () => {
   const newId = () => `nested_${++next}_${Math.random().toString(36).slice(2, 8)}`;
 
   /** The transcript of an uninterrupted run kept in the store. */
-  async function uninterrupted(): Promise<ReturnType<typeof transcript>> {
+  async function uninterrupted(depth: 1 | 2 = 1): Promise<ReturnType<typeof transcript>> {
     const store = await open(referencePath);
     const world = { ledger: [] as string[] };
-    const result = await officeOf(world).run('Pay Ann.', { store, chatId: newId(), owner: 'w0', leaseMs: LEASE }).result;
+    const result = await officeOf(world, undefined, {}, depth).run('Pay Ann.', { store, chatId: newId(), owner: 'w0', leaseMs: LEASE }).result;
     expect(world.ledger).toHaveLength(1);
     return transcript(result);
   }
 
   /** Starts the chat in one "process" that dies at `hang`, once the store shows `reached`; returns the dead run and the chat id. */
-  async function dieAt(hang: Hang, reached: (state: StoredNested, calls: string[]) => boolean, keys?: { outer?: string; inner?: string }) {
+  async function dieAt(
+    hang: Hang,
+    reached: (state: StoredNested, calls: string[]) => boolean,
+    keys?: { outer?: string; inner?: string },
+    depth: 1 | 2 = 1,
+  ) {
     const store = await open();
     const chatId = newId();
     const dead = { ledger: [] as string[] };
-    const run = officeOf(dead, hang, keys).run('Pay Ann.', { store, chatId, owner: 'w1', leaseMs: LEASE });
+    const run = officeOf(dead, hang, keys, depth).run('Pay Ann.', { store, chatId, owner: 'w1', leaseMs: LEASE });
     await until(async () => {
       const stored = await store.loadRun(chatId);
       const calls = (await store.listCalls(chatId)).map((call) => call.status);
@@ -207,6 +214,22 @@ describe('nested chats kept in a store', () => {
     expect(world.ledger).toEqual([]);
     expect((await store.listCalls(chatId)).map((call) => call.status)).toEqual(['finished']);
     await durable.settled;
+    dying.abort();
+  });
+
+  it('two levels deep (a nested chat in a nested chat): an in-doubt call surfaces within both, and the run ends as an uninterrupted one', async () => {
+    const expected = await uninterrupted(2);
+    const { run: dying, chatId } = await dieAt('pay', (_state, calls) => calls.join() === 'started', undefined, 2);
+    const store = await open();
+    const state = (await store.loadRun(chatId))?.state as { waiting: { kind: string; speaker: string; snapshot: StoredNested } };
+    expect(state.waiting).toMatchObject({ kind: 'nested', speaker: 'dept', snapshot: { waiting: { kind: 'nested', speaker: 'team' } } });
+    const world = { ledger: [] as string[] };
+    const durable = await resumeChatFromStore(officeOf(world, undefined, {}, 2), chatId, { store, owner: 'w2', leaseMs: LEASE });
+    expect(durable.chat.waiting()).toMatchObject({ kind: 'approval', speaker: 'clerk', requests: [{ id: 'p' }], within: ['dept', 'team'] });
+    await durable.recordResult('p', 'pay Ann done');
+    durable.chat.approve('p');
+    expect(transcript(await durable.chat.result)).toEqual(expected);
+    expect(world.ledger).toEqual([]);
     dying.abort();
   });
 
