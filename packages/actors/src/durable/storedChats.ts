@@ -49,10 +49,13 @@ const chatCallId = (runId: string, callId: string) => `${runId}/${callId}`;
  * Starts a group chat kept in the store: created under a lease of `owner`
  * (`RUN_ALREADY_EXISTS` when the chat id is taken), checkpointed after each
  * turn and speaker decision, each step of the speaking agent (its run's
- * state), each wait (a tool approval, a person's turn, a manual choice) and
- * the end; every agent's tool calls go through the chat's journal under the
- * chat's lease. `chat.run(task, { store })` does the same and returns the
- * chat at once. Nested chats as participants are not kept in a store yet.
+ * state), each wait (a tool approval, a person's turn, a manual choice),
+ * each step inside a nested chat's turn (its own checkpoints, at any depth)
+ * or a custom participant's (its `checkpoint()`), and the end; every
+ * agent's tool calls — nested chats' agents too — go through the chat's
+ * journal under the chat's lease. `chat.run(task, { store })` does the same
+ * and returns the chat at once. A group chat written by hand as a
+ * participant is refused (`ConfigurationError`).
  *
  * @example
  * const { chat: run, settled } = await startChatInStore(chat, 'Plan the release.', { store, chatId: 'release-7' });
@@ -109,7 +112,8 @@ export function storedChatResume(
  * Resumes a stored chat from its last checkpoint under a lease of `owner`
  * (`RunOwnedElsewhereError` while another owner's lease holds): a chat
  * between turns decides its next speaker; a decided turn begins; a turn
- * under way goes on from its agent's last step (a model call in flight is
+ * under way goes on from its agent's last step, or inside the nested chat or
+ * custom participant's turn from its checkpoint (a model call in flight is
  * made again; a batch goes through the chat's journal: recorded results are
  * reused, in-doubt calls of `idempotent` tools run again with the same key,
  * other in-doubt calls wait for a person); a wait waits again.
