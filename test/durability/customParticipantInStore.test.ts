@@ -162,6 +162,34 @@ describe('custom participants kept in a store', () => {
     dying.abort();
   });
 
+  it('inside a nested chat: its checkpoint is nested in the outer chat’s, and it resumes there', async () => {
+    const [first, second] = await processes();
+    const chatId = newId();
+    const nestedOf = (log: string[], dieAfter?: number) => {
+      const lead = createAgent({ name: 'lead', model: scriptedModel(async () => ({ text: 'over to the tally' })) });
+      return createGroupChat({ name: 'hq', agents: [lead, chatOf(log, dieAfter)], speakerSelection: 'round_robin', maxRounds: 2 });
+    };
+    const dying = nestedOf([], 2).run('Count.', { store: first, chatId, owner: 'w1', leaseMs: LEASE });
+    await until(async () => {
+      const waiting = ((await first.loadRun(chatId))?.state as { waiting?: { kind: string; snapshot?: StoredParticipant } } | undefined)?.waiting;
+      return waiting?.kind === 'nested' && (waiting.snapshot?.waiting.state as { count?: number } | undefined)?.count === 2;
+    });
+    expect((await first.loadRun(chatId))?.state).toMatchObject({
+      waiting: { kind: 'nested', speaker: 'tally', snapshot: { waiting: { kind: 'participant', speaker: 'counter', state: { count: 2 } } } },
+    });
+    clock.advance(LEASE + 1);
+    const log: string[] = [];
+    const chat = nestedOf(log).resume(chatId, { store: second, owner: 'w2', leaseMs: LEASE });
+    await until(async () => chat.waiting() !== undefined);
+    expect(log).toEqual(['step 3']);
+    expect(chat.waiting()).toEqual({ kind: 'human', speaker: 'counter', within: ['tally', 'counter'] });
+    chat.say('nested');
+    const result = await chat.result;
+    expect(result.turns.map((turn) => turn.speaker)).toEqual(['lead', 'tally']);
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', name: 'tally', content: 'counted to 3; nested' });
+    dying.abort();
+  });
+
   it('a turn checkpointed while it waits for a person waits again after a crash, and takes the answer', async () => {
     const [first, second] = await processes();
     const chatId = newId();
