@@ -55,8 +55,7 @@ export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddle
   ) => {
     sink(status, () => {
       const now = waiting();
-      const version = now.kind === 'selecting' || now.kind === 'turn' ? 2 : snapshotVersion(now);
-      return { version, ...chatPart, waiting: now };
+      return { version: snapshotVersion(now), ...chatPart, waiting: now };
     });
   };
   const speakerHooks = (speaker: string, runKey: SnapshotKey | undefined) =>

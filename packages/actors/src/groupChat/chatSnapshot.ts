@@ -14,7 +14,7 @@ const NESTED_WAIT_SNAPSHOT_VERSION = 3;
 const PARTICIPANT_WAIT_SNAPSHOT_VERSION = 4;
 
 /** The version `run.snapshot()` writes for a chat that waits for `waiting`: 3 inside a nested chat, 4 inside a custom participant's turn, else 2. */
-export function snapshotVersion(waiting: GroupChatSnapshot['waiting']): GroupChatSnapshot['version'] {
+export function snapshotVersion(waiting: Pick<GroupChatSnapshot['waiting'] | ChatStoreCheckpoint, 'kind'>): GroupChatSnapshot['version'] {
   if (waiting.kind === 'nested') return NESTED_WAIT_SNAPSHOT_VERSION;
   if (waiting.kind === 'participant') return PARTICIPANT_WAIT_SNAPSHOT_VERSION;
   return CHAT_SNAPSHOT_VERSION;
@@ -94,8 +94,20 @@ const GroupChatSnapshotSchema = z.object({
 /** A chat checkpoint in a store: a snapshot, or the same fields at a step that is not a wait. */
 const ChatCheckpointSchema = GroupChatSnapshotSchema.extend({ waiting: z.union([waitingSchema(true), StoreCheckpointSchema]) });
 
-/** What a chat kept in a store is at, beside a wait: see `StoreCheckpointSchema`. */
-export type ChatStoreCheckpoint = { kind: 'selecting' } | { kind: 'turn'; speaker: string; run?: unknown };
+/**
+ * What a chat kept in a store is at, beside a wait: see `StoreCheckpointSchema`;
+ * and a custom participant's turn checkpointed while it does not wait
+ * (after progress it reported with `checkpoint()`).
+ */
+export type ChatStoreCheckpoint = { kind: 'selecting' } | { kind: 'turn'; speaker: string; run?: unknown } | StoredParticipantProgress;
+
+/** A custom participant's turn stored while it does not wait: its state after progress it reported. */
+export interface StoredParticipantProgress {
+  kind: 'participant';
+  speaker: string;
+  waiting?: undefined;
+  state: unknown;
+}
 
 /** A chat checkpoint as stored: a snapshot whose `waiting` may also be a store checkpoint. */
 export type StoredChatCheckpoint = Omit<GroupChatSnapshot, 'waiting'> & { waiting: GroupChatSnapshot['waiting'] | ChatStoreCheckpoint };

@@ -1,6 +1,6 @@
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { PersistedDelegatedWaiting } from './groupChatTypes.js';
+import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 
 /**
  * Checks a persisted wait inside a delegated turn before the chat resumes it:
@@ -14,11 +14,7 @@ import type { PersistedDelegatedWaiting } from './groupChatTypes.js';
  * @example
  * const waiting = checkDelegatedWaiting(snapshot.waiting, runtime); // { kind: 'nested', speaker: 'review_team', snapshot }
  */
-export function checkDelegatedWaiting(
-  waiting: PersistedDelegatedWaiting,
-  runtime: ChatRuntime,
-  options: { checkpoint?: boolean } = {},
-): PersistedDelegatedWaiting {
+export function checkDelegatedWaiting(waiting: DelegatedTurnState, runtime: ChatRuntime, options: { checkpoint?: boolean } = {}): DelegatedTurnState {
   const member = runtime.members.get(waiting.speaker);
   const delegate = member?.kind === 'chat' || member?.kind === 'custom' ? member.delegate : undefined;
   if (delegate?.resume === undefined) {

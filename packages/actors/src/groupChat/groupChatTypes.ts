@@ -308,11 +308,8 @@ export interface PersistedParticipantWaiting {
   kind: 'participant';
   /** The custom participant (a participant of this chat). */
   speaker: string;
-  /**
-   * What the turn waited for, as its `waiting()` reported it. Absent only in
-   * a store checkpoint of a turn that did not wait (progress it reported).
-   */
-  waiting?: ChatWaiting;
+  /** What the turn waited for, as its `waiting()` reported it. */
+  waiting: ChatWaiting;
   state: unknown;
 }
 

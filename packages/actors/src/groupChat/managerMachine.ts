@@ -14,7 +14,8 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedDelegatedWaiting, SelectionSource } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
+import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 import { type DecidedTurn, type ManagerContext, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
@@ -46,7 +47,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | DecidedTurn | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | DelegatedTurnState | DecidedTurn | undefined;
   /** The run's token budget. */
   tokenBudget?: TokenBudget | undefined;
   /** The checkpoint hooks of a chat kept in a store. */

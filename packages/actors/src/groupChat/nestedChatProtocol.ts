@@ -1,18 +1,10 @@
 import { type AssistantMessage, ConfigurationError, type Message } from '@agentchart/core';
 import type { NestedChatStore } from '../durable/storedNestedChat.js';
-import type { DelegatedProtocol, DelegatedTurn, TurnContext } from '../participant/participantProtocol.js';
+import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import { replyText } from './chatViews.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type {
-  ChatTurn,
-  GroupChatResult,
-  GroupChatRun,
-  GroupChatRunOptions,
-  GroupChatSnapshot,
-  NestedChatParticipant,
-  PersistedDelegatedWaiting,
-} from './groupChatTypes.js';
+import type { ChatTurn, GroupChatResult, GroupChatRun, GroupChatRunOptions, GroupChatSnapshot, NestedChatParticipant } from './groupChatTypes.js';
 import { persistedWaiting } from './persistedWaiting.js';
 
 /** A chat's transcript: its messages and the turns among them. */
@@ -99,7 +91,7 @@ export function nestedChatProtocol(chat: NestedChatParticipant, own: OwnChatRuns
       },
     };
   };
-  const check = (persisted: PersistedDelegatedWaiting) => nestedWaiting(persisted, name);
+  const check = (persisted: DelegatedTurnState) => nestedWaiting(persisted, name);
   const { resume } = chat;
   return {
     kind: 'chat',
@@ -176,7 +168,7 @@ function notStorable(name: string): ConfigurationError {
 }
 
 /** `persisted` as a wait inside this nested chat; a custom participant's wait is not one. */
-function nestedWaiting(persisted: PersistedDelegatedWaiting, name: string) {
+function nestedWaiting(persisted: DelegatedTurnState, name: string) {
   if (persisted.kind !== 'nested') {
     throw new ChatSnapshotError(
       `The snapshot waits inside "${name}" as if it were a custom participant, but "${name}" is a nested group chat. Resume it with the chat that persisted it.`,

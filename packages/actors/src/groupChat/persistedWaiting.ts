@@ -13,10 +13,7 @@ export function persistedWaiting(waiting: GroupChatSnapshot['waiting']): ChatWai
     const inner = persistedWaiting(waiting.snapshot.waiting);
     return { ...inner, within: [waiting.speaker, ...(inner.within ?? [])] };
   }
-  if (waiting.kind === 'participant') {
-    if (waiting.waiting === undefined) throw new Error(`The turn of "${waiting.speaker}" was persisted while it did not wait (a bug in agentchart).`);
-    return { ...waiting.waiting, within: [waiting.speaker, ...(waiting.waiting.within ?? [])] };
-  }
+  if (waiting.kind === 'participant') return { ...waiting.waiting, within: [waiting.speaker, ...(waiting.waiting.within ?? [])] };
   if (waiting.kind === 'approval') return { kind: 'approval', speaker: waiting.speaker, requests: waiting.requests };
   return waiting;
 }

@@ -1,8 +1,9 @@
 import { ConfigurationError } from '@agentchart/core';
 import { ChatNotWaitingError, ChatSnapshotError } from '../groupChat/groupChatErrors.js';
-import type { PersistedDelegatedWaiting, PersistedParticipantWaiting } from '../groupChat/groupChatTypes.js';
+import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
+import type { PersistedParticipantWaiting } from '../groupChat/groupChatTypes.js';
 import type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './customParticipant.js';
-import type { DelegatedProtocol, DelegatedTurn, TurnContext } from './participantProtocol.js';
+import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from './participantProtocol.js';
 
 /**
  * The participant protocol of a `CustomParticipant`: its turn's reply becomes
@@ -131,7 +132,7 @@ function cannotCheckpoint(name: string): ConfigurationError {
 }
 
 /** `persisted` as a wait inside this participant's turn; a nested chat's wait is not one. */
-function participantWaiting(persisted: PersistedDelegatedWaiting, name: string): PersistedParticipantWaiting {
+function participantWaiting(persisted: DelegatedTurnState, name: string): PersistedParticipantWaiting | StoredParticipantProgress {
   if (persisted.kind !== 'participant') {
     throw new ChatSnapshotError(
       `The snapshot waits inside "${name}" as if it were a nested group chat, but "${name}" is a custom participant. Resume it with the chat that persisted it.`,

@@ -1,6 +1,7 @@
 import type { FunctionMiddleware, Message, TokenBudgetOption, ToolCallJournalEntry } from '@agentchart/core';
 import type { AgentConfig } from '../agent/createAgent.js';
 import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
 import type { ChatEvent, ChatWaiting, PersistedDelegatedWaiting } from '../groupChat/groupChatTypes.js';
 import type { TurnOutcome } from '../groupChat/reviewTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
@@ -60,7 +61,7 @@ export interface DelegatedProtocol {
    * `context.store`, checkpointed through `TurnStore.checkpoint`);
    * `undefined` when its turns cannot be resumed.
    */
-  readonly resume: ((persisted: PersistedDelegatedWaiting, context: TurnContext) => DelegatedTurn) | undefined;
+  readonly resume: ((persisted: DelegatedTurnState, context: TurnContext) => DelegatedTurn) | undefined;
   /**
    * Checks a persisted turn before the chat resumes it (everything the
    * resume would check), returning the copy to resume from; throws
@@ -68,9 +69,9 @@ export interface DelegatedProtocol {
    * `checkpoint`: it is a store checkpoint (`TurnStore.checkpoint`), which
    * may stand at a step that is not a wait.
    */
-  checkPersisted(persisted: PersistedDelegatedWaiting, options?: { checkpoint?: boolean }): PersistedDelegatedWaiting;
+  checkPersisted(persisted: DelegatedTurnState, options?: { checkpoint?: boolean }): DelegatedTurnState;
   /** What a turn persisted as `persisted` waits for (the chat's `waiting()` right after `resume`), without `within`; `undefined` for a store checkpoint that is not a wait. */
-  persistedWaiting(persisted: PersistedDelegatedWaiting): ChatWaiting | undefined;
+  persistedWaiting(persisted: DelegatedTurnState): ChatWaiting | undefined;
   /**
    * Whether a chat with this participant can be kept in a store, and if not
    * why (a group chat written by hand cannot checkpoint inside its turns nor
@@ -83,12 +84,19 @@ export interface DelegatedProtocol {
    * become approval requests (see `withInDoubtRequests`). Absent when the
    * participant runs no journaled tools (a custom participant).
    */
-  readonly withInDoubtRequests?: (persisted: PersistedDelegatedWaiting, journal: readonly ToolCallJournalEntry[]) => TurnInDoubt;
+  readonly withInDoubtRequests?: (persisted: DelegatedTurnState, journal: readonly ToolCallJournalEntry[]) => TurnInDoubt;
 }
+
+/**
+ * A delegated turn as persisted: a wait inside it (`run.snapshot()`, the
+ * public `PersistedDelegatedWaiting`), or, in a store checkpoint, a custom
+ * participant's turn stored while it does not wait.
+ */
+export type DelegatedTurnState = PersistedDelegatedWaiting | StoredParticipantProgress;
 
 /** A checkpointed turn with its in-doubt calls made approval requests; `runId` is the run they belong to (their journal ids are `<runId>/<callId>`). */
 export interface TurnInDoubt {
-  persisted: PersistedDelegatedWaiting;
+  persisted: DelegatedTurnState;
   inDoubt: ToolCallJournalEntry[];
   runId?: string;
 }
@@ -104,7 +112,7 @@ export interface TurnStore {
    * `persisted` is built when the checkpoint is written, from what was
    * frozen). `waiting` when the turn waits for a person.
    */
-  checkpoint(status: 'running' | 'waiting', persisted: () => PersistedDelegatedWaiting): void;
+  checkpoint(status: 'running' | 'waiting', persisted: () => DelegatedTurnState): void;
   /** Records each tool call of the turn's agents in the outer chat's journal, as `<turn run id>/<call id>`: at most once across crashes. */
   readonly journal: FunctionMiddleware;
 }
