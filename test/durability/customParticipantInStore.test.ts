@@ -261,6 +261,38 @@ describe('custom participants kept in a store', () => {
     expect(result.error?.message).toContain('needs persist() on its turn and resumeTurn() on the participant');
   });
 
+  it('a checkpoint() after the turn ended stores nothing: the chat is not taken back into the turn', async () => {
+    const [store] = await processes();
+    const late: CustomParticipant = {
+      kind: 'custom',
+      name: 'late',
+      takeTurn: (_view, options) => {
+        setTimeout(() => options.checkpoint(), 1);
+        return { reply: Promise.resolve('quick'), persist: () => ({ late: true }) };
+      },
+      resumeTurn: () => ({ reply: Promise.resolve('resumed') }),
+    };
+    const lead = createAgent({
+      name: 'lead',
+      model: scriptedModel(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the late call lands during this turn
+        return { text: 'go' };
+      }),
+    });
+    const kinds: string[] = [];
+    const save = store.saveState.bind(store);
+    store.saveState = (lease, update) => {
+      kinds.push(String((update.state as { waiting?: { kind?: string }; format?: string } | undefined)?.waiting?.kind ?? 'end'));
+      return save(lease, update);
+    };
+    const chat = createGroupChat({ name: 'late_chat', agents: [late, lead], speakerSelection: 'round_robin', maxRounds: 2 });
+    const chatId = newId();
+    const result = await chat.run('Go.', { store, chatId, owner: 'w1', leaseMs: LEASE }).result;
+    expect(result.messages.slice(1).map((message) => message.content)).toEqual(['quick', 'go']);
+    await until(async () => (await store.loadRun(chatId))?.status === 'finished');
+    expect(kinds).not.toContain('participant');
+  });
+
   it('without a store, checkpoint() does nothing', async () => {
     const log: string[] = [];
     const chat = chatOf(log);

@@ -65,8 +65,10 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
     const { store } = context;
     let turn: ParticipantTurn | undefined;
     let pending = false;
+    let over = false;
     const checkpoint = (): void => {
-      if (store === undefined) return;
+      // Once the turn ended (or was stopped) the chat has gone on: a late call must not take it back into the turn.
+      if (store === undefined || over || context.signal.aborted) return;
       if (typeof resumeTurn !== 'function') throw cannotCheckpoint(name);
       // Called inside takeTurn, before the turn exists: stored as soon as it does.
       if (turn === undefined) {
@@ -86,7 +88,12 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
     };
     turn = take({ signal: context.signal, checkpoint });
     if (pending) checkpoint();
-    return turnOf(turn);
+    const delegated = turnOf(turn);
+    const end = () => {
+      over = true;
+    };
+    delegated.outcome.then(end, end);
+    return delegated;
   };
   return {
     kind: 'custom',
