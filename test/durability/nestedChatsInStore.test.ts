@@ -233,16 +233,20 @@ describe('nested chats kept in a store', () => {
     dying.abort();
   });
 
-  it('an in-doubt call approved to run again runs once more, with the same idempotency key', async () => {
-    const { run: dying, chatId, dead } = await dieAt('pay', (_state, calls) => calls.join() === 'started');
-    const world = { ledger: [] as string[] };
-    const durable = await resumeChatFromStore(officeOf(world), chatId, { store: await open(), owner: 'w2', leaseMs: LEASE });
-    durable.chat.approve('p');
-    const result = await durable.chat.result;
-    expect(result.turns.map((turn) => turn.speaker)).toEqual(['lead', 'team', 'lead']);
-    expect(world.ledger).toEqual(dead.ledger); // the same line: the same key
-    dying.abort();
-  });
+  for (const keys of [{}, { outer: KEY }, { inner: KEY }, { outer: KEY, inner: `${KEY}-inner` }]) {
+    it(`an in-doubt call approved to run again runs once more, with the same idempotency key (keys: ${Object.keys(keys).join(', ') || 'none'})`, async () => {
+      const { run: dying, chatId, dead } = await dieAt('pay', (_state, calls) => calls.join() === 'started', keys);
+      const world = { ledger: [] as string[] };
+      // The nested part is edited (the call made an approval request) and signed again with the nested chat's key.
+      const durable = await resumeChatFromStore(officeOf(world, undefined, keys), chatId, { store: await open(), owner: 'w2', leaseMs: LEASE });
+      expect(durable.chat.waiting()).toMatchObject({ kind: 'approval', requests: [{ id: 'p' }], within: ['team'] });
+      durable.chat.approve('p');
+      const result = await durable.chat.result;
+      expect(result.turns.map((turn) => turn.speaker)).toEqual(['lead', 'team', 'lead']);
+      expect(world.ledger).toEqual(dead.ledger); // the same line: the same key
+      dying.abort();
+    });
+  }
 
   it('an edited inner agent run inside the nested part is refused with RunSnapshotError (its path) and runs nothing', async () => {
     const {
