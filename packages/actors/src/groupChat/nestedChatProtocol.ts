@@ -56,8 +56,11 @@ export function nestedReply(name: string, transcript: Transcript): AssistantMess
  * `nestedReply`. A wait inside it is persisted as
  * `{ kind: 'nested', speaker, snapshot }` with the nested chat's own snapshot.
  * `own` is what a chat made by `createGroupChat` adds: the transcript so far
- * (what an abort keeps of the turn) and the check of a persisted wait; a chat
- * written by hand has neither.
+ * (what an abort keeps of the turn), the check of a persisted wait, and its
+ * turns in a chat kept in a store (`TurnContext.store`: its own checkpoints
+ * become the outer chat's, its agents' tools go through the outer journal,
+ * and it resumes from such a checkpoint); a chat written by hand has none of
+ * these, so a chat that has one cannot be kept in a store (`storable`).
  *
  * @example
  * const protocol = nestedChatProtocol(team, undefined);
