@@ -18,6 +18,7 @@ import { followChatToolSources, loadChatToolSources } from './chatToolSources.js
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
+import { startDirectTurns } from './directAgentTurn.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
@@ -45,6 +46,7 @@ export function startChatRun(
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
   start.checkpoints?.bind(() => actor.getSnapshot().context);
+  startDirectTurns(actor);
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
@@ -210,7 +212,7 @@ export function startChatRun(
   };
   const transcript = () => {
     const snapshot = actor.getSnapshot();
-    return transcriptSoFar(snapshot.context, snapshot.children.speaker as AnyActorRef | undefined);
+    return transcriptSoFar(snapshot.context, snapshot.context.run.directTurn.current ?? (snapshot.children.speaker as AnyActorRef | undefined));
   };
   return { run: handle, transcriptSoFar: transcript };
 }

@@ -6,6 +6,7 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurnActor.js';
+import type { DirectAgentTurn } from './directAgentTurn.js';
 import type { ResumedSpeaker } from './speakerResume.js';
 import type {
   ChatEvent,
@@ -44,7 +45,8 @@ export interface ManagerRun {
   /** Set only for a chat kept in a store (see `chatCheckpoints.ts`). */
   checkpoints: ChatCheckpoints | undefined;
   /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
-  currentTurn: CurrentTurn;
+  currentTurn: CurrentTurn /** The agent turn taken now without an agent actor, if any (see `DirectAgentTurn`). */;
+  directTurn: { current: DirectAgentTurn | undefined };
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */

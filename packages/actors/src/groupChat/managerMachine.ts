@@ -9,7 +9,8 @@ import type { RunResult } from '../agent/run/runResult.js';
 import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
-import { TERMINATE } from './chatMembers.js';
+import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
+import { DirectAgentTurn } from './directAgentTurn.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
@@ -53,7 +54,13 @@ export interface ManagerInput {
   checkpoints?: ChatCheckpoints | undefined;
 }
 
-export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
+export type ManagerEvent =
+  | ChatControlEvent
+  | { type: 'start' }
+  | { type: 'abort' }
+  | { type: 'xstate.done.actor.speaker'; output: RunResult }
+  /** A direct agent turn (no agent actor, see `DirectAgentTurn`) ended with `output`. */
+  | { type: 'direct.turn.done'; output: RunResult };
 
 /** The `auto` selector's reply, as the selection guards and actions read it. */
 interface SelectorAnswer {
@@ -201,7 +208,7 @@ export const managerMachine = setup({
      * turn's run goes on from its snapshot (the turn start is the same
      * function of the persisted transcript, so its view is the one it had).
      */
-    beginAgentTurn: assign(({ context, spawn }) => {
+    beginAgentTurn: assign(({ context, spawn, self }) => {
       const member = speakingMember(context, 'agent');
       const { turn } = member;
       const update = turnStart(context);
@@ -210,6 +217,17 @@ export const managerMachine = setup({
       const { chatId, publish, sharedState, newRunId, checkpoints } = context.run;
       const runtime = turnRuntime(turn.runtime(context.run.inspected), context);
       if (resumed === undefined) checkpoints?.turnBegins({ ...context, ...update });
+      if (resumed === undefined && takesDirectTurn(context, turn)) {
+        // No agent actor: the turn runs the agent's steps itself and sends its result back (docs/performance.md).
+        context.run.directTurn.current = new DirectAgentTurn(
+          { runtime, runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
+          {
+            emit: (event) => publish({ type: 'agent.event', chatId, speaker: member.name, event }),
+            done: (output) => self.send({ type: 'direct.turn.done', output }),
+          },
+        );
+        return update;
+      }
       const child =
         resumed === undefined
           ? spawnAgent(turn.machine, {
@@ -233,6 +251,8 @@ export const managerMachine = setup({
         enqueue.assign({ resumeWaiting: undefined });
         // A turn restored from a store checkpoint goes on from its agent's step.
         if (resumed.resumeAt !== undefined) enqueue.sendTo('speaker', { type: 'resume', at: resumed.resumeAt });
+      } else if (context.run.directTurn.current !== undefined) {
+        // A direct turn starts once this macrostep's events are out (`startDirectTurns`), where the agent actor would start.
       } else {
         // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
         const { unusable } = speakingMember(context, 'agent').turn;
@@ -261,7 +281,7 @@ export const managerMachine = setup({
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
-      const turn = partialTurn(context, self.getSnapshot().children.speaker);
+      const turn = partialTurn(context, context.run.directTurn.current ?? self.getSnapshot().children.speaker);
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -275,6 +295,11 @@ export const managerMachine = setup({
       });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
+    /** The end of an agent's turn: a direct turn still running is stopped (an abort), and the slot cleared. */
+    endDirectTurn: ({ context }) => {
+      context.run.directTurn.current?.stop();
+      context.run.directTurn.current = undefined;
+    },
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
@@ -302,6 +327,7 @@ export const managerMachine = setup({
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
+      directTurn: { current: undefined },
     },
     messages: input.messages,
     turns: input.turns,
@@ -406,11 +432,15 @@ export const managerMachine = setup({
         },
         agent: {
           entry: ['beginAgentTurn', 'startSpeaker'],
-          exit: stopChild('speaker'),
+          exit: [stopChild('speaker'), 'endDirectTurn'],
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { actions: 'relayApprovalDecision' },
             'xstate.done.actor.speaker': {
+              target: '#groupChat.selecting',
+              actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
+            },
+            'direct.turn.done': {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
@@ -480,6 +510,16 @@ export const managerMachine = setup({
     return result;
   },
 });
+
+/**
+ * Whether the speaking agent's turn runs without an agent actor
+ * (`DirectAgentTurn`): its run has no decision to make (`AgentTurnSetup.direct`),
+ * nobody inspects the chat (an inspector is shown every model call as a
+ * state) and no store keeps it (a checkpoint is taken at every step).
+ */
+function takesDirectTurn(context: ManagerContext, turn: AgentTurnSetup): boolean {
+  return turn.direct && turn.unusable === undefined && !context.run.inspected && context.run.checkpoints === undefined;
+}
 
 /** The turn about to be taken: the last turn is marked as addressed to the speaker, and the speaker's view. */
 function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'view'> {

@@ -1,0 +1,109 @@
+import { type ChatEvent, createAgent, createGroupChat } from '@agentchart/actors';
+import { type ScriptedTurn, scriptedModel } from '@agentchart/providers';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * An agent without tools takes its chat turns without an agent actor
+ * (`DirectAgentTurn`) unless someone inspects the chat. The same chat run
+ * both ways must give the same events, in the same order, and the same result.
+ */
+
+type Script = (index: number) => ScriptedTurn;
+
+function chatOf(scripts: Record<string, Script>, options: { latencyMs?: number; maxRounds?: number } = {}) {
+  const agents = Object.entries(scripts).map(([name, script]) =>
+    createAgent({
+      name,
+      instructions: `You are ${name}.`,
+      model: scriptedModel((_request, index) => script(index), { latencyMs: options.latencyMs ?? 0 }),
+    }),
+  );
+  return createGroupChat({ agents, speakerSelection: 'round_robin', maxRounds: options.maxRounds ?? 4 });
+}
+
+/** Events with the run's random ids replaced by their order of appearance. */
+function normalized(events: readonly ChatEvent[]): unknown[] {
+  const ids = new Map<string, string>();
+  const idOf = (id: string) => {
+    if (!ids.has(id)) ids.set(id, `id${ids.size}`);
+    return ids.get(id);
+  };
+  return JSON.parse(
+    JSON.stringify(events, (key, value) => ((key === 'runId' || key === 'chatId') && typeof value === 'string' ? idOf(value) : value)),
+  );
+}
+
+/** Runs a fresh chat directly (nobody inspects it) and through the agent actors (an inspector), and returns both. */
+async function bothWays(make: () => ReturnType<typeof chatOf>, act?: (event: ChatEvent, abort: () => void) => void) {
+  const runs = [];
+  for (const inspected of [false, true]) {
+    const seen: string[] = [];
+    const run = make().run('Plan the launch.', inspected ? { inspect: (event) => seen.push(event.type) } : {});
+    const events: ChatEvent[] = [];
+    run.events$.subscribe((event) => {
+      events.push(event);
+      act?.(event, run.abort);
+    });
+    const result = await run.result;
+    runs.push({ events: normalized(events), result: normalized([result as unknown as ChatEvent])[0], inspectorSaw: seen.length });
+  }
+  const [direct, full] = runs as [(typeof runs)[0], (typeof runs)[0]];
+  expect(direct.inspectorSaw).toBe(0);
+  expect(full.inspectorSaw).toBeGreaterThan(0);
+  return { direct, full };
+}
+
+describe('direct agent turns (no agent actor)', () => {
+  it('give the events and the result of the agent actors, for replies streamed in pieces with reasoning and usage', async () => {
+    const script: Script = (index) => ({
+      text: `answer ${index}`,
+      reasoning: 'thinking',
+      chunks: 3,
+      usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 },
+    });
+    for (const latencyMs of [0, 2]) {
+      const { direct, full } = await bothWays(() => chatOf({ a: script, b: script, c: script }, { latencyMs }));
+      expect(direct.events).toEqual(full.events);
+      expect(direct.result).toEqual(full.result);
+      expect(direct.events.filter((event) => (event as ChatEvent).type === 'turn.finished')).toHaveLength(4);
+    }
+  });
+
+  it('give the same failed turn when the model fails', async () => {
+    const { direct, full } = await bothWays(() => chatOf({ a: () => ({ text: 'fine' }), b: () => ({ error: 'model down' }) }, { maxRounds: 3 }));
+    expect(direct.events).toEqual(full.events);
+    expect(direct.result).toEqual(full.result);
+    expect(JSON.stringify(direct.events)).toContain('model down');
+  });
+
+  it('answer tool calls to tools the agent does not have as the agent actor does, under its limits', async () => {
+    // The model calls a tool it was never offered: every call is answered with an error, until maxConsecutiveErrors ends the turn.
+    const { direct, full } = await bothWays(() =>
+      chatOf({ a: () => ({ toolCalls: [{ name: 'search', arguments: { q: 'x' } }] }), b: () => ({ text: 'done' }) }, { maxRounds: 2 }),
+    );
+    expect(direct.events).toEqual(full.events);
+    expect(direct.result).toEqual(full.result);
+    expect(JSON.stringify(direct.events)).toContain('max-consecutive-errors');
+  });
+
+  it('are cut short by an abort as the agent actor is, the same partial turn kept', async () => {
+    const script: Script = (index) => ({ text: `answer ${index}` });
+    const abortAt = (event: ChatEvent, abort: () => void) => {
+      if (event.type === 'agent.event' && event.event.type === 'model.request' && event.speaker === 'b') setTimeout(abort, 0);
+    };
+    const { direct, full } = await bothWays(() => chatOf({ a: script, b: script }, { latencyMs: 5 }), abortAt);
+    expect(direct.events).toEqual(full.events);
+    expect(direct.result).toEqual(full.result);
+    expect(direct.result).toMatchObject({ reason: 'aborted', rounds: 1 });
+  });
+
+  it('start as the agent actor does when a listener of `speaker.selected` aborts the chat', async () => {
+    const script: Script = () => ({ text: 'ok' });
+    const abortOnSelect = (event: ChatEvent, abort: () => void) => {
+      if (event.type === 'speaker.selected' && event.speaker === 'b') abort();
+    };
+    const { direct, full } = await bothWays(() => chatOf({ a: script, b: script }, { latencyMs: 1 }), abortOnSelect);
+    expect(direct.events).toEqual(full.events);
+    expect(direct.result).toEqual(full.result);
+  });
+});
