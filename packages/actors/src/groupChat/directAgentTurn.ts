@@ -225,14 +225,16 @@ export class DirectAgentTurn {
     const continues = stepContinues(this.#context, patch);
     this.#output.assign(patch);
     this.#fused = undefined;
-    if (continues) return this.#run(agentSteps.startStep);
     const context = this.#context;
     const { runtime } = context;
-    if (context.endedBy !== undefined) return this.#finish('ended-by-middleware');
-    if (tokenBudgetSpent(context)) return this.#finish('token-budget');
-    if (context.step >= runtime.maxSteps) return this.#finish('max-steps');
-    if (context.toolCallCount >= runtime.maxToolCalls) this.#output.assign({ finalCall: 'max-tool-calls' });
-    else if (context.consecutiveErrorBatches >= runtime.maxConsecutiveErrors) this.#output.assign({ finalCall: 'max-consecutive-errors' });
+    if (!continues) {
+      if (context.endedBy !== undefined) this.#finish('ended-by-middleware');
+      else if (tokenBudgetSpent(context)) this.#finish('token-budget');
+      else if (context.step >= runtime.maxSteps) this.#finish('max-steps');
+      else if (context.toolCallCount >= runtime.maxToolCalls) this.#output.assign({ finalCall: 'max-tool-calls' });
+      else if (context.consecutiveErrorBatches >= runtime.maxConsecutiveErrors) this.#output.assign({ finalCall: 'max-consecutive-errors' });
+      if (this.#phase !== 'running') return;
+    }
     this.#run(agentSteps.startStep);
   }
 
