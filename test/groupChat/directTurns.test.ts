@@ -10,15 +10,30 @@ import { describe, expect, it } from 'vitest';
 
 type Script = (index: number) => ScriptedTurn;
 
-function chatOf(scripts: Record<string, Script>, options: { latencyMs?: number; maxRounds?: number } = {}) {
-  const agents = Object.entries(scripts).map(([name, script]) =>
-    createAgent({
+interface ChatShape {
+  latencyMs?: number;
+  maxRounds?: number;
+  random?: boolean;
+  maxTokens?: number;
+  afterWork?: Record<string, string>;
+}
+
+function chatOf(scripts: Record<string, Script>, options: ChatShape = {}) {
+  const agents = Object.entries(scripts).map(([name, script]) => {
+    const agent = createAgent({
       name,
       instructions: `You are ${name}.`,
       model: scriptedModel((_request, index) => script(index), { latencyMs: options.latencyMs ?? 0 }),
-    }),
-  );
-  return createGroupChat({ agents, speakerSelection: 'round_robin', maxRounds: options.maxRounds ?? 4 });
+    });
+    const afterWork = options.afterWork?.[name];
+    return afterWork === undefined ? agent : { agent, afterWork };
+  });
+  return createGroupChat({
+    agents,
+    speakerSelection: options.random ? { method: 'random', seed: 7 } : 'round_robin',
+    maxRounds: options.maxRounds ?? 4,
+    ...(options.maxTokens === undefined ? {} : { maxTokens: { total: options.maxTokens } }),
+  });
 }
 
 /** Events with the run's random ids replaced by their order of appearance. */
@@ -66,6 +81,23 @@ describe('direct agent turns (no agent actor)', () => {
       expect(direct.events).toEqual(full.events);
       expect(direct.result).toEqual(full.result);
       expect(direct.events.filter((event) => (event as ChatEvent).type === 'turn.finished')).toHaveLength(4);
+    }
+  });
+
+  it('hand over to the next speaker as the selection of the manager does: random, afterWork, a token budget', async () => {
+    const script: Script = (index) => ({ text: `answer ${index}`, usage: { inputTokens: 5, outputTokens: 5, totalTokens: 10 } });
+    const four = { a: script, b: script, c: script, d: script };
+    const cases: [ChatShape, string, string][] = [
+      [{ random: true, maxRounds: 9 }, 'max-rounds', '"by":"random"'],
+      [{ afterWork: { a: 'c', c: 'a' }, maxRounds: 5 }, 'max-rounds', '"via":"after-work"'],
+      [{ maxTokens: 35, maxRounds: 9 }, 'token-budget', '"round":4'],
+    ];
+    for (const [shape, reason, seen] of cases) {
+      const { direct, full } = await bothWays(() => chatOf(four, shape));
+      expect(direct.events).toEqual(full.events);
+      expect(direct.result).toEqual(full.result);
+      expect(direct.result).toMatchObject({ reason });
+      expect(JSON.stringify(direct.events)).toContain(seen);
     }
   });
 

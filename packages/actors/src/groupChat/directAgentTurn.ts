@@ -58,6 +58,8 @@ export function startDirectTurns(manager: {
  */
 export class DirectAgentTurn {
   #context: AgentContext;
+  /** Whether `#context` may be held elsewhere (a snapshot reader, a model call's fused step): the next assign copies it first. */
+  #shared = false;
   readonly #emit: (event: RunEvent) => void;
   readonly #done: (result: RunResult) => void;
   readonly #output: StepOutput;
@@ -99,7 +101,12 @@ export class DirectAgentTurn {
     this.#done = io.done;
     this.#output = {
       assign: (patch) => {
-        this.#context = { ...this.#context, ...patch };
+        if (this.#shared) {
+          this.#context = { ...this.#context };
+          this.#shared = false;
+        }
+        const context = this.#context as unknown as Record<string, unknown>;
+        for (const key in patch) context[key] = patch[key as keyof AgentContext];
       },
       emit: (event) => this.#emit(event),
       sendTo: (childId, command) => {
@@ -113,6 +120,7 @@ export class DirectAgentTurn {
 
   /** The run as the agent actor's snapshot would show it (for a partial turn: `partialTurn` reads `context`). */
   getSnapshot(): { context: AgentContext } {
+    this.#shared = true;
     return { context: this.#context };
   }
 
@@ -142,6 +150,7 @@ export class DirectAgentTurn {
   /** What the model caller does with a `model.call` command, with the reply taken here. */
   #callModel(command: CallModelCommand): void {
     const { fuse } = command;
+    this.#shared = true;
     if (fuse !== undefined) this.#emit(fuse.announce);
     const reply: ModelReply = { text: '', reasoning: '', toolCalls: [] };
     const { runId, runtime, step } = this.#context;

@@ -11,6 +11,8 @@ import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
 import { DirectAgentTurn } from './directAgentTurn.js';
+import { directHandOver } from './directHandOver.js';
+import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
@@ -110,6 +112,7 @@ export const managerMachine = setup({
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
+    handsOverDirectly: ({ context, event }) => event.type === 'direct.turn.done' && directHandOver(context, event, agentTurnOutcome) !== undefined,
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
@@ -219,13 +222,7 @@ export const managerMachine = setup({
       if (resumed === undefined) checkpoints?.turnBegins({ ...context, ...update });
       if (resumed === undefined && takesDirectTurn(context, turn)) {
         // No agent actor: the turn runs the agent's steps itself and sends its result back (docs/performance.md).
-        context.run.directTurn.current = new DirectAgentTurn(
-          { runtime, runId: newRunId(), messages: update.view, toolMode: turn.toolMode, state: { ref: sharedState } },
-          {
-            emit: (event) => publish({ type: 'agent.event', chatId, speaker: member.name, event }),
-            done: (output) => self.send({ type: 'direct.turn.done', output }),
-          },
-        );
+        beginDirectTurn(context, member.name, turn, runtime, update.view, self);
         return update;
       }
       const child =
@@ -243,6 +240,42 @@ export const managerMachine = setup({
           : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
       onAgentEvents(child, (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
       return update;
+    }),
+    /**
+     * A direct turn ended and the next is one too (`directHandOver`): what
+     * `recordTurn`, `decide`, `announceDecision` and `beginAgentTurn` do,
+     * in their order, in one action.
+     */
+    handOverDirectly: enqueueActions(({ context, event, enqueue, self }) => {
+      const plan = event.type === 'direct.turn.done' ? directHandOver(context, event, agentTurnOutcome) : undefined;
+      if (plan === undefined) throw new Error('handOverDirectly needs a direct hand-over (the handsOverDirectly guard).');
+      const { review, outcome, spend, eligible, decision, randomState, turn } = plan;
+      const speaker = speakerOf(context);
+      const recorded: ManagerContext = { ...context, ...review.update, spend };
+      const chosen: ManagerContext = {
+        ...recorded,
+        selection: { eligible, decision, rejected: [] },
+        randomState,
+        resumeWaiting: undefined,
+        ...selected(decision.speaker),
+      };
+      const start = turnStart(chosen);
+      enqueue.assign({
+        ...review.update,
+        spend,
+        selection: chosen.selection,
+        randomState,
+        resumeWaiting: undefined,
+        ...selected(decision.speaker),
+        ...start,
+      });
+      const { chatId } = context.run;
+      enqueue.emit({ type: 'turn.finished', chatId, round: review.update.rounds, speaker, messages: review.messages });
+      if (outcome.handoff !== undefined) enqueue.emit({ type: 'handoff', chatId, from: speaker, to: outcome.handoff, via: 'tool' });
+      if (decision.by === 'after-work') enqueue.emit({ type: 'handoff', chatId, from: speaker, to: decision.speaker, via: 'after-work' });
+      enqueue.emit(selectedEvent(chosen, decision.speaker, decision.by));
+      const next = { ...chosen, ...start };
+      beginDirectTurn(next, decision.speaker, turn, turnRuntime(turn.runtime(false), next), start.view, self);
     }),
     /** A new turn's run starts; a resumed one goes on where it waited. */
     startSpeaker: enqueueActions(({ context, enqueue }) => {
@@ -440,10 +473,13 @@ export const managerMachine = setup({
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
-            'direct.turn.done': {
-              target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
-            },
+            'direct.turn.done': [
+              { guard: 'handsOverDirectly', actions: 'handOverDirectly' },
+              {
+                target: '#groupChat.selecting',
+                actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
+              },
+            ],
           },
         },
         human: {
@@ -510,6 +546,25 @@ export const managerMachine = setup({
     return result;
   },
 });
+
+/** Begins `speaker`'s direct turn (`DirectAgentTurn`) in the manager's slot: it starts once the macrostep is done (`startDirectTurns`). */
+function beginDirectTurn(
+  context: ManagerContext,
+  speaker: string,
+  turn: AgentTurnSetup,
+  runtime: AgentRuntime,
+  view: Message[],
+  self: { send(event: ManagerEvent): void },
+): void {
+  const { chatId, publish, sharedState, newRunId } = context.run;
+  context.run.directTurn.current = new DirectAgentTurn(
+    { runtime, runId: newRunId(), messages: view, toolMode: turn.toolMode, state: { ref: sharedState } },
+    {
+      emit: (event) => publish({ type: 'agent.event', chatId, speaker, event }),
+      done: (output) => self.send({ type: 'direct.turn.done', output }),
+    },
+  );
+}
 
 /**
  * Whether the speaking agent's turn runs without an agent actor

@@ -1,0 +1,79 @@
+import type { RunResult } from '../agent/run/runResult.js';
+import type { AgentTurnSetup } from './chatMembers.js';
+import { chatBudgetSpent, countTurn } from './chatTokenBudget.js';
+import { decideNextSpeaker } from './decideNextSpeaker.js';
+import type { ManagerContext, SelectionDecision } from './managerContext.js';
+import { type TurnOutcome, type TurnReview, reviewTurn } from './reviewTurn.js';
+
+/**
+ * A direct agent turn's end, when the next turn is one too
+ * (docs/performance.md, "Chat turns without an agent actor"): the manager
+ * records the turn, decides who speaks next and begins that turn in one
+ * transition that stays in `speaking.agent`, instead of going through
+ * `selecting` and `speaking.routing` (three microsteps, each with XState's
+ * exit and entry sets and a snapshot). The plan is what those states would
+ * compute, in their order; it holds only when none of their other branches
+ * would fire: the chat goes on, the decision names an agent that takes a
+ * direct turn, and that agent has no context condition. Chats that call
+ * user code while deciding (a `terminate` predicate, a selection function)
+ * never take it: the guard computes the plan, and a plan that does not hold
+ * must leave nothing behind.
+ */
+export interface DirectHandOver {
+  /** The finished turn as `recordTurn` records it. */
+  review: TurnReview;
+  outcome: TurnOutcome;
+  spend: ManagerContext['spend'];
+  /** `decide`'s selection. */
+  eligible: string[];
+  decision: Extract<SelectionDecision, { kind: 'speaker' }>;
+  randomState: number;
+  /** The next speaker's turn setup. */
+  turn: AgentTurnSetup;
+}
+
+/** The plan computed by the guard, for the action of the same transition (both get the same event object). */
+const plans = new WeakMap<object, DirectHandOver | null>();
+
+/**
+ * The hand-over after a direct turn that ended with `event.output`, or
+ * `undefined` when the manager takes the long way (see `DirectHandOver`).
+ * `outcomeOf` is how the manager reads an agent's turn from its run result.
+ *
+ * @example
+ * const plan = directHandOver(context, event, agentTurnOutcome);
+ */
+export function directHandOver(
+  context: ManagerContext,
+  event: { output: RunResult },
+  outcomeOf: (context: ManagerContext, result: RunResult) => TurnOutcome,
+): DirectHandOver | undefined {
+  let plan = plans.get(event);
+  if (plan === undefined) {
+    plan = planHandOver(context, event.output, outcomeOf) ?? null;
+    plans.set(event, plan);
+  }
+  return plan ?? undefined;
+}
+
+function planHandOver(
+  context: ManagerContext,
+  result: RunResult,
+  outcomeOf: (context: ManagerContext, result: RunResult) => TurnOutcome,
+): DirectHandOver | undefined {
+  const { runtime } = context;
+  if (runtime.isTerminationMessage !== undefined || runtime.selection.method === 'function' || context.speaker === undefined) return undefined;
+  const outcome = outcomeOf(context, result);
+  const review = reviewTurn(context, context.speaker, outcome);
+  if (review.update.reason !== undefined || review.update.rounds >= runtime.maxRounds) return undefined;
+  const spend = countTurn(context.spend, outcome);
+  const after: ManagerContext = { ...context, ...review.update, spend };
+  if (chatBudgetSpent(after)) return undefined;
+  const { eligible, decision, randomState } = decideNextSpeaker(after);
+  if (decision.kind !== 'speaker') return undefined;
+  const member = runtime.members.get(decision.speaker);
+  if (member?.kind !== 'agent' || member.contextConditions.length > 0) return undefined;
+  const { turn } = member;
+  if (!turn.direct || turn.unusable !== undefined || context.run.inspected || context.run.checkpoints !== undefined) return undefined;
+  return { review, outcome, spend, eligible, decision, randomState, turn };
+}
