@@ -1,5 +1,4 @@
 import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
-import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
@@ -32,8 +31,6 @@ export interface ManagerRun {
   newRunId: () => string;
   /** Puts an event on the chat's bus (used to bridge the speakers' own events out). */
   publish: (event: ChatEvent) => void;
-  /** The control events on the bus (a person's `say` and `select`), bridged into the manager. */
-  controls$: Observable<Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>>;
   /** The run's `inspect` option, handed on to a nested chat's run (its own actor system). */
   inspect: InspectOption | undefined;
   /** Whether anyone inspects the run (its `inspect` option or a global observer): agents then keep their rules' mirror. */

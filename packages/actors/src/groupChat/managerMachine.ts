@@ -1,7 +1,6 @@
 import type { Message, RunEvent, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import type { Observable } from 'rxjs';
-import { assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
+import { assign, emit, enqueueActions, sendTo, setup, stopChild } from 'xstate';
 import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
@@ -45,8 +44,6 @@ export interface ManagerInput {
   /** Gives each agent turn's run its id (default: a new random id each). */
   newRunId?: () => string;
   publish: (event: ChatEvent) => void;
-  /** The bus's control events, bridged into the manager. */
-  controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
   resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | DecidedTurn | undefined;
@@ -74,8 +71,6 @@ interface SelectorFallback {
   failure: { error: unknown } | undefined;
 }
 
-const inboundBridge = fromEventObservable<ChatControlEvent, { controls$: Observable<ChatControlEvent> }>(({ input }) => input.controls$);
-
 /**
  * The group-chat manager: selecting → speaking → (after the turn) selecting
  * … → terminated. Each speaker's turn is a child actor — the agent machine
@@ -94,7 +89,6 @@ export const managerMachine = setup({
     nestedChat: delegatedTurnActor,
     participantTurn: delegatedTurnActor,
     askSelector: askSelectorActor,
-    inbound: inboundBridge,
   },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn',
@@ -353,7 +347,6 @@ export const managerMachine = setup({
       chatId: input.chatId,
       newRunId: input.newRunId ?? newRunId,
       publish: input.publish,
-      controls$: input.controls$,
       inspect: input.inspect,
       inspected: input.inspect !== undefined || globalInspectors().length > 0,
       sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
@@ -377,7 +370,6 @@ export const managerMachine = setup({
     resumeWaiting: input.resumeWaiting,
     spend: noSpend(),
   }),
-  invoke: { src: 'inbound', input: ({ context }) => ({ controls$: context.run.controls$ }) },
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
