@@ -65,15 +65,49 @@ function planHandOver(
   if (runtime.isTerminationMessage !== undefined || runtime.selection.method === 'function' || context.speaker === undefined) return undefined;
   const outcome = outcomeOf(context, result);
   const review = reviewTurn(context, context.speaker, outcome);
-  if (review.update.reason !== undefined || review.update.rounds >= runtime.maxRounds) return undefined;
+  if (review.update.reason !== undefined) return undefined;
   const spend = countTurn(context.spend, outcome);
   const after: ManagerContext = { ...context, ...review.update, spend };
-  if (chatBudgetSpent(after)) return undefined;
-  const { eligible, decision, randomState } = decideNextSpeaker(after);
+  const next = nextDirectTurn(after);
+  return next === undefined ? undefined : { review, outcome, spend, ...next };
+}
+
+/** A chat's first turn, when it is a direct agent turn (see `nextDirectTurn`). */
+export type FirstDirectTurn = Pick<DirectHandOver, 'eligible' | 'decision' | 'randomState' | 'turn'>;
+
+const firstTurns = new WeakMap<object, FirstDirectTurn | null>();
+
+/**
+ * What `selecting` and `speaking.routing` decide when a new run starts, when
+ * the first speaker takes a direct agent turn (`undefined` otherwise: the
+ * run takes the long way). Computed once per start event, for its guard and its action.
+ *
+ * @example
+ * const first = firstDirectTurn(context, event);
+ */
+export function firstDirectTurn(context: ManagerContext, event: object): FirstDirectTurn | undefined {
+  let first = firstTurns.get(event);
+  if (first === undefined) {
+    const { runtime } = context;
+    const decides = context.resumeWaiting === undefined && runtime.isTerminationMessage === undefined && runtime.selection.method !== 'function';
+    first = (decides ? nextDirectTurn(context) : undefined) ?? null;
+    firstTurns.set(event, first);
+  }
+  return first ?? undefined;
+}
+
+/**
+ * `decide` on `context`, when the chat goes on, the decision names an agent
+ * that takes a direct turn, and that agent has no context condition.
+ */
+function nextDirectTurn(context: ManagerContext): FirstDirectTurn | undefined {
+  const { runtime } = context;
+  if (context.reason !== undefined || context.rounds >= runtime.maxRounds || chatBudgetSpent(context)) return undefined;
+  const { eligible, decision, randomState } = decideNextSpeaker(context);
   if (decision.kind !== 'speaker') return undefined;
   const member = runtime.members.get(decision.speaker);
   if (member?.kind !== 'agent' || member.contextConditions.length > 0) return undefined;
   const { turn } = member;
   if (!turn.direct || turn.unusable !== undefined || context.run.inspected || context.run.checkpoints !== undefined) return undefined;
-  return { review, outcome, spend, eligible, decision, randomState, turn };
+  return { eligible, decision, randomState, turn };
 }

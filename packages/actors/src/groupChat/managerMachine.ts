@@ -10,7 +10,7 @@ import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
 import { DirectAgentTurn } from './directAgentTurn.js';
-import { directHandOver } from './directHandOver.js';
+import { directHandOver, firstDirectTurn } from './directHandOver.js';
 import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
@@ -106,6 +106,7 @@ export const managerMachine = setup({
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
+    startsWithDirectTurn: ({ context, event }) => firstDirectTurn(context, event) !== undefined,
     handsOverDirectly: ({ context, event }) => event.type === 'direct.turn.done' && directHandOver(context, event, agentTurnOutcome) !== undefined,
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
@@ -271,6 +272,24 @@ export const managerMachine = setup({
       const next = { ...chosen, ...start };
       beginDirectTurn(next, decision.speaker, turn, turnRuntime(turn.runtime(false), next), start.view, self);
     }),
+    /** What `decide` and `announceDecision` do for a first speaker that takes a direct turn (`firstDirectTurn`). */
+    chooseFirstDirectly: enqueueActions(({ context, event, enqueue }) => {
+      const first = firstDirectTurn(context, event);
+      if (first === undefined) throw new Error('chooseFirstDirectly needs a first direct turn (the startsWithDirectTurn guard).');
+      const { eligible, decision, randomState } = first;
+      const chosen: ManagerContext = {
+        ...context,
+        selection: { eligible, decision, rejected: [] },
+        randomState,
+        resumeWaiting: undefined,
+        ...selected(decision.speaker),
+      };
+      enqueue.assign({ selection: chosen.selection, randomState, resumeWaiting: undefined, ...selected(decision.speaker) });
+      if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
+        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
+      }
+      enqueue.emit(selectedEvent(chosen, decision.speaker, decision.by));
+    }),
     /** A new turn's run starts; a resumed one goes on where it waited. */
     startSpeaker: enqueueActions(({ context, enqueue }) => {
       const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
@@ -380,6 +399,8 @@ export const managerMachine = setup({
           { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
           { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
           { guard: 'resumingInCustomTurn', target: 'speaking.custom', actions: ['announceStart', 'resumeSpeaker'] },
+          // A new run whose first speaker takes a direct agent turn: `selecting` and `speaking.routing` decided in one step.
+          { guard: 'startsWithDirectTurn', target: 'speaking.agent', actions: ['announceStart', 'chooseFirstDirectly'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
