@@ -217,7 +217,7 @@ export const managerMachine = setup({
       if (resumed === undefined) checkpoints?.turnBegins({ ...context, ...update });
       if (resumed === undefined && takesDirectTurn(context, turn)) {
         // No agent actor: the turn runs the agent's steps itself and sends its result back (docs/performance.md).
-        beginDirectTurn(context, member.name, turn, runtime, update.view, self);
+        beginDirectTurn(context.run, member.name, turn, runtime, update.view, self);
         return update;
       }
       const child =
@@ -246,31 +246,19 @@ export const managerMachine = setup({
       if (plan === undefined) throw new Error('handOverDirectly needs a direct hand-over (the handsOverDirectly guard).');
       const { review, outcome, spend, eligible, decision, randomState, turn } = plan;
       const speaker = speakerOf(context);
-      const recorded: ManagerContext = { ...context, ...review.update, spend };
-      const chosen: ManagerContext = {
-        ...recorded,
-        selection: { eligible, decision, rejected: [] },
-        randomState,
-        resumeWaiting: undefined,
-        ...selected(decision.speaker),
-      };
-      const start = turnStart(chosen);
-      enqueue.assign({
-        ...review.update,
-        spend,
-        selection: chosen.selection,
-        randomState,
-        resumeWaiting: undefined,
-        ...selected(decision.speaker),
-        ...start,
-      });
+      const next = decision.speaker;
+      // What `turnStart` gives on the context after the turn and the decision (no copy of the whole context).
+      const turns = turnsPassedTo(next, review.update.turns);
+      const view = viewFor(next, review.update.messages, turns, context.runtime.views);
+      const selection = { eligible, decision, rejected: [] };
+      enqueue.assign({ ...review.update, spend, selection, randomState, resumeWaiting: undefined, ...selected(next), turns, view });
       const { chatId } = context.run;
       enqueue.emit({ type: 'turn.finished', chatId, round: review.update.rounds, speaker, messages: review.messages });
       if (outcome.handoff !== undefined) enqueue.emit({ type: 'handoff', chatId, from: speaker, to: outcome.handoff, via: 'tool' });
-      if (decision.by === 'after-work') enqueue.emit({ type: 'handoff', chatId, from: speaker, to: decision.speaker, via: 'after-work' });
-      enqueue.emit(selectedEvent(chosen, decision.speaker, decision.by));
-      const next = { ...chosen, ...start };
-      beginDirectTurn(next, decision.speaker, turn, turnRuntime(turn.runtime(false), next), start.view, self);
+      if (decision.by === 'after-work') enqueue.emit({ type: 'handoff', chatId, from: speaker, to: next, via: 'after-work' });
+      enqueue.emit({ type: 'speaker.selected', chatId, round: review.update.rounds + 1, speaker: next, by: decision.by, eligible });
+      const runtime = turnRuntime(turn.runtime(false), { run: context.run, spend, runtime: context.runtime });
+      beginDirectTurn(context.run, next, turn, runtime, view, self);
     }),
     /** What `decide` and `announceDecision` do for a first speaker that takes a direct turn (`firstDirectTurn`). */
     chooseFirstDirectly: enqueueActions(({ context, event, enqueue }) => {
@@ -562,15 +550,15 @@ export const managerMachine = setup({
 
 /** Begins `speaker`'s direct turn (`DirectAgentTurn`) in the manager's slot: it starts once the macrostep is done (`startDirectTurns`). */
 function beginDirectTurn(
-  context: ManagerContext,
+  run: ManagerContext['run'],
   speaker: string,
   turn: AgentTurnSetup,
   runtime: AgentRuntime,
   view: Message[],
   self: { send(event: ManagerEvent): void },
 ): void {
-  const { chatId, publish, sharedState, newRunId } = context.run;
-  context.run.directTurn.current = new DirectAgentTurn(
+  const { chatId, publish, sharedState, newRunId } = run;
+  run.directTurn.current = new DirectAgentTurn(
     { runtime, runId: newRunId(), messages: view, toolMode: turn.toolMode, state: { ref: sharedState } },
     {
       emit: (event) => publish({ type: 'agent.event', chatId, speaker, event }),
