@@ -282,7 +282,10 @@ function agentTurnSetup(
   const runtime = (mirrorToolRules = false): AgentRuntime =>
     agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules });
   return {
-    machine: machineFor(runtime()),
+    // Read when a turn spawns the agent machine (a direct turn has none): the same machine for every turn.
+    get machine() {
+      return machineFor(runtime());
+    },
     runtime,
     toolMode: normalizeToolMode(config.toolChoice, toolNames, addableNames),
     knownTools: new Map([...config.addableTools, ...tools]),
