@@ -1,6 +1,9 @@
 import { type ChatEvent, createAgent, createGroupChat } from '@agentchart/actors';
+import { defineTool } from '@agentchart/core';
 import { type ScriptedTurn, scriptedModel } from '@agentchart/providers';
-import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { describe, expect, it, vi } from 'vitest';
+import { DirectAgentTurn } from '../../packages/actors/src/groupChat/directAgentTurn.js';
 
 /**
  * An agent without tools takes its chat turns without an agent actor
@@ -16,13 +19,23 @@ interface ChatShape {
   random?: boolean;
   maxTokens?: number;
   afterWork?: Record<string, string>;
+  /** Agents given a tool (their turns take the agent actor). */
+  withTool?: string[];
 }
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a word up.',
+  parameters: z.object({ word: z.string() }),
+  execute: ({ word }) => word.length,
+});
 
 function chatOf(scripts: Record<string, Script>, options: ChatShape = {}) {
   const agents = Object.entries(scripts).map(([name, script]) => {
     const agent = createAgent({
       name,
       instructions: `You are ${name}.`,
+      tools: options.withTool?.includes(name) ? [lookup] : [],
       model: scriptedModel((_request, index) => script(index), { latencyMs: options.latencyMs ?? 0 }),
     });
     const afterWork = options.afterWork?.[name];
@@ -69,6 +82,20 @@ async function bothWays(make: () => ReturnType<typeof chatOf>, act?: (event: Cha
 }
 
 describe('direct agent turns (no agent actor)', () => {
+  it('are taken by agents without tools in a chat nobody inspects, never in an inspected one', async () => {
+    const started = vi.spyOn(DirectAgentTurn.prototype, 'start');
+    try {
+      const script: Script = () => ({ text: 'ok' });
+      await chatOf({ a: script, b: script }).run('Go.').result;
+      expect(started).toHaveBeenCalledTimes(4);
+      started.mockClear();
+      await chatOf({ a: script, b: script }).run('Go.', { inspect: () => {} }).result;
+      expect(started).not.toHaveBeenCalled();
+    } finally {
+      started.mockRestore();
+    }
+  });
+
   it('give the events and the result of the agent actors, for replies streamed in pieces with reasoning and usage', async () => {
     const script: Script = (index) => ({
       text: `answer ${index}`,
@@ -99,6 +126,15 @@ describe('direct agent turns (no agent actor)', () => {
       expect(direct.result).toMatchObject({ reason });
       expect(JSON.stringify(direct.events)).toContain(seen);
     }
+  });
+
+  it('take turns beside agents with tools, which keep their agent actor', async () => {
+    const plain: Script = (index) => ({ text: `answer ${index}` });
+    const caller: Script = (index) => (index % 2 === 0 ? { toolCalls: [{ name: 'lookup', arguments: { word: 'launch' } }] } : { text: 'looked up' });
+    const { direct, full } = await bothWays(() => chatOf({ a: plain, b: caller, c: plain }, { maxRounds: 6, withTool: ['b'] }));
+    expect(direct.events).toEqual(full.events);
+    expect(direct.result).toEqual(full.result);
+    expect(JSON.stringify(direct.events)).toContain('"toolName":"lookup"');
   });
 
   it('give the same failed turn when the model fails', async () => {
