@@ -48,7 +48,8 @@ export function startChatRun(
   start.checkpoints?.bind(() => actor.getSnapshot().context);
   startDirectTurns(actor);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
-  const controls = bus.pipe(filter(isControl)).subscribe((event) => actor.send(event));
+  // (A run that fails before it starts errors the bus: `result` and `events$` report that, not this subscription.)
+  const controls = bus.pipe(filter(isControl)).subscribe({ next: (event) => actor.send(event), error: () => {} });
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
