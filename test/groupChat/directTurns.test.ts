@@ -137,6 +137,13 @@ describe('direct agent turns (no agent actor)', () => {
     expect(JSON.stringify(direct.events)).toContain('"toolName":"lookup"');
   });
 
+  it('end the chat as the manager does after an empty reply', async () => {
+    const { direct, full } = await bothWays(() => chatOf({ a: () => ({ text: 'fine' }), b: () => ({ text: '' }) }, { maxRounds: 5 }));
+    expect(direct.events).toEqual(full.events);
+    expect(direct.result).toEqual(full.result);
+    expect(direct.result).toMatchObject({ reason: 'empty-reply', rounds: 2 });
+  });
+
   it('give the same failed turn when the model fails', async () => {
     const { direct, full } = await bothWays(() => chatOf({ a: () => ({ text: 'fine' }), b: () => ({ error: 'model down' }) }, { maxRounds: 3 }));
     expect(direct.events).toEqual(full.events);

@@ -72,6 +72,29 @@ function planHandOver(
   return next === undefined ? undefined : { review, outcome, spend, ...next };
 }
 
+/**
+ * Whether the chat ends with the direct turn that ended with `event.output`
+ * for one of the reasons `selecting` checks before it decides (the turn ended
+ * it, the rounds are used up, the token budget is spent): the manager then
+ * records it and goes straight to `terminated`. Chats with a `terminate`
+ * predicate take the long way (recording the turn calls it).
+ *
+ * @example
+ * chatEndsAfterDirectTurn(context, event, agentTurnOutcome);
+ */
+export function chatEndsAfterDirectTurn(
+  context: ManagerContext,
+  event: { output: RunResult },
+  outcomeOf: (context: ManagerContext, result: RunResult) => TurnOutcome,
+): boolean {
+  const { runtime } = context;
+  if (runtime.isTerminationMessage !== undefined || context.speaker === undefined) return false;
+  const outcome = outcomeOf(context, event.output);
+  const review = reviewTurn(context, context.speaker, outcome);
+  if (review.update.reason !== undefined || review.update.rounds >= runtime.maxRounds) return true;
+  return chatBudgetSpent({ run: context.run, spend: countTurn(context.spend, outcome) });
+}
+
 /** A chat's first turn, when it is a direct agent turn (see `nextDirectTurn`). */
 export type FirstDirectTurn = Pick<DirectHandOver, 'eligible' | 'decision' | 'randomState' | 'turn'>;
 

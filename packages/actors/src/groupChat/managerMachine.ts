@@ -10,7 +10,7 @@ import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
 import { DirectAgentTurn } from './directAgentTurn.js';
-import { directHandOver, firstDirectTurn } from './directHandOver.js';
+import { chatEndsAfterDirectTurn, directHandOver, firstDirectTurn } from './directHandOver.js';
 import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
@@ -107,6 +107,7 @@ export const managerMachine = setup({
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
     startsWithDirectTurn: ({ context, event }) => firstDirectTurn(context, event) !== undefined,
+    endsAfterDirectTurn: ({ context, event }) => event.type === 'direct.turn.done' && chatEndsAfterDirectTurn(context, event, agentTurnOutcome),
     handsOverDirectly: ({ context, event }) => event.type === 'direct.turn.done' && directHandOver(context, event, agentTurnOutcome) !== undefined,
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
@@ -476,6 +477,12 @@ export const managerMachine = setup({
             },
             'direct.turn.done': [
               { guard: 'handsOverDirectly', actions: 'handOverDirectly' },
+              // The chat ends with this turn: recorded, then `decide`'s ending, straight to `terminated`.
+              {
+                guard: 'endsAfterDirectTurn',
+                target: '#groupChat.terminated',
+                actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }, 'decide'],
+              },
               {
                 target: '#groupChat.selecting',
                 actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
