@@ -266,18 +266,12 @@ export const managerMachine = setup({
       const first = firstDirectTurn(context, event);
       if (first === undefined) throw new Error('chooseFirstDirectly needs a first direct turn (the startsWithDirectTurn guard).');
       const { eligible, decision, randomState } = first;
-      const chosen: ManagerContext = {
-        ...context,
-        selection: { eligible, decision, rejected: [] },
-        randomState,
-        resumeWaiting: undefined,
-        ...selected(decision.speaker),
-      };
-      enqueue.assign({ selection: chosen.selection, randomState, resumeWaiting: undefined, ...selected(decision.speaker) });
+      const { chatId } = context.run;
+      enqueue.assign({ selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined, ...selected(decision.speaker) });
       if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
+        enqueue.emit({ type: 'handoff', chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
       }
-      enqueue.emit(selectedEvent(chosen, decision.speaker, decision.by));
+      enqueue.emit({ type: 'speaker.selected', chatId, round: context.rounds + 1, speaker: decision.speaker, by: decision.by, eligible });
     }),
     /** A new turn's run starts; a resumed one goes on where it waited. */
     startSpeaker: enqueueActions(({ context, enqueue }) => {
