@@ -16,8 +16,12 @@ export interface FusedStepIo {
   sendBack(event: AnyEventObject): void;
   /** The run's abort controller for tool calls (one per run, aborted only when a step is stopped with calls running). */
   controller(): AbortController;
-  /** Makes the next model call of the fused loop: `startStep`'s command, sent by the loop instead of the machine. */
-  call(command: CallModelCommand, loop: FusedStepRun): void;
+  /**
+   * Makes the next model call of the fused loop: `startStep`'s command, sent
+   * by the loop instead of the machine. Without it the step does not loop: it
+   * always ends with `step.done` (a chat's direct agent turn decides itself).
+   */
+  call?(command: CallModelCommand, loop: FusedStepRun): void;
 }
 
 /**
@@ -76,7 +80,7 @@ export class FusedStepRun implements FusedStepInFlight {
       emit: io.emit,
       sendTo: (childId, command) => {
         // `startStep` of the loop's next step: the model call is made here, not by the machine.
-        if (childId !== 'model') throw new Error('A fused step sends no commands to children but the next model call.');
+        if (childId !== 'model' || io.call === undefined) throw new Error('A fused step sends no commands to children but the next model call.');
         io.call(command as CallModelCommand, this);
       },
     };
@@ -221,7 +225,7 @@ export class FusedStepRun implements FusedStepInFlight {
    * the machine first, as it would have come after the batch's last outcome.
    */
   #continueLoop(): void {
-    if (this.#phase !== 'finished' || this.#slot.deferred.length > 0) return;
+    if (this.#phase !== 'finished' || this.#slot.deferred.length > 0 || this.#io.call === undefined) return;
     if (!stepContinues(this.#context, this.patch) || !stepMayFuse(this.#context)) return;
     this.#phase = 'reported';
     agentSteps.startStep(this.#context, START, this.#output);
