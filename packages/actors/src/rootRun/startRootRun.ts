@@ -125,7 +125,8 @@ export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRun
     );
   }
   // The caller's `await run.result` sees a rejection; this chain only removes the listener.
-  void result.finally(() => signal?.removeEventListener('abort', abort)).catch(() => undefined);
+  if (signal === undefined) void result.catch(() => undefined);
+  else void result.finally(() => signal.removeEventListener('abort', abort)).catch(() => undefined);
 
   return { events$: bus.asObservable(), result, state, abort };
 }
