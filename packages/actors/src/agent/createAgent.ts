@@ -23,7 +23,6 @@ import type { z } from 'zod';
 import { assertOptions } from '../assertOptions.js';
 import { runInputMessages } from '../runInputMessages.js';
 import { AgentOptionsSchema } from './agentOptionsSchema.js';
-import { isPlainAgentOptions } from './plainAgentOptions.js';
 import { validateInitialState } from './machine/validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
 import { type AgentRuntime, agentRuntime } from './machine/agentRuntime.js';
@@ -358,8 +357,7 @@ function runtimeFor(
 
 function buildConfig(options: AgentOptions): AgentConfig {
   const named = typeof options === 'object' && options !== null && typeof options.name === 'string';
-  if (!isPlainAgentOptions(options))
-    assertOptions(AgentOptionsSchema, options, named ? `createAgent({ name: ${JSON.stringify(options.name)} })` : 'createAgent(options)');
+  assertOptions(AgentOptionsSchema, options, named ? `createAgent({ name: ${JSON.stringify(options.name)} })` : 'createAgent(options)');
   const tools = sharedToolMap(checkedTools(`createAgent({ name: "${options.name}", tools })`, options.tools));
   const addableTools = addableToolMap(checkedTools(`createAgent({ name: "${options.name}", addableTools })`, options.addableTools), tools);
   return {
