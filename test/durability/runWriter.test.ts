@@ -61,8 +61,12 @@ describe('RunWriter: group commit', () => {
       () => {},
     );
     const built: string[] = [];
-    writer.checkpoint('running', () => (built.push('reply'), 'reply'));
-    writer.checkpoint('running', () => (built.push('batch start'), 'batch start'));
+    const build = (name: string) => () => {
+      built.push(name);
+      return name;
+    };
+    writer.checkpoint('running', build('reply'));
+    writer.checkpoint('running', build('batch start'));
     const written = await writer.journal(start('call_1'), true);
     expect(written).toMatchObject({ created: true, entry: { callId: 'call_1' } });
     expect(batches).toEqual([['checkpoint "batch start"', 'start call_1']]);
