@@ -16,7 +16,7 @@ type Statement = Database.Statement;
 
 /**
  * A `SqlDriver` on one SQLite connection (`libsql`, the engine under
- * `@libsql/client`, with prebuilt binaries) in WAL mode: readers never block
+ * `@libsql/client`, with the same prebuilt binaries) in WAL mode: readers never block
  * the writer, and several processes can share the file (each write waits up
  * to `busyTimeoutMs`). Statements run synchronously and are prepared once
  * per connection; a batch is one `BEGIN IMMEDIATE … COMMIT` in one
@@ -36,19 +36,20 @@ export async function openSqliteDriver(options: SqliteDriverOptions): Promise<Sq
 }
 
 function sqliteDriver(db: Connection): SqlDriver {
-  const prepared = new Map<string, Statement>();
+  const prepared = new Map<string, { statement: Statement; reader: boolean }>();
   /** Runs one statement synchronously, prepared on its first use. */
   const run = (sql: string, params: readonly unknown[]): SqlRows => {
-    let statement = prepared.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(toSqliteParameters(sql));
-      prepared.set(sql, statement);
+    let entry = prepared.get(sql);
+    if (entry === undefined) {
+      const statement = db.prepare(toSqliteParameters(sql));
+      entry = { statement, reader: statement.reader };
+      prepared.set(sql, entry);
     }
-    if (!statement.reader) {
-      statement.run(...params);
+    if (!entry.reader) {
+      entry.statement.run(...params);
       return { rows: [] };
     }
-    return { rows: statement.all(...params) as Record<string, unknown>[] };
+    return { rows: entry.statement.all(...params) as Record<string, unknown>[] };
   };
   const inTransaction = <T>(work: () => T): T => {
     db.exec('BEGIN IMMEDIATE'); // the write lock at once: one writer at a time, waiting up to the busy timeout
