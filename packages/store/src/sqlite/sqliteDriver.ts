@@ -1,3 +1,4 @@
+import { ConfigurationError } from '@agentchart/core';
 import Database from 'libsql';
 import type { SqlDriver, SqlRows } from '../shared/sqlDriver.js';
 import { toSqliteParameters } from '../shared/sqlDriverCommon.js';
@@ -23,8 +24,14 @@ type Statement = Database.Statement;
  * synchronous call, so no transaction stays open while other work runs.
  */
 export async function openSqliteDriver(options: SqliteDriverOptions): Promise<SqlDriver> {
-  const db = new Database(options.path, { timeout: options.busyTimeoutMs });
+  if (!Number.isFinite(options.busyTimeoutMs) || options.busyTimeoutMs < 0) {
+    throw new ConfigurationError(`busyTimeoutMs is a number of milliseconds, 0 or more (got ${options.busyTimeoutMs}). Pass e.g. 5000.`, {
+      busyTimeoutMs: options.busyTimeoutMs,
+    });
+  }
+  const db = new Database(options.path);
   try {
+    db.exec(`PRAGMA busy_timeout = ${Math.floor(options.busyTimeoutMs)}`); // milliseconds
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
