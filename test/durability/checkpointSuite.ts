@@ -127,7 +127,11 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
       const result = await run.result;
       expect(result.text).toBe('finished after 3 results');
-      await until(async () => (await store.loadRun(runId))?.status === 'finished');
+      // The end is written, then the lease given up: two writes, so wait for both.
+      await until(async () => {
+        const run = await store.loadRun(runId);
+        return run?.status === 'finished' && run.leaseOwner === undefined;
+      });
       const stored = await store.loadRun(runId);
       expect(stored).toMatchObject({ status: 'finished', kind: 'run', name: 'clerk', leaseOwner: undefined });
       expect(stored?.state).toEqual({ format: 'agentchart.run.finished', stopReason: 'completed', text: 'finished after 3 results' });
