@@ -4,7 +4,8 @@
  * idempotent, `refresh` is) calls all three in one reply, `checker` answers,
  * then `boss` (a person) has the last turn. Both agents' models stream
  * slowly (a few text pieces, milliseconds apart), so a kill can land in the
- * middle of a model stream.
+ * middle of a model stream. `chaosNestedChat` runs the same chat nested in
+ * another: `lead` speaks, then the whole office takes one turn.
  */
 import type { ChatModel, ModelEvent, ToolCall } from '@agentchart/core';
 import { type GroupChat, createAgent, createGroupChat, humanAgent } from '@agentchart/actors';
@@ -12,7 +13,7 @@ import { Observable } from 'rxjs';
 import { chaosTools } from './chaosAgent.js';
 
 /** A model that streams its reply in pieces, `gapMs` apart (aborted with its request). */
-function slowStreamingModel(reply: (messages: readonly { role: string }[]) => { text: string; toolCalls?: ToolCall[] }, gapMs = 3): ChatModel {
+export function slowStreamingModel(reply: (messages: readonly { role: string }[]) => { text: string; toolCalls?: ToolCall[] }, gapMs = 3): ChatModel {
   return {
     provider: 'chaos',
     modelName: 'slow-stream',
@@ -59,4 +60,10 @@ export function chaosChat(ledger: string): GroupChat {
     speakerSelection: 'round_robin',
     maxRounds: 3,
   });
+}
+
+/** `chaos_hq`: `lead` (streams a line), then `chaos_office` (above) as one nested participant. */
+export function chaosNestedChat(ledger: string): GroupChat {
+  const lead = createAgent({ name: 'lead', model: slowStreamingModel(() => ({ text: 'Office: pay Bob 250.' })) });
+  return createGroupChat({ name: 'chaos_hq', agents: [lead, chaosChat(ledger)], speakerSelection: 'round_robin', maxRounds: 2 });
 }

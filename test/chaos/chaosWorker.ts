@@ -6,14 +6,16 @@
  * finished. The driver may SIGKILL it at any point.
  * With CHAOS_MODE=chat it runs the trial's group chat instead (`chaosChat`):
  * it starts it in the store when nobody has, else resumes it, and plays the
- * person (approvals as above, and the `boss` turn).
+ * person (approvals as above, and the `boss` turn); with CHAOS_MODE=nested,
+ * the same chat nested in another (`chaosNestedChat`), its waits reached
+ * through the outer chat.
  * Env: CHAOS_DB, CHAOS_LEDGER, CHAOS_RUN_ID, CHAOS_LEASE_MS, CHAOS_MODE.
  */
 import { RunOwnedElsewhereError, RunStoreError } from '@agentchart/core';
 import { type DurableChat, resumeChatFromStore, resumeRunFromStore, startChatInStore } from '@agentchart/actors';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { chaosAgent, readLedger } from './chaosAgent.js';
-import { chaosChat } from './chaosChat.js';
+import { chaosChat, chaosNestedChat } from './chaosChat.js';
 
 const env = (name: string) => process.env[name] ?? '';
 const ledger = env('CHAOS_LEDGER');
@@ -55,8 +57,8 @@ async function playPerson(durable: DurableChat): Promise<void> {
   }
 }
 
-if (env('CHAOS_MODE') === 'chat') {
-  const chat = chaosChat(ledger);
+if (env('CHAOS_MODE') === 'chat' || env('CHAOS_MODE') === 'nested') {
+  const chat = env('CHAOS_MODE') === 'nested' ? chaosNestedChat(ledger) : chaosChat(ledger);
   for (;;) {
     const stored = await store.loadRun(runId);
     if (stored?.status === 'finished') break;

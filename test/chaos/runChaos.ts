@@ -4,7 +4,8 @@
  * that resume it under a lease and run its tools; the other half run a group
  * chat kept in the store (`chaosChat.ts`: an agent whose tools need an
  * approval, one that answers, a person's turn; both models stream slowly),
- * started by the first worker and resumed by the next. Tools append to an
+ * started by the first worker and resumed by the next — every other one
+ * nested in an outer chat (`chaosNestedChat`). Tools append to an
  * external ledger. Workers are killed with SIGKILL at random points (during
  * a model stream, during a tool, between a tool's effect and its journal
  * entry, during a checkpoint write, while waiting for an approval or on the
@@ -35,14 +36,17 @@ export interface ChaosSummary {
   kills: number;
   /** Trials that ran a group chat (the others an agent run). */
   chats: number;
+  /** Of those, the trials whose chat ran nested in another chat. */
+  nestedChats: number;
   /** Where the kills of chat workers landed, by the chat's last checkpoint when the worker died. */
   chatKillsAt: Record<string, number>;
 }
 
 /** Where a chat was when its worker died, from its last checkpoint. */
 function checkpointPlace(state: unknown): string {
-  const waiting = (state as { waiting?: { kind?: string; run?: { machine?: { value?: string } } } } | undefined)?.waiting;
+  const waiting = (state as { waiting?: { kind?: string; run?: { machine?: { value?: string } }; snapshot?: unknown } } | undefined)?.waiting;
   if (waiting === undefined) return 'not started';
+  if (waiting.kind === 'nested') return `nested: ${checkpointPlace(waiting.snapshot)}`;
   if (waiting.kind !== 'turn')
     return { selecting: 'between turns', approval: 'waiting for approval', human: 'waiting for a person' }[waiting.kind ?? ''] ?? waiting.kind ?? '?';
   const value = waiting.run?.machine?.value;
@@ -89,6 +93,7 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
     kills: 0,
     leaseLapses: 0,
     chats: 0,
+    nestedChats: 0,
     chatKillsAt: {},
   };
   try {
@@ -106,12 +111,15 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
     };
     const runTrial = async (trial: number) => {
       const chat = trial % 2 === 0;
+      // Every other chat runs nested in another chat (its tools journaled by the outer one).
+      const nested = trial % 4 === 0;
       // A chat's tools key their effects by its turns' run ids: its ledger is its own file.
       const trialLedger = chat ? join(dir, `ledger-${trial}.txt`) : ledger;
       let runId: string;
       if (chat) {
         runId = `chat_${trial}_${Math.random().toString(36).slice(2)}`;
         summary.chats += 1;
+        if (nested) summary.nestedChats += 1;
       } else {
         const run = chaosAgent(ledger).run('Pay Bob');
         await waitingFor(run);
@@ -129,7 +137,7 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
             CHAOS_LEDGER: trialLedger,
             CHAOS_RUN_ID: runId,
             CHAOS_LEASE_MS: String(LEASE_MS),
-            CHAOS_MODE: chat ? 'chat' : 'run',
+            CHAOS_MODE: nested ? 'nested' : chat ? 'chat' : 'run',
           },
           stdio: ['ignore', 'pipe', 'inherit'],
           cwd: here,
@@ -139,7 +147,8 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
         if (kill) {
           // From the moment it holds the run: a random point inside its work.
           await Promise.race([lines.waitFor('resumed'), lines.exited]);
-          await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * (chat ? 80 : 30))));
+          // A nested chat's worker first streams the lead's turn: its kills reach further in to land inside the nested one.
+          await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * (nested ? 200 : chat ? 80 : 30))));
           child.kill('SIGKILL');
           kills += 1;
           if (chat) {
@@ -166,7 +175,7 @@ export async function runChaos(trials: number, log: (line: string) => void = () 
       if (process.env.CHAOS_TRACE && [...counts.values()].some((count) => count > 1)) log(trace.join('\n'));
       summary.missingEffects += 3 - counts.size;
       log(
-        `trial ${trial} (${chat ? 'chat' : 'run'}): ${kills} kill(s), ${stored?.status ?? 'missing'}, effects ${[...counts.entries()].map(([line, count]) => `${line.split(' ')[1]}×${count}`).join(' ')}`,
+        `trial ${trial} (${nested ? 'nested chat' : chat ? 'chat' : 'run'}): ${kills} kill(s), ${stored?.status ?? 'missing'}, effects ${[...counts.entries()].map(([line, count]) => `${line.split(' ')[1]}×${count}`).join(' ')}`,
       );
     };
     // Every lane ends before the files go: a failing lane must not pull the database from under the others.
@@ -185,7 +194,7 @@ export function formatSummary(summary: ChaosSummary): string {
     `trials ${summary.trials} · lost runs ${summary.lostRuns} · tools executed twice ${summary.executedTwice} · ` +
     `in-doubt calls ${summary.inDoubt} (${summary.unsurfaced === 0 ? 'all surfaced' : `${summary.unsurfaced} not surfaced`}) · ` +
     `missing effects ${summary.missingEffects} · workers killed ${summary.kills} · leases lapsed ${summary.leaseLapses} · ` +
-    `group chats ${summary.chats} of ${summary.trials} trials\n` +
+    `group chats ${summary.chats} of ${summary.trials} trials (${summary.nestedChats} nested)\n` +
     `chat workers killed: ${Object.entries(summary.chatKillsAt)
       .sort(([, a], [, b]) => b - a)
       .map(([place, count]) => `${count} ${place}`)

@@ -44,4 +44,25 @@ describe('tampered group chat snapshots end in a clear error and execute nothing
     stranger.lastSpeaker = 'mallory';
     expect(refusal(stranger)).toMatchObject({ code: 'GROUP_CHAT_SNAPSHOT_INVALID', path: 'lastSpeaker' });
   });
+
+  it('a person’s wait turned onto an agent is refused by the person’s turn persistence, before the agent could run', () => {
+    const snapshot = fixture();
+    snapshot.waiting = { kind: 'human', speaker: 'cleaner' };
+    expect(refusal(snapshot)).toEqual({
+      code: 'GROUP_CHAT_SNAPSHOT_INVALID',
+      message: 'The snapshot waits for a person’s turn of "cleaner", who is not a person of this chat. Resume it with the chat that persisted it.',
+      path: undefined,
+    });
+  });
+
+  it('a wait inside a nested chat named for an agent is refused', () => {
+    const snapshot = fixture();
+    snapshot.version = 3;
+    snapshot.waiting = { kind: 'nested', speaker: 'cleaner', snapshot: { ...fixture(), waiting: { kind: 'choice', eligible: ['planner'] } } };
+    expect(refusal(snapshot)).toMatchObject({
+      code: 'GROUP_CHAT_SNAPSHOT_INVALID',
+      message:
+        'The snapshot waits inside "cleaner", which is not a nested group chat of this chat that can resume. Resume it with the chat that persisted it.',
+    });
+  });
 });

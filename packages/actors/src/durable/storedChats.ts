@@ -9,23 +9,17 @@ import {
 } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import { hostname } from 'node:os';
-import { type AgentRuntime, agentRuntime } from '../agent/machine/agentRuntime.js';
-import { pendingRequests } from '../agent/machine/approvals.js';
-import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
 import { newRunId } from '../ids.js';
-import type { ChatCheckpoints } from '../groupChat/chatCheckpoints.js';
 import { type ChatInternals, chatInternalsOf } from '../groupChat/chatInternals.js';
-import type { ChatStart } from '../groupChat/chatRun.js';
-import { type ChatStoreCheckpoint, type StoredChatCheckpoint, parseChatSnapshot } from '../groupChat/chatSnapshot.js';
-import type { GroupChatRun, GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
-import { type ManagerContext, stateValues } from '../groupChat/managerContext.js';
-import { restoreSpeakerRun } from '../groupChat/speakerResume.js';
+import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
+import type { GroupChatRun, GroupChatRunOptions } from '../groupChat/groupChatTypes.js';
 import { deferredChatRun } from './deferredChatRun.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
-import { checkpointHooks, checkpointSnapshot, freezeCheckpoint } from './runCheckpointer.js';
+import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.js';
+import { chatStoreHooks } from './chatStoreHooks.js';
 import { StoreSession } from './storeSession.js';
-import { DEFAULT_LEASE_MS, type StoreOptions, createOrTakeUnstarted, withInDoubtRequests } from './storedRuns.js';
+import { DEFAULT_LEASE_MS, type StoreOptions, createOrTakeUnstarted } from './storedRuns.js';
 
 /** A group chat in the store under this process's lease. */
 export interface DurableChat {
@@ -55,10 +49,13 @@ const chatCallId = (runId: string, callId: string) => `${runId}/${callId}`;
  * Starts a group chat kept in the store: created under a lease of `owner`
  * (`RUN_ALREADY_EXISTS` when the chat id is taken), checkpointed after each
  * turn and speaker decision, each step of the speaking agent (its run's
- * state), each wait (a tool approval, a person's turn, a manual choice) and
- * the end; every agent's tool calls go through the chat's journal under the
- * chat's lease. `chat.run(task, { store })` does the same and returns the
- * chat at once. Nested chats as participants are not kept in a store yet.
+ * state), each wait (a tool approval, a person's turn, a manual choice),
+ * each step inside a nested chat's turn (its own checkpoints, at any depth)
+ * or a custom participant's (its `checkpoint()`), and the end; every
+ * agent's tool calls — nested chats' agents too — go through the chat's
+ * journal under the chat's lease. `chat.run(task, { store })` does the same
+ * and returns the chat at once. A group chat written by hand as a
+ * participant is refused (`ConfigurationError`).
  *
  * @example
  * const { chat: run, settled } = await startChatInStore(chat, 'Plan the release.', { store, chatId: 'release-7' });
@@ -115,7 +112,8 @@ export function storedChatResume(
  * Resumes a stored chat from its last checkpoint under a lease of `owner`
  * (`RunOwnedElsewhereError` while another owner's lease holds): a chat
  * between turns decides its next speaker; a decided turn begins; a turn
- * under way goes on from its agent's last step (a model call in flight is
+ * under way goes on from its agent's last step, or inside the nested chat or
+ * custom participant's turn from its checkpoint (a model call in flight is
  * made again; a batch goes through the chat's journal: recorded results are
  * reused, in-doubt calls of `idempotent` tools run again with the same key,
  * other in-doubt calls wait for a person); a wait waits again.
@@ -168,13 +166,13 @@ async function prepareChatResume(
     if (internals.snapshotKey !== undefined) verifySnapshot(stored.state, internals.snapshotKey, 'stored chat');
     const { signature: _signature, ...unsigned } = stored.state as { signature?: string };
     const checkpoint = parseChatSnapshot(unsigned, internals.runtime.participants, { checkpoint: true });
-    const { waiting, inDoubt, runId } = withChatInDoubtRequests(checkpoint.waiting, await store.listCalls(chatId), internals);
+    const { waiting, inDoubt, runId } = withChatInDoubtRequests(checkpoint.waiting, await store.listCalls(chatId), internals.runtime);
     const start: (() => DurableChat) & { released?: Promise<void> } = () => {
       const session = chatSession(store, lease, leaseMs, internals);
       let run: GroupChatRun;
       try {
         run = internals.start(
-          { ...resumedStart(checkpoint, waiting, internals, session.checkpoints), newRunId, checkpoints: session.checkpoints },
+          { ...checkpointStart(checkpoint, waiting, internals.runtime, session.checkpoints), newRunId, checkpoints: session.checkpoints },
           runOptions,
         );
       } catch (error) {
@@ -190,69 +188,25 @@ async function prepareChatResume(
   }
 }
 
-/** A chat that can be kept in a store: made by `createGroupChat`, its participants agents and people (no nested chat, no custom participant). */
+/**
+ * A chat that can be kept in a store: made by `createGroupChat`, every
+ * participant of it storable (agents, people, custom participants, nested
+ * chats made by `createGroupChat`, at any depth; not a group chat written by hand).
+ */
 function storableChat(chat: object): ChatInternals {
   const internals = chatInternalsOf(chat);
-  const nested = [...internals.runtime.members.values()]
-    .filter((member) => member.kind !== 'agent' && member.kind !== 'human')
-    .map((member) => member.name);
-  if (nested.length > 0) {
+  const refused = [...internals.runtime.members.values()].flatMap((member) => {
+    const storable = member.kind === 'chat' || member.kind === 'custom' ? member.delegate.storable : true;
+    return storable === true ? [] : [`"${member.name}": ${storable.reason}`];
+  });
+  if (refused.length > 0) {
     throw new ConfigurationError(
-      `Chat "${internals.name}" has nested chats or custom participants (${nested.join(', ')}): such a chat cannot be kept in a store yet. ` +
-        'Run it without a store, or persist its waits with run.snapshot().',
-      { nested },
+      `Chat "${internals.name}" cannot be kept in a store: ${refused.join('; ')}. Run it without a store (and persist its waits with run.snapshot()), ` +
+        'or make the nested chat with createGroupChat(...).',
+      { refused },
     );
   }
   return internals;
-}
-
-/** Where a chat resumed from a checkpoint starts (throws `RunSnapshotError` for a speaker's run it refuses). */
-function resumedStart(
-  checkpoint: StoredChatCheckpoint,
-  waiting: StoredChatCheckpoint['waiting'],
-  internals: ChatInternals,
-  checkpoints: ChatCheckpoints,
-): ChatStart {
-  const { chatId, messages, turns, rounds, lastSpeaker, sharedState, randomState } = checkpoint;
-  const base = { chatId, messages, turns, rounds, lastSpeaker, sharedState, randomState };
-  const wrap = (runtime: AgentRuntime, speaker: string) => checkpoints.speakerRuntime(runtime, speaker);
-  switch (waiting.kind) {
-    case 'selecting':
-      return base;
-    case 'turn':
-      if (waiting.run === undefined) return { ...base, resumeWaiting: { kind: 'turn', speaker: waiting.speaker } };
-      return { ...base, resumeWaiting: restoreSpeakerRun({ speaker: waiting.speaker, run: waiting.run as PersistedRun }, internals.runtime, wrap) };
-    case 'approval': {
-      const resumedFrom: GroupChatSnapshot = { ...checkpoint, version: 2, waiting };
-      return { ...base, resumedFrom, resumeWaiting: restoreSpeakerRun(waiting, internals.runtime, wrap) };
-    }
-    case 'human':
-    case 'choice':
-      return { ...base, resumedFrom: { ...checkpoint, version: 2, waiting }, resumeWaiting: waiting };
-    default:
-      throw new RunSnapshotError('RUN_SNAPSHOT_INVALID', 'A stored chat does not wait inside a nested chat: it has none.', { path: 'waiting' });
-  }
-}
-
-/**
- * The speaking agent's run with its in-doubt calls turned into approval
- * requests (see `withInDoubtRequests`): the chat then waits for them.
- */
-function withChatInDoubtRequests(
-  waiting: StoredChatCheckpoint['waiting'],
-  journal: readonly ToolCallJournalEntry[],
-  internals: ChatInternals,
-): { waiting: StoredChatCheckpoint['waiting']; inDoubt: ToolCallJournalEntry[]; runId?: string } {
-  if (!((waiting.kind === 'turn' && waiting.run !== undefined) || waiting.kind === 'approval')) return { waiting, inDoubt: [] };
-  const member = internals.runtime.members.get(waiting.speaker);
-  const runId = (waiting.run as { runId?: unknown } | null)?.runId;
-  if (member?.kind !== 'agent' || typeof runId !== 'string') return { waiting, inDoubt: [] }; // restoring says what is wrong
-  const prefix = `${runId}/`;
-  const own = journal.filter((entry) => entry.callId.startsWith(prefix)).map((entry) => ({ ...entry, callId: entry.callId.slice(prefix.length) }));
-  const { snapshot, inDoubt } = withInDoubtRequests(waiting.run, own, member.turn.knownTools, member.turn.runtime().snapshotKey);
-  if (snapshot === waiting.run) return { waiting, inDoubt, runId };
-  const { approvals } = snapshot.machine.context;
-  return { waiting: { kind: 'approval', speaker: waiting.speaker, requests: pendingRequests(approvals), run: snapshot }, inDoubt, runId };
 }
 
 /**
@@ -263,66 +217,15 @@ function withChatInDoubtRequests(
  */
 function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internals: ChatInternals) {
   let chat: GroupChatRun | undefined;
-  let context: (() => ManagerContext) | undefined;
   const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId);
   const { writer, journal } = session;
   const key: SnapshotKey | undefined = internals.snapshotKey;
-  /** The chat's part of a checkpoint, frozen now (the manager replaces, never mutates, what it changes). */
-  const freezeChat = (now: ManagerContext) => ({
-    version: 2,
-    chatId: now.run.chatId,
-    messages: now.messages,
-    turns: now.turns,
-    rounds: now.rounds,
-    lastSpeaker: now.lastSpeaker,
-    sharedState: stateValues(now),
-    randomState: now.randomState,
-  });
-  const save = (
-    status: 'running' | 'waiting',
-    chatPart: ReturnType<typeof freezeChat>,
-    waiting: () => ChatStoreCheckpoint | GroupChatSnapshot['waiting'],
-  ) => {
+  const { checkpoints, started } = chatStoreHooks((status, state) => {
     writer.checkpoint(status, () => {
-      const state = JSON.parse(JSON.stringify({ ...chatPart, waiting: waiting() })) as object;
-      return key === undefined ? state : signSnapshot(state, key);
+      const json = JSON.parse(JSON.stringify(state())) as object;
+      return key === undefined ? json : signSnapshot(json, key);
     });
-  };
-  const speakerHooks = (speaker: string, runKey: SnapshotKey | undefined) =>
-    checkpointHooks((agentContext, value) => {
-      if (context === undefined) return;
-      const frozenRun = freezeCheckpoint(agentContext, value, false);
-      const chatPart = freezeChat(context());
-      if (value === 'awaitingApproval') {
-        const requests = pendingRequests(agentContext.approvals);
-        save('waiting', chatPart, () => ({ kind: 'approval', speaker, requests, run: checkpointSnapshot(frozenRun, runKey) }));
-      } else save('running', chatPart, () => ({ kind: 'turn', speaker, run: checkpointSnapshot(frozenRun, runKey) }));
-    });
-  const checkpoints: ChatCheckpoints = {
-    bind(get) {
-      context = get;
-    },
-    speakerRuntime: (runtime, speaker) =>
-      agentRuntime(runtime, {
-        liveTools: runtime.liveTools,
-        middleware: [...runtime.middleware, journal],
-        mirrorToolRules: runtime.mirrorToolRules ?? false,
-        tokenBudget: runtime.tokenBudget,
-        checkpoints: speakerHooks(speaker, runtime.snapshotKey),
-      }),
-    turnBegins: (now) => save('running', freezeChat(now), () => ({ kind: 'turn', speaker: now.speaker as string })),
-    turnEnded: (now) => save('running', freezeChat(now), () => ({ kind: 'selecting' })),
-    waitingForHuman: (now) => save('waiting', freezeChat(now), () => ({ kind: 'human', speaker: now.speaker as string })),
-    waitingForChoice: (now) => {
-      const eligible = now.selection.eligible;
-      save('waiting', freezeChat(now), () => ({ kind: 'choice', eligible }));
-    },
-  };
-
-  /** The first checkpoint of a new chat: its task, before the first speaker is decided. */
-  const checkpointStart = () => {
-    if (context !== undefined) save('running', freezeChat(context()), () => ({ kind: 'selecting' }));
-  };
+  }, journal);
 
   const attach = (attached: GroupChatRun, inDoubt: readonly ToolCallJournalEntry[], runId?: string): DurableChat => {
     chat = attached;
@@ -339,5 +242,5 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
       })),
     };
   };
-  return { checkpoints, checkpointStart, attach, failed: () => (session.failure === undefined ? undefined : toErrorInfo(session.failure)) };
+  return { checkpoints, checkpointStart: started, attach, failed: () => (session.failure === undefined ? undefined : toErrorInfo(session.failure)) };
 }

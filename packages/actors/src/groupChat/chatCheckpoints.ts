@@ -1,4 +1,5 @@
 import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { TurnStore } from '../participant/participantProtocol.js';
 import type { ManagerContext } from './managerContext.js';
 
 /**
@@ -12,7 +13,9 @@ export interface ChatCheckpoints {
   bind(context: () => ManagerContext): void;
   /** The speaking agent's runtime for its turn, with the chat's journal and the agent's step checkpoints. */
   speakerRuntime(runtime: AgentRuntime, speaker: string): AgentRuntime;
-  /** A speaker was decided and a new agent turn begins (its run has not called the model yet). */
+  /** Where the turn of `speaker`, a nested chat or a custom participant, checkpoints itself and journals its tools. */
+  delegatedTurn(speaker: string): TurnStore;
+  /** A speaker was decided and a new turn begins (an agent's run has not called the model yet, a delegated turn has not started). */
   turnBegins(context: ManagerContext): void;
   /** A turn was recorded: the next speaker is decided next (or the chat ends). */
   turnEnded(context: ManagerContext): void;

@@ -14,7 +14,7 @@ const NESTED_WAIT_SNAPSHOT_VERSION = 3;
 const PARTICIPANT_WAIT_SNAPSHOT_VERSION = 4;
 
 /** The version `run.snapshot()` writes for a chat that waits for `waiting`: 3 inside a nested chat, 4 inside a custom participant's turn, else 2. */
-export function snapshotVersion(waiting: GroupChatSnapshot['waiting']): GroupChatSnapshot['version'] {
+export function snapshotVersion(waiting: Pick<GroupChatSnapshot['waiting'] | ChatStoreCheckpoint, 'kind'>): GroupChatSnapshot['version'] {
   if (waiting.kind === 'nested') return NESTED_WAIT_SNAPSHOT_VERSION;
   if (waiting.kind === 'participant') return PARTICIPANT_WAIT_SNAPSHOT_VERSION;
   return CHAT_SNAPSHOT_VERSION;
@@ -39,21 +39,35 @@ const ChatTurnSchema = z.object({
   addressedTo: z.string().optional(),
 });
 
-const WaitingSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('human'), speaker: z.string() }),
-  z.object({ kind: z.literal('choice'), eligible: z.array(z.string()) }),
-  z.object({
-    kind: z.literal('approval'),
-    speaker: z.string(),
-    requests: z.array(ApprovalRequestSchema),
-    // The speaker's run, checked when it is restored (`restoreRun`).
-    run: z.unknown(),
-  }),
-  // The nested chat's snapshot, checked when the nested chat resumes it.
-  z.object({ kind: z.literal('nested'), speaker: z.string(), snapshot: z.unknown() }),
-  // The custom participant's turn state, checked by nothing but the participant's `resumeTurn`.
-  z.object({ kind: z.literal('participant'), speaker: z.string(), waiting: ChatWaitingSchema, state: z.unknown() }),
-]);
+/**
+ * A persisted wait. In a store checkpoint (`checkpoint`) a custom
+ * participant's turn may also be persisted while it does not wait (its
+ * state after progress it reported), so its `waiting` is optional there.
+ */
+function waitingSchema(checkpoint: boolean) {
+  return z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('human'), speaker: z.string() }),
+    z.object({ kind: z.literal('choice'), eligible: z.array(z.string()) }),
+    z.object({
+      kind: z.literal('approval'),
+      speaker: z.string(),
+      requests: z.array(ApprovalRequestSchema),
+      // The speaker's run, checked when it is restored (`restoreRun`).
+      run: z.unknown(),
+    }),
+    // The nested chat's snapshot (a store checkpoint of it, in a checkpoint), checked when the nested chat resumes it.
+    z.object({ kind: z.literal('nested'), speaker: z.string(), snapshot: z.unknown() }),
+    // The custom participant's turn state, checked by nothing but the participant's `resumeTurn`.
+    z.object({
+      kind: z.literal('participant'),
+      speaker: z.string(),
+      waiting: checkpoint ? ChatWaitingSchema.optional() : ChatWaitingSchema,
+      state: z.unknown(),
+    }),
+  ]);
+}
+
+const WaitingSchema = waitingSchema(false);
 
 /**
  * Where a chat kept in a store is at a checkpoint that is not a wait: the
@@ -78,10 +92,22 @@ const GroupChatSnapshotSchema = z.object({
 });
 
 /** A chat checkpoint in a store: a snapshot, or the same fields at a step that is not a wait. */
-const ChatCheckpointSchema = GroupChatSnapshotSchema.extend({ waiting: z.union([WaitingSchema, StoreCheckpointSchema]) });
+const ChatCheckpointSchema = GroupChatSnapshotSchema.extend({ waiting: z.union([waitingSchema(true), StoreCheckpointSchema]) });
 
-/** What a chat kept in a store is at, beside a wait: see `StoreCheckpointSchema`. */
-export type ChatStoreCheckpoint = { kind: 'selecting' } | { kind: 'turn'; speaker: string; run?: unknown };
+/**
+ * What a chat kept in a store is at, beside a wait: see `StoreCheckpointSchema`;
+ * and a custom participant's turn checkpointed while it does not wait
+ * (after progress it reported with `checkpoint()`).
+ */
+export type ChatStoreCheckpoint = { kind: 'selecting' } | { kind: 'turn'; speaker: string; run?: unknown } | StoredParticipantProgress;
+
+/** A custom participant's turn stored while it does not wait: its state after progress it reported. */
+export interface StoredParticipantProgress {
+  kind: 'participant';
+  speaker: string;
+  waiting?: undefined;
+  state: unknown;
+}
 
 /** A chat checkpoint as stored: a snapshot whose `waiting` may also be a store checkpoint. */
 export type StoredChatCheckpoint = Omit<GroupChatSnapshot, 'waiting'> & { waiting: GroupChatSnapshot['waiting'] | ChatStoreCheckpoint };

@@ -23,17 +23,17 @@ import type {
 } from './groupChatTypes.js';
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
-import { checkDelegatedWaiting } from './delegatedWaiting.js';
 import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
-import { restoreSpeakerRun } from './speakerResume.js';
+import { checkPersistedTurn } from '../participant/turnPersistence.js';
 import { keywordPredicate } from './reviewTurn.js';
 import { checkInputSpeakers } from './unknownSpeakers.js';
 import { CHAT_INTERNALS, type ChatInternals, type ProvidesChatInternals } from './chatInternals.js';
 import { type SnapshotKey, checkSnapshotKey } from '../agent/run/snapshotSignature.js';
 import { storedChatResume, storedChatRun } from '../durable/storedChats.js';
+import { nestedChatStore } from '../durable/storedNestedChat.js';
 import type { StoreOptions } from '../durable/storedRuns.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
@@ -135,9 +135,11 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
   /** What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check. */
   [PARTICIPANT_PROTOCOL]() {
     return nestedChatProtocol(this, {
-      run: (input, runOptions) => this.runChat(input, runOptions),
+      run: (input, runOptions, checkpoints) =>
+        checkpoints === undefined ? this.runChat(input, runOptions) : this.start({ ...this.newStart(input, runOptions), checkpoints }, runOptions),
       resume: (snapshot, runOptions) => this.resumeChat(snapshot, runOptions),
       checkSnapshot: (snapshot) => this.resumeStart(snapshot).resumedFrom,
+      stored: nestedChatStore(this.runtime, this.snapshotKey, (chatStart, runOptions) => this.start(chatStart, runOptions)),
     });
   }
 
@@ -201,12 +203,8 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
       sharedState: copy.sharedState,
       randomState: copy.randomState,
       resumedFrom: copy,
-      resumeWaiting:
-        copy.waiting.kind === 'approval'
-          ? restoreSpeakerRun(copy.waiting, runtime)
-          : copy.waiting.kind === 'nested' || copy.waiting.kind === 'participant'
-            ? checkDelegatedWaiting(copy.waiting, runtime)
-            : copy.waiting,
+      // The turn it stands in, checked by the persistence of the participant whose turn it is.
+      resumeWaiting: copy.waiting.kind === 'choice' ? copy.waiting : checkPersistedTurn(copy.waiting, runtime, {}),
     };
   }
 }

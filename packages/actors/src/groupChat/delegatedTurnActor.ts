@@ -1,7 +1,6 @@
 import type { Message } from '@agentchart/core';
 import { fromPromise } from 'xstate';
-import type { DelegatedProtocol, DelegatedTurn, TurnContext } from '../participant/participantProtocol.js';
-import type { PersistedDelegatedWaiting } from './groupChatTypes.js';
+import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
 import type { TurnOutcome } from './reviewTurn.js';
 
 /** The delegated turn a chat run is in, if any: set while a nested chat or a custom participant speaks. */
@@ -14,7 +13,7 @@ export interface DelegatedTurnInput {
   /** The speaker's view: what the turn runs on. */
   view: Message[];
   /** A persisted wait inside the turn to continue instead of a new turn on `view`. */
-  resume: PersistedDelegatedWaiting | undefined;
+  resume: DelegatedTurnState | undefined;
   context: Omit<TurnContext, 'signal'>;
   /** Where the chat run's handle finds the turn while it runs (its waits, a person's answers, persisting it). */
   current: CurrentTurn;

@@ -1,6 +1,6 @@
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { PersistedDelegatedWaiting } from './groupChatTypes.js';
+import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 
 /**
  * Checks a persisted wait inside a delegated turn before the chat resumes it:
@@ -9,11 +9,12 @@ import type { PersistedDelegatedWaiting } from './groupChatTypes.js';
  * protocol accepts what was persisted (a chat made by `createGroupChat`
  * checks the inner snapshot as its own `resume` would). Throws
  * `ChatSnapshotError` (or, for an agent's run inside, `RunSnapshotError`).
+ * `checkpoint`: a store checkpoint, which may stand at a step that is not a wait.
  *
  * @example
  * const waiting = checkDelegatedWaiting(snapshot.waiting, runtime); // { kind: 'nested', speaker: 'review_team', snapshot }
  */
-export function checkDelegatedWaiting(waiting: PersistedDelegatedWaiting, runtime: ChatRuntime): PersistedDelegatedWaiting {
+export function checkDelegatedWaiting(waiting: DelegatedTurnState, runtime: ChatRuntime, options: { checkpoint?: boolean } = {}): DelegatedTurnState {
   const member = runtime.members.get(waiting.speaker);
   const delegate = member?.kind === 'chat' || member?.kind === 'custom' ? member.delegate : undefined;
   if (delegate?.resume === undefined) {
@@ -22,5 +23,5 @@ export function checkDelegatedWaiting(waiting: PersistedDelegatedWaiting, runtim
       speaker: waiting.speaker,
     });
   }
-  return delegate.checkPersisted(waiting);
+  return delegate.checkPersisted(waiting, options);
 }

@@ -2,20 +2,13 @@ import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurnActor.js';
 import type { ResumedSpeaker } from './speakerResume.js';
-import type {
-  ChatEvent,
-  ChatTurn,
-  PersistableWaiting,
-  PersistedDelegatedWaiting,
-  SelectionSource,
-  SelectionState,
-  TerminationReason,
-} from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
 /** What the selection step decided. */
 export type SelectionDecision =
@@ -81,7 +74,7 @@ export interface ManagerContext {
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
   /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
-  resumeWaiting: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | DecidedTurn | undefined;
+  resumeWaiting: PersistableWaiting | ResumedSpeaker | DelegatedTurnState | DecidedTurn | undefined;
   /** What the turns of this run used so far (a resumed chat counts from the resume). */
   spend: ChatSpend;
 }

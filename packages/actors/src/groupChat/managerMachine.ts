@@ -14,7 +14,8 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, PersistedDelegatedWaiting, SelectionSource } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
+import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 import { type DecidedTurn, type ManagerContext, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
@@ -46,7 +47,7 @@ export interface ManagerInput {
   controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | PersistedDelegatedWaiting | DecidedTurn | undefined;
+  resumeWaiting?: PersistableWaiting | ResumedSpeaker | DelegatedTurnState | DecidedTurn | undefined;
   /** The run's token budget. */
   tokenBudget?: TokenBudget | undefined;
   /** The checkpoint hooks of a chat kept in a store. */
@@ -193,7 +194,12 @@ export const managerMachine = setup({
       }
       enqueue.assign({ speaker: to, lastSpeaker: from, redirects: context.redirects + 1 });
     }),
-    beginTurn: assign(({ context }) => turnStart(context)),
+    /** A nested chat's or a custom participant's turn begins (checkpointed, in a store, before it starts). */
+    beginTurn: assign(({ context }) => {
+      const update = turnStart(context);
+      context.run.checkpoints?.turnBegins({ ...context, ...update });
+      return update;
+    }),
     /** A person is shown the chat through `events$`, so their turn needs no view. */
     beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
     /**
@@ -546,6 +552,7 @@ function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): D
       inspect,
       forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
       maxTokens: nestedMaxTokens(context),
+      store: context.run.checkpoints?.delegatedTurn(speaker),
     },
     current: currentTurn,
   };

@@ -1,16 +1,10 @@
-import type { AssistantMessage, Message } from '@agentchart/core';
-import type { DelegatedProtocol, DelegatedTurn, TurnContext } from '../participant/participantProtocol.js';
+import { type AssistantMessage, ConfigurationError, type Message } from '@agentchart/core';
+import type { NestedChatStore } from '../durable/storedNestedChat.js';
+import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
+import type { ChatCheckpoints } from './chatCheckpoints.js';
 import { replyText } from './chatViews.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type {
-  ChatTurn,
-  GroupChatResult,
-  GroupChatRun,
-  GroupChatRunOptions,
-  GroupChatSnapshot,
-  NestedChatParticipant,
-  PersistedDelegatedWaiting,
-} from './groupChatTypes.js';
+import type { ChatTurn, GroupChatResult, GroupChatRun, GroupChatRunOptions, GroupChatSnapshot, NestedChatParticipant } from './groupChatTypes.js';
 import { persistedWaiting } from './persistedWaiting.js';
 
 /** A chat's transcript: its messages and the turns among them. */
@@ -28,12 +22,14 @@ export interface ChatRunStarted {
  * and the check its `resume` makes of a snapshot.
  */
 export interface OwnChatRuns {
-  /** `chat.run`, with the run's transcript so far. */
-  run(input: Message[], options: GroupChatRunOptions): ChatRunStarted;
+  /** `chat.run`, with the run's transcript so far; `checkpoints` when the outer chat is kept in a store. */
+  run(input: Message[], options: GroupChatRunOptions, checkpoints?: ChatCheckpoints): ChatRunStarted;
   /** `chat.resume`, with the run's transcript so far. */
   resume(snapshot: unknown, options: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): ChatRunStarted;
   /** Everything `chat.resume` checks of a snapshot (throws `ChatSnapshotError`); the copy it would resume from. */
   checkSnapshot(snapshot: unknown): GroupChatSnapshot;
+  /** Its turns in a chat kept in a store: checkpointed into the outer chat's, resumed from there. */
+  readonly stored: NestedChatStore;
 }
 
 /**
@@ -60,8 +56,11 @@ export function nestedReply(name: string, transcript: Transcript): AssistantMess
  * `nestedReply`. A wait inside it is persisted as
  * `{ kind: 'nested', speaker, snapshot }` with the nested chat's own snapshot.
  * `own` is what a chat made by `createGroupChat` adds: the transcript so far
- * (what an abort keeps of the turn) and the check of a persisted wait; a chat
- * written by hand has neither.
+ * (what an abort keeps of the turn), the check of a persisted wait, and its
+ * turns in a chat kept in a store (`TurnContext.store`: its own checkpoints
+ * become the outer chat's, its agents' tools go through the outer journal,
+ * and it resumes from such a checkpoint); a chat written by hand has none of
+ * these, so a chat that has one cannot be kept in a store (`storable`).
  *
  * @example
  * const protocol = nestedChatProtocol(team, undefined);
@@ -95,7 +94,7 @@ export function nestedChatProtocol(chat: NestedChatParticipant, own: OwnChatRuns
       },
     };
   };
-  const check = (persisted: PersistedDelegatedWaiting) => nestedWaiting(persisted, name);
+  const check = (persisted: DelegatedTurnState) => nestedWaiting(persisted, name);
   const { resume } = chat;
   return {
     kind: 'chat',
@@ -109,32 +108,70 @@ export function nestedChatProtocol(chat: NestedChatParticipant, own: OwnChatRuns
         unknownSpeakers: 'context',
         ...(context.maxTokens === undefined ? {} : { maxTokens: context.maxTokens }),
       };
-      return turnOf(own === undefined ? { run: chat.run(view, options) } : own.run(view, options), context);
+      if (own === undefined) {
+        if (context.store !== undefined) throw notStorable(name);
+        return turnOf({ run: chat.run(view, options) }, context);
+      }
+      if (context.store === undefined) return turnOf(own.run(view, options), context);
+      // In a store: the nested chat's checkpoints are the outer chat's, from its task on.
+      const hooks = own.stored.hooks(context.store, name);
+      const started = own.run(view, options, hooks.checkpoints);
+      hooks.started();
+      return turnOf(started, context);
     },
     resume:
       typeof resume === 'function'
         ? (persisted, context) => {
             const { snapshot } = check(persisted);
             const options = { signal: context.signal, inspect: context.inspect };
-            return turnOf(own === undefined ? { run: resume.call(chat, snapshot, options) } : own.resume(snapshot, options), context);
+            if (own === undefined) {
+              if (context.store !== undefined) throw notStorable(name);
+              return turnOf({ run: resume.call(chat, snapshot, options) }, context);
+            }
+            if (context.store === undefined) return turnOf(own.resume(snapshot, options), context);
+            const { checkpoints } = own.stored.hooks(context.store, name);
+            return turnOf(own.stored.resume(snapshot, options, checkpoints), context);
           }
         : undefined,
-    checkPersisted: (persisted) => {
+    checkPersisted: (persisted, options) => {
       const waiting = check(persisted);
       if (own === undefined) return waiting;
       try {
-        return { ...waiting, snapshot: own.checkSnapshot(waiting.snapshot) };
+        const snapshot = options?.checkpoint === true ? own.stored.check(waiting.snapshot) : own.checkSnapshot(waiting.snapshot);
+        return { ...waiting, snapshot: snapshot as GroupChatSnapshot };
       } catch (error) {
         if (!(error instanceof ChatSnapshotError)) throw error;
         throw new ChatSnapshotError(`Inside the nested chat "${name}": ${error.message}`, { ...error.details, within: name });
       }
     },
-    persistedWaiting: (persisted) => persistedWaiting(check(persisted).snapshot.waiting),
+    persistedWaiting: (persisted) => {
+      const inner = check(persisted).snapshot.waiting;
+      // A store checkpoint of the nested chat may stand at a step (`selecting`, `turn`): no wait.
+      const { kind } = inner as { kind: string };
+      return kind === 'selecting' || kind === 'turn' ? undefined : persistedWaiting(inner);
+    },
+    storable: own === undefined ? { reason: NOT_STORABLE } : true,
+    ...(own === undefined
+      ? {}
+      : {
+          withInDoubtRequests: (persisted, journal) => {
+            const { snapshot, inDoubt, runId } = own.stored.withInDoubtRequests(check(persisted).snapshot, journal);
+            const turn = { persisted: { kind: 'nested' as const, speaker: name, snapshot: snapshot as GroupChatSnapshot }, inDoubt };
+            return runId === undefined ? turn : { ...turn, runId };
+          },
+        }),
   };
 }
 
+const NOT_STORABLE =
+  'it is a group chat written by hand (not made by createGroupChat), whose turns cannot checkpoint into the store nor journal their tools there';
+
+function notStorable(name: string): ConfigurationError {
+  return new ConfigurationError(`The nested chat "${name}" cannot take a turn in a chat kept in a store: ${NOT_STORABLE}.`, { name });
+}
+
 /** `persisted` as a wait inside this nested chat; a custom participant's wait is not one. */
-function nestedWaiting(persisted: PersistedDelegatedWaiting, name: string) {
+function nestedWaiting(persisted: DelegatedTurnState, name: string) {
   if (persisted.kind !== 'nested') {
     throw new ChatSnapshotError(
       `The snapshot waits inside "${name}" as if it were a custom participant, but "${name}" is a nested group chat. Resume it with the chat that persisted it.`,

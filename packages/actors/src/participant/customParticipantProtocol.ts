@@ -1,8 +1,9 @@
 import { ConfigurationError } from '@agentchart/core';
 import { ChatNotWaitingError, ChatSnapshotError } from '../groupChat/groupChatErrors.js';
-import type { PersistedDelegatedWaiting, PersistedParticipantWaiting } from '../groupChat/groupChatTypes.js';
-import type { CustomParticipant, ParticipantTurn } from './customParticipant.js';
-import type { DelegatedProtocol, DelegatedTurn } from './participantProtocol.js';
+import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
+import type { PersistedParticipantWaiting } from '../groupChat/groupChatTypes.js';
+import type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './customParticipant.js';
+import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from './participantProtocol.js';
 
 /**
  * The participant protocol of a `CustomParticipant`: its turn's reply becomes
@@ -16,6 +17,9 @@ import type { DelegatedProtocol, DelegatedTurn } from './participantProtocol.js'
  */
 export function customParticipantProtocol(participant: CustomParticipant): DelegatedProtocol {
   const { name } = participant;
+  if (participant.stateSchema !== undefined && typeof (participant.stateSchema as { safeParse?: unknown }).safeParse !== 'function') {
+    throw new ConfigurationError(`Custom participant "${name}": stateSchema must be a zod schema (z.object({ ... })).`, { name });
+  }
   const turnOf = (turn: ParticipantTurn): DelegatedTurn => {
     if (typeof turn !== 'object' || turn === null || !(turn.reply instanceof Promise)) {
       throw new ConfigurationError(`Custom participant "${name}": takeTurn (and resumeTurn) must return { reply: Promise<string>, ... }.`, { name });
@@ -56,22 +60,86 @@ export function customParticipantProtocol(participant: CustomParticipant): Deleg
     };
   };
   const { resumeTurn } = participant;
+  /** Runs `take` with the turn's options; in a store, its `checkpoint()` stores the turn it returned. */
+  const taken = (context: TurnContext, take: (options: ParticipantTurnOptions) => ParticipantTurn): DelegatedTurn => {
+    const { store } = context;
+    let turn: ParticipantTurn | undefined;
+    let pending = false;
+    let over = false;
+    const checkpoint = (): void => {
+      // Once the turn ended (or was stopped) the chat has gone on: a late call must not take it back into the turn.
+      if (store === undefined || over || context.signal.aborted) return;
+      if (typeof resumeTurn !== 'function') throw cannotCheckpoint(name);
+      // Called inside takeTurn, before the turn exists: stored as soon as it does.
+      if (turn === undefined) {
+        pending = true;
+        return;
+      }
+      if (typeof turn.persist !== 'function') throw cannotCheckpoint(name);
+      const waiting = turn.waiting?.();
+      // Copied now: the turn goes on changing its state; the checkpoint is written later.
+      const state: unknown = structuredClone(turn.persist());
+      store.checkpoint(waiting === undefined ? 'running' : 'waiting', () => ({
+        kind: 'participant',
+        speaker: name,
+        ...(waiting === undefined ? {} : { waiting }),
+        state,
+      }));
+    };
+    turn = take({ signal: context.signal, checkpoint });
+    if (pending) checkpoint();
+    const delegated = turnOf(turn);
+    const end = () => {
+      over = true;
+    };
+    delegated.outcome.then(end, end);
+    return delegated;
+  };
   return {
     kind: 'custom',
     name,
     description: participant.description,
-    start: (view, context) => turnOf(participant.takeTurn(view, { signal: context.signal })),
+    start: (view, context) => taken(context, (options) => participant.takeTurn(view, options)),
     resume:
       typeof resumeTurn === 'function'
-        ? (persisted, context) => turnOf(resumeTurn.call(participant, participantWaiting(persisted, name).state, { signal: context.signal }))
+        ? (persisted, context) => taken(context, (options) => resumeTurn.call(participant, participantWaiting(persisted, name).state, options))
         : undefined,
-    checkPersisted: (persisted) => participantWaiting(persisted, name),
+    checkPersisted: (persisted, options) => {
+      const waiting = participantWaiting(persisted, name);
+      if (waiting.waiting === undefined && options?.checkpoint !== true) {
+        throw new ChatSnapshotError(`The snapshot's turn of "${name}" does not say what it waits for (waiting).`, { speaker: name });
+      }
+      return { ...waiting, state: checkedState(participant, waiting.state) };
+    },
     persistedWaiting: (persisted) => participantWaiting(persisted, name).waiting,
+    storable: true,
   };
 }
 
+/** The persisted state, parsed by the participant's `stateSchema` when it has one (`ChatSnapshotError` with the path otherwise). */
+function checkedState(participant: CustomParticipant, state: unknown): unknown {
+  const { stateSchema, name } = participant;
+  if (stateSchema === undefined) return state;
+  const parsed = stateSchema.safeParse(state);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const path = ['waiting', 'state', ...(issue?.path ?? [])].join('.');
+  throw new ChatSnapshotError(
+    `The persisted turn of custom participant "${name}" does not match its stateSchema: at ${path}, ${issue?.message ?? 'invalid'}. ` +
+      'Resume it with the participant that persisted it.',
+    { speaker: name, path },
+  );
+}
+
+function cannotCheckpoint(name: string): ConfigurationError {
+  return new ConfigurationError(
+    `Custom participant "${name}" called checkpoint() in a chat kept in a store, which needs persist() on its turn and resumeTurn() on the participant: add both, or do not call it.`,
+    { name },
+  );
+}
+
 /** `persisted` as a wait inside this participant's turn; a nested chat's wait is not one. */
-function participantWaiting(persisted: PersistedDelegatedWaiting, name: string): PersistedParticipantWaiting {
+function participantWaiting(persisted: DelegatedTurnState, name: string): PersistedParticipantWaiting | StoredParticipantProgress {
   if (persisted.kind !== 'participant') {
     throw new ChatSnapshotError(
       `The snapshot waits inside "${name}" as if it were a nested group chat, but "${name}" is a custom participant. Resume it with the chat that persisted it.`,

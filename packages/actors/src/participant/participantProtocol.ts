@@ -1,6 +1,7 @@
-import type { Message, TokenBudgetOption } from '@agentchart/core';
+import type { FunctionMiddleware, Message, TokenBudgetOption, ToolCallJournalEntry } from '@agentchart/core';
 import type { AgentConfig } from '../agent/createAgent.js';
 import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
 import type { ChatEvent, ChatWaiting, PersistedDelegatedWaiting } from '../groupChat/groupChatTypes.js';
 import type { TurnOutcome } from '../groupChat/reviewTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
@@ -55,16 +56,65 @@ export interface DelegatedProtocol {
   readonly description: string | undefined;
   /** Starts a turn on `view`. */
   start(view: Message[], context: TurnContext): DelegatedTurn;
-  /** Continues a turn persisted by `DelegatedTurn.persist`; `undefined` when its turns cannot be resumed. */
-  readonly resume: ((persisted: PersistedDelegatedWaiting, context: TurnContext) => DelegatedTurn) | undefined;
+  /**
+   * Continues a turn persisted by `DelegatedTurn.persist` (or, with
+   * `context.store`, checkpointed through `TurnStore.checkpoint`);
+   * `undefined` when its turns cannot be resumed.
+   */
+  readonly resume: ((persisted: DelegatedTurnState, context: TurnContext) => DelegatedTurn) | undefined;
   /**
    * Checks a persisted turn before the chat resumes it (everything the
    * resume would check), returning the copy to resume from; throws
    * `ChatSnapshotError` (or `RunSnapshotError` for an agent's run inside).
+   * `checkpoint`: it is a store checkpoint (`TurnStore.checkpoint`), which
+   * may stand at a step that is not a wait.
    */
-  checkPersisted(persisted: PersistedDelegatedWaiting): PersistedDelegatedWaiting;
-  /** What a turn persisted as `persisted` waits for (the chat's `waiting()` right after `resume`), without `within`. */
-  persistedWaiting(persisted: PersistedDelegatedWaiting): ChatWaiting;
+  checkPersisted(persisted: DelegatedTurnState, options?: { checkpoint?: boolean }): DelegatedTurnState;
+  /** What a turn persisted as `persisted` waits for (the chat's `waiting()` right after `resume`), without `within`; `undefined` for a store checkpoint that is not a wait. */
+  persistedWaiting(persisted: DelegatedTurnState): ChatWaiting | undefined;
+  /**
+   * Whether a chat with this participant can be kept in a store, and if not
+   * why (a group chat written by hand cannot checkpoint inside its turns nor
+   * journal its tools in the outer chat's store).
+   */
+  readonly storable: true | { reason: string };
+  /**
+   * A store checkpoint of a turn resumed with the journal of the chat: calls
+   * of the agent speaking inside (at any depth) that a crash left in doubt
+   * become approval requests (see `withInDoubtRequests`). Absent when the
+   * participant runs no journaled tools (a custom participant).
+   */
+  readonly withInDoubtRequests?: (persisted: DelegatedTurnState, journal: readonly ToolCallJournalEntry[]) => TurnInDoubt;
+}
+
+/**
+ * A delegated turn as persisted: a wait inside it (`run.snapshot()`, the
+ * public `PersistedDelegatedWaiting`), or, in a store checkpoint, a custom
+ * participant's turn stored while it does not wait.
+ */
+export type DelegatedTurnState = PersistedDelegatedWaiting | StoredParticipantProgress;
+
+/** A checkpointed turn with its in-doubt calls made approval requests; `runId` is the run they belong to (their journal ids are `<runId>/<callId>`). */
+export interface TurnInDoubt {
+  persisted: DelegatedTurnState;
+  inDoubt: ToolCallJournalEntry[];
+  runId?: string;
+}
+
+/**
+ * What a delegated turn of a chat kept in a store is given (`TurnContext.store`):
+ * where it checkpoints itself and the journal its tools go through.
+ */
+export interface TurnStore {
+  /**
+   * Writes a checkpoint of the outer chat with this turn at `persisted`
+   * (called synchronously at the step: the chat's part is frozen now;
+   * `persisted` is built when the checkpoint is written, from what was
+   * frozen). `waiting` when the turn waits for a person.
+   */
+  checkpoint(status: 'running' | 'waiting', persisted: () => DelegatedTurnState): void;
+  /** Records each tool call of the turn's agents in the outer chat's journal, as `<turn run id>/<call id>`: at most once across crashes. */
+  readonly journal: FunctionMiddleware;
 }
 
 /** What a delegated turn is given by the chat it is taken in. */
@@ -77,6 +127,8 @@ export interface TurnContext {
   forward(event: ChatEvent): void;
   /** What is left of the chat's token budget. */
   maxTokens: TokenBudgetOption | undefined;
+  /** Set only when the chat is kept in a store: where the turn checkpoints and journals. */
+  store?: TurnStore | undefined;
 }
 
 /**
