@@ -25,7 +25,7 @@ describe('machine diagrams', () => {
       key: 'agent',
       type: 'compound',
       initial: 'agent.idle',
-      invokes: ['modelCaller', 'toolRunner'],
+      invokes: ['modelCaller'],
     });
     expect(graph.nodes.find((node) => node.id === 'agent.thinking')).toEqual({
       id: 'agent.thinking',

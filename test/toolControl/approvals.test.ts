@@ -259,12 +259,17 @@ describe('approval', () => {
     expect(result.state).toEqual({ account: 'ACC-1' });
   });
 
-  it.each(['run-snapshot-v1.json', 'run-snapshot-v2.json'])('persisted runs in the test corpus still resume (%s)', async (file) => {
-    const fixture = JSON.parse(await readFile(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'));
-    const resumed = paymentsAgent().agent.resume(fixture);
-    resumed.approve('pay');
-    expect((await resumed.result).text).toBe('Done: Transferred 250 to Bob from ACC-1');
-  });
+  // run-snapshot-v2-main-7901757.json: written by main at 7901757, whose runs invoked their tool runner at start
+  // (the snapshot lists it among the children); runs now spawn it with their first full-path batch.
+  it.each(['run-snapshot-v1.json', 'run-snapshot-v2.json', 'run-snapshot-v2-main-7901757.json'])(
+    'persisted runs in the test corpus still resume (%s)',
+    async (file) => {
+      const fixture = JSON.parse(await readFile(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'));
+      const resumed = paymentsAgent().agent.resume(fixture);
+      resumed.approve('pay');
+      expect((await resumed.result).text).toBe('Done: Transferred 250 to Bob from ACC-1');
+    },
+  );
 
   it('the live tool list is persisted by name and resolved from addableTools or resume({ tools })', async () => {
     const wired: string[] = [];

@@ -15,7 +15,7 @@ export { toolOutputText, toolOutputValue } from './toolResult.js';
 export { applyEnd } from './toolRules/toolRuleEngine.js';
 export { buildToolRuleProgram } from './toolRules/toolRuleProgram.js';
 export { createToolRulesMachine } from './toolRules/toolRulesMachine.js';
-export { argumentsToValidate, formatArgumentIssues } from './validateToolArguments.js';
+export { argumentsToValidate, formatArgumentIssues, validateToolArgumentsNow } from './validateToolArguments.js';
 export { getOwn, ownRecord, setOwn } from './ownKeys.js';
 export { isSecretKey, redactKnownSecrets } from './redaction/redactSecrets.js';
 export { isSecretKeyName } from './redaction/secretKeyNames.js';

@@ -26,6 +26,20 @@ export type ArgumentValidation = { ok: true; args: Record<string, unknown> } | {
  * if (!v.ok) console.log(formatArgumentIssues('add', v.issues));
  */
 export async function validateToolArguments(tool: AnyTool, call: ToolCall, ctx?: ToolContext): Promise<ArgumentValidation> {
+  return validateToolArgumentsNow(tool, call, ctx);
+}
+
+/**
+ * `validateToolArguments`, answered at once when the tool's schema parses
+ * synchronously (the common case: no async refinement or transform), else a
+ * promise. A run's tool call uses it to skip two promises and their ticks.
+ * Throws what `validateToolArguments` rejects with.
+ *
+ * @example
+ * const checked = validateToolArgumentsNow(addTool, call);
+ * const validation = checked instanceof Promise ? await checked : checked;
+ */
+export function validateToolArgumentsNow(tool: AnyTool, call: ToolCall, ctx?: ToolContext): ArgumentValidation | Promise<ArgumentValidation> {
   if (call.malformedArguments !== undefined) {
     return {
       ok: false,
@@ -33,31 +47,27 @@ export async function validateToolArguments(tool: AnyTool, call: ToolCall, ctx?:
     };
   }
   const schema = ctx !== undefined && tool.parametersFor !== undefined ? tool.parametersFor(ctx) : tool.parameters;
-  const parsed = await parseArguments(tool, schema, argumentsToValidate(tool, call));
-  if (parsed.success) return { ok: true, args: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map(toArgumentIssue) };
-}
-
-/** Tools whose parameters need an async parse (an async refinement or transform). */
-const asyncTools = new WeakSet<AnyTool>();
-
-/**
- * Parses synchronously while a tool's schema allows it, which costs a
- * fraction of `safeParseAsync`; a tool whose parse meets a promise is
- * remembered and parsed asynchronously from then on. (On that first call its
- * refinements up to the first async one run twice.)
- */
-async function parseArguments(tool: AnyTool, schema: z.ZodType, value: unknown): Promise<z.ZodSafeParseResult<Record<string, unknown>>> {
+  const value = argumentsToValidate(tool, call);
+  // Synchronously while the tool's schema allows it, which costs a fraction of `safeParseAsync`; a tool whose
+  // parse meets a promise is remembered and parsed asynchronously from then on. (On that first call its
+  // refinements up to the first async one run twice.)
   if (!asyncTools.has(tool)) {
     try {
-      return schema.safeParse(value) as z.ZodSafeParseResult<Record<string, unknown>>;
+      return toValidation(schema.safeParse(value) as z.ZodSafeParseResult<Record<string, unknown>>);
     } catch (error) {
       if (!(error instanceof core.$ZodAsyncError)) throw error;
       asyncTools.add(tool);
     }
   }
-  return (await schema.safeParseAsync(value)) as z.ZodSafeParseResult<Record<string, unknown>>;
+  return schema.safeParseAsync(value).then((parsed) => toValidation(parsed as z.ZodSafeParseResult<Record<string, unknown>>));
 }
+
+function toValidation(parsed: z.ZodSafeParseResult<Record<string, unknown>>): ArgumentValidation {
+  return parsed.success ? { ok: true, args: parsed.data } : { ok: false, issues: parsed.error.issues.map(toArgumentIssue) };
+}
+
+/** Tools whose parameters need an async parse (an async refinement or transform). */
+const asyncTools = new WeakSet<AnyTool>();
 
 /**
  * The value a tool's schema parses for a call: its arguments (`{}` when

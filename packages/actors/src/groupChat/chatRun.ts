@@ -18,9 +18,10 @@ import { followChatToolSources, loadChatToolSources } from './chatToolSources.js
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
+import { startDirectTurns } from './directAgentTurn.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
-export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'controls$' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
+export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
 
 const isControl = (event: ChatEvent): event is ChatControlEvent =>
   event.type === 'human.said' || event.type === 'speaker.chosen' || event.type === 'approval.decide';
@@ -30,7 +31,7 @@ const isControl = (event: ChatEvent): event is ChatControlEvent =>
  * the run's transcript so far, which only its own chat reads): an RxJS
  * Subject is the chat's bus; the manager's events go onto it (`actor.on`),
  * the speakers' events are bridged onto it, and a person's `say`/`select`
- * travel on it into the manager (`fromEventObservable`).
+ * travel on it into the manager (a subscription that sends them to it).
  */
 export function startChatRun(
   runtime: ChatRuntime,
@@ -41,10 +42,14 @@ export function startChatRun(
   const bus = new Subject<ChatEvent>();
   const publish = (event: ChatEvent) => bus.next(event);
   const actor = createActor(managerMachine, {
-    input: { ...start, runtime, publish, inspect, controls$: bus.pipe(filter(isControl)) },
+    input: { ...start, runtime, publish, inspect },
     inspect: combineInspectors(inspect, ...globalInspectors()),
   });
   start.checkpoints?.bind(() => actor.getSnapshot().context);
+  startDirectTurns(actor);
+  // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
+  // (A run that fails before it starts errors the bus: `result` and `events$` report that, not this subscription.)
+  const controls = bus.pipe(filter(isControl)).subscribe({ next: (event) => actor.send(event), error: () => {} });
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
@@ -71,7 +76,10 @@ export function startChatRun(
             cancel: () => loadController.abort(),
           },
         }),
-    release: () => stopFollowing(),
+    release: () => {
+      stopFollowing();
+      controls.unsubscribe();
+    },
   });
 
   const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
@@ -210,7 +218,7 @@ export function startChatRun(
   };
   const transcript = () => {
     const snapshot = actor.getSnapshot();
-    return transcriptSoFar(snapshot.context, snapshot.children.speaker as AnyActorRef | undefined);
+    return transcriptSoFar(snapshot.context, snapshot.context.run.directTurn.current ?? (snapshot.children.speaker as AnyActorRef | undefined));
   };
   return { run: handle, transcriptSoFar: transcript };
 }

@@ -1,5 +1,4 @@
 import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
-import type { Observable } from 'rxjs';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 import type { DelegatedTurnState } from '../participant/participantProtocol.js';
@@ -7,6 +6,7 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurnActor.js';
+import type { DirectAgentTurn } from './directAgentTurn.js';
 import type { ResumedSpeaker } from './speakerResume.js';
 import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
@@ -24,8 +24,6 @@ export interface ManagerRun {
   newRunId: () => string;
   /** Puts an event on the chat's bus (used to bridge the speakers' own events out). */
   publish: (event: ChatEvent) => void;
-  /** The control events on the bus (a person's `say` and `select`), bridged into the manager. */
-  controls$: Observable<Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>>;
   /** The run's `inspect` option, handed on to a nested chat's run (its own actor system). */
   inspect: InspectOption | undefined;
   /** Whether anyone inspects the run (its `inspect` option or a global observer): agents then keep their rules' mirror. */
@@ -37,7 +35,8 @@ export interface ManagerRun {
   /** Set only for a chat kept in a store (see `chatCheckpoints.ts`). */
   checkpoints: ChatCheckpoints | undefined;
   /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
-  currentTurn: CurrentTurn;
+  currentTurn: CurrentTurn /** The agent turn taken now without an agent actor, if any (see `DirectAgentTurn`). */;
+  directTurn: { current: DirectAgentTurn | undefined };
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */

@@ -1,7 +1,6 @@
 import type { Message, RunEvent, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import type { Observable } from 'rxjs';
-import { assign, emit, enqueueActions, fromEventObservable, sendTo, setup, stopChild } from 'xstate';
+import { assign, emit, enqueueActions, sendTo, setup, stopChild } from 'xstate';
 import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
@@ -9,7 +8,10 @@ import type { RunResult } from '../agent/run/runResult.js';
 import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
-import { TERMINATE } from './chatMembers.js';
+import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
+import { DirectAgentTurn } from './directAgentTurn.js';
+import { chatEndsAfterDirectTurn, directHandOver, firstDirectTurn } from './directHandOver.js';
+import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
@@ -43,8 +45,6 @@ export interface ManagerInput {
   /** Gives each agent turn's run its id (default: a new random id each). */
   newRunId?: () => string;
   publish: (event: ChatEvent) => void;
-  /** The bus's control events, bridged into the manager. */
-  controls$: Observable<ChatControlEvent>;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
   resumeWaiting?: PersistableWaiting | ResumedSpeaker | DelegatedTurnState | DecidedTurn | undefined;
@@ -54,7 +54,13 @@ export interface ManagerInput {
   checkpoints?: ChatCheckpoints | undefined;
 }
 
-export type ManagerEvent = ChatControlEvent | { type: 'start' } | { type: 'abort' } | { type: 'xstate.done.actor.speaker'; output: RunResult };
+export type ManagerEvent =
+  | ChatControlEvent
+  | { type: 'start' }
+  | { type: 'abort' }
+  | { type: 'xstate.done.actor.speaker'; output: RunResult }
+  /** A direct agent turn (no agent actor, see `DirectAgentTurn`) ended with `output`. */
+  | { type: 'direct.turn.done'; output: RunResult };
 
 /** The `auto` selector's reply, as the selection guards and actions read it. */
 interface SelectorAnswer {
@@ -65,8 +71,6 @@ interface SelectorAnswer {
 interface SelectorFallback {
   failure: { error: unknown } | undefined;
 }
-
-const inboundBridge = fromEventObservable<ChatControlEvent, { controls$: Observable<ChatControlEvent> }>(({ input }) => input.controls$);
 
 /**
  * The group-chat manager: selecting → speaking → (after the turn) selecting
@@ -86,7 +90,6 @@ export const managerMachine = setup({
     nestedChat: delegatedTurnActor,
     participantTurn: delegatedTurnActor,
     askSelector: askSelectorActor,
-    inbound: inboundBridge,
   },
   guards: {
     resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn',
@@ -104,6 +107,9 @@ export const managerMachine = setup({
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
+    startsWithDirectTurn: ({ context, event }) => firstDirectTurn(context, event) !== undefined,
+    endsAfterDirectTurn: ({ context, event }) => event.type === 'direct.turn.done' && chatEndsAfterDirectTurn(context, event, agentTurnOutcome),
+    handsOverDirectly: ({ context, event }) => event.type === 'direct.turn.done' && directHandOver(context, event, agentTurnOutcome) !== undefined,
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
@@ -207,7 +213,7 @@ export const managerMachine = setup({
      * turn's run goes on from its snapshot (the turn start is the same
      * function of the persisted transcript, so its view is the one it had).
      */
-    beginAgentTurn: assign(({ context, spawn }) => {
+    beginAgentTurn: assign(({ context, spawn, self }) => {
       const member = speakingMember(context, 'agent');
       const { turn } = member;
       const update = turnStart(context);
@@ -216,6 +222,11 @@ export const managerMachine = setup({
       const { chatId, publish, sharedState, newRunId, checkpoints } = context.run;
       const runtime = turnRuntime(turn.runtime(context.run.inspected), context);
       if (resumed === undefined) checkpoints?.turnBegins({ ...context, ...update });
+      if (resumed === undefined && takesDirectTurn(context, turn)) {
+        // No agent actor: the turn runs the agent's steps itself and sends its result back (docs/performance.md).
+        beginDirectTurn(context.run, member.name, turn, runtime, update.view, self);
+        return update;
+      }
       const child =
         resumed === undefined
           ? spawnAgent(turn.machine, {
@@ -232,6 +243,42 @@ export const managerMachine = setup({
       onAgentEvents(child, (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
       return update;
     }),
+    /**
+     * A direct turn ended and the next is one too (`directHandOver`): what
+     * `recordTurn`, `decide`, `announceDecision` and `beginAgentTurn` do,
+     * in their order, in one action.
+     */
+    handOverDirectly: enqueueActions(({ context, event, enqueue, self }) => {
+      const plan = event.type === 'direct.turn.done' ? directHandOver(context, event, agentTurnOutcome) : undefined;
+      if (plan === undefined) throw new Error('handOverDirectly needs a direct hand-over (the handsOverDirectly guard).');
+      const { review, outcome, spend, eligible, decision, randomState, turn } = plan;
+      const speaker = speakerOf(context);
+      const next = decision.speaker;
+      // What `turnStart` gives on the context after the turn and the decision (no copy of the whole context).
+      const turns = turnsPassedTo(next, review.update.turns);
+      const view = viewFor(next, review.update.messages, turns, context.runtime.views);
+      const selection = { eligible, decision, rejected: [] };
+      enqueue.assign({ ...review.update, spend, selection, randomState, resumeWaiting: undefined, ...selected(next), turns, view });
+      const { chatId } = context.run;
+      enqueue.emit({ type: 'turn.finished', chatId, round: review.update.rounds, speaker, messages: review.messages });
+      if (outcome.handoff !== undefined) enqueue.emit({ type: 'handoff', chatId, from: speaker, to: outcome.handoff, via: 'tool' });
+      if (decision.by === 'after-work') enqueue.emit({ type: 'handoff', chatId, from: speaker, to: next, via: 'after-work' });
+      enqueue.emit({ type: 'speaker.selected', chatId, round: review.update.rounds + 1, speaker: next, by: decision.by, eligible });
+      const runtime = turnRuntime(turn.runtime(false), { run: context.run, spend, runtime: context.runtime });
+      beginDirectTurn(context.run, next, turn, runtime, view, self);
+    }),
+    /** What `decide` and `announceDecision` do for a first speaker that takes a direct turn (`firstDirectTurn`). */
+    chooseFirstDirectly: enqueueActions(({ context, event, enqueue }) => {
+      const first = firstDirectTurn(context, event);
+      if (first === undefined) throw new Error('chooseFirstDirectly needs a first direct turn (the startsWithDirectTurn guard).');
+      const { eligible, decision, randomState } = first;
+      const { chatId } = context.run;
+      enqueue.assign({ selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined, ...selected(decision.speaker) });
+      if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
+        enqueue.emit({ type: 'handoff', chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
+      }
+      enqueue.emit({ type: 'speaker.selected', chatId, round: context.rounds + 1, speaker: decision.speaker, by: decision.by, eligible });
+    }),
     /** A new turn's run starts; a resumed one goes on where it waited. */
     startSpeaker: enqueueActions(({ context, enqueue }) => {
       const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
@@ -239,6 +286,8 @@ export const managerMachine = setup({
         enqueue.assign({ resumeWaiting: undefined });
         // A turn restored from a store checkpoint goes on from its agent's step.
         if (resumed.resumeAt !== undefined) enqueue.sendTo('speaker', { type: 'resume', at: resumed.resumeAt });
+      } else if (context.run.directTurn.current !== undefined) {
+        // A direct turn starts once this macrostep's events are out (`startDirectTurns`), where the agent actor would start.
       } else {
         // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
         const { unusable } = speakingMember(context, 'agent').turn;
@@ -267,7 +316,7 @@ export const managerMachine = setup({
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
-      const turn = partialTurn(context, self.getSnapshot().children.speaker);
+      const turn = partialTurn(context, context.run.directTurn.current ?? self.getSnapshot().children.speaker);
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -281,6 +330,11 @@ export const managerMachine = setup({
       });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
+    /** The end of an agent's turn: a direct turn still running is stopped (an abort), and the slot cleared. */
+    endDirectTurn: ({ context }) => {
+      context.run.directTurn.current?.stop();
+      context.run.directTurn.current = undefined;
+    },
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
@@ -301,13 +355,13 @@ export const managerMachine = setup({
       chatId: input.chatId,
       newRunId: input.newRunId ?? newRunId,
       publish: input.publish,
-      controls$: input.controls$,
       inspect: input.inspect,
       inspected: input.inspect !== undefined || globalInspectors().length > 0,
       sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
+      directTurn: { current: undefined },
     },
     messages: input.messages,
     turns: input.turns,
@@ -324,7 +378,6 @@ export const managerMachine = setup({
     resumeWaiting: input.resumeWaiting,
     spend: noSpend(),
   }),
-  invoke: { src: 'inbound', input: ({ context }) => ({ controls$: context.run.controls$ }) },
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
@@ -335,6 +388,8 @@ export const managerMachine = setup({
           { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
           { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
           { guard: 'resumingInCustomTurn', target: 'speaking.custom', actions: ['announceStart', 'resumeSpeaker'] },
+          // A new run whose first speaker takes a direct agent turn: `selecting` and `speaking.routing` decided in one step.
+          { guard: 'startsWithDirectTurn', target: 'speaking.agent', actions: ['announceStart', 'chooseFirstDirectly'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -412,7 +467,7 @@ export const managerMachine = setup({
         },
         agent: {
           entry: ['beginAgentTurn', 'startSpeaker'],
-          exit: stopChild('speaker'),
+          exit: [stopChild('speaker'), 'endDirectTurn'],
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { actions: 'relayApprovalDecision' },
@@ -420,6 +475,19 @@ export const managerMachine = setup({
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
+            'direct.turn.done': [
+              { guard: 'handsOverDirectly', actions: 'handOverDirectly' },
+              // The chat ends with this turn: recorded, then `decide`'s ending, straight to `terminated`.
+              {
+                guard: 'endsAfterDirectTurn',
+                target: '#groupChat.terminated',
+                actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }, 'decide'],
+              },
+              {
+                target: '#groupChat.selecting',
+                actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
+              },
+            ],
           },
         },
         human: {
@@ -486,6 +554,35 @@ export const managerMachine = setup({
     return result;
   },
 });
+
+/** Begins `speaker`'s direct turn (`DirectAgentTurn`) in the manager's slot: it starts once the macrostep is done (`startDirectTurns`). */
+function beginDirectTurn(
+  run: ManagerContext['run'],
+  speaker: string,
+  turn: AgentTurnSetup,
+  runtime: AgentRuntime,
+  view: Message[],
+  self: { send(event: ManagerEvent): void },
+): void {
+  const { chatId, publish, sharedState, newRunId } = run;
+  run.directTurn.current = new DirectAgentTurn(
+    { runtime, runId: newRunId(), messages: view, toolMode: turn.toolMode, state: { ref: sharedState } },
+    {
+      emit: (event) => publish({ type: 'agent.event', chatId, speaker, event }),
+      done: (output) => self.send({ type: 'direct.turn.done', output }),
+    },
+  );
+}
+
+/**
+ * Whether the speaking agent's turn runs without an agent actor
+ * (`DirectAgentTurn`): its run has no decision to make (`AgentTurnSetup.direct`),
+ * nobody inspects the chat (an inspector is shown every model call as a
+ * state) and no store keeps it (a checkpoint is taken at every step).
+ */
+function takesDirectTurn(context: ManagerContext, turn: AgentTurnSetup): boolean {
+  return turn.direct && turn.unusable === undefined && !context.run.inspected && context.run.checkpoints === undefined;
+}
 
 /** The turn about to be taken: the last turn is marked as addressed to the speaker, and the speaker's view. */
 function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'view'> {

@@ -1,10 +1,14 @@
 import { agentContextNow } from '../agent/machine/fusedStep.js';
 import { type Message, type ToolCall, msg } from '@agentchart/core';
-import type { AnyActorRef } from 'xstate';
 import type { AgentContext } from '../agent/machine/agentContext.js';
 import { type ManagerContext, speakerOf } from './managerContext.js';
 import type { Transcript } from './nestedChatProtocol.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
+
+/** The speaker's run as a partial turn reads it: the manager's `speaker` child, or a direct agent turn (`DirectAgentTurn`). */
+export interface SpeakerRunView {
+  getSnapshot(): unknown;
+}
 
 /** What a tool call still running (or waiting for approval) when the chat was aborted is answered with. */
 const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a result.';
@@ -17,7 +21,7 @@ const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a r
  * @example
  * const turn = partialTurn(context, self.getSnapshot().children.speaker);
  */
-export function partialTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
+export function partialTurn(context: ManagerContext, speakerRun: SpeakerRunView | undefined): TurnRecord | undefined {
   const kind = context.speaker === undefined ? undefined : context.runtime.members.get(context.speaker)?.kind;
   if (kind === 'agent') return partialAgentTurn(context, speakerRun);
   if (kind === 'chat' || kind === 'custom') return partialDelegatedTurn(context);
@@ -31,7 +35,7 @@ export function partialTurn(context: ManagerContext, speakerRun: AnyActorRef | u
  * @example
  * const { messages, turns } = transcriptSoFar(snapshot.context, snapshot.children.speaker);
  */
-export function transcriptSoFar(context: ManagerContext, speakerRun: AnyActorRef | undefined): Transcript {
+export function transcriptSoFar(context: ManagerContext, speakerRun: SpeakerRunView | undefined): Transcript {
   return partialTurn(context, speakerRun)?.update ?? context;
 }
 
@@ -55,7 +59,7 @@ function partialDelegatedTurn(context: ManagerContext): TurnRecord | undefined {
  * accepts when the chat is resumed from it. `undefined` when the speaker had
  * produced no message yet (a reply still streaming is not a message).
  */
-function partialAgentTurn(context: ManagerContext, speakerRun: AnyActorRef | undefined): TurnRecord | undefined {
+function partialAgentTurn(context: ManagerContext, speakerRun: SpeakerRunView | undefined): TurnRecord | undefined {
   const run = speakerRun?.getSnapshot() as { context: AgentContext } | undefined;
   if (run === undefined) return undefined;
   const { messages, batch } = agentContextNow(run.context);

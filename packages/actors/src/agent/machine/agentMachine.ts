@@ -1,6 +1,6 @@
 import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, canEnd, initialToolRuleState } from '@agentchart/core';
 import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
-import { assign, emit, enqueueActions, setup } from 'xstate';
+import { type AnyActorRef, type AnyEventObject, assign, emit, enqueueActions, setup } from 'xstate';
 import { type AgentContext, emptyDraft } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps } from './agentSteps.js';
@@ -8,7 +8,7 @@ import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActo
 import { offeredToolsByName } from './buildModelRequest.js';
 import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
-import { stepContinues } from './fusedStep.js';
+import { agentContextNow, stepContinues } from './fusedStep.js';
 import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
@@ -62,6 +62,33 @@ export type AgentMachineEvent =
   | RunResumeEvent
   | { type: 'start' }
   | { type: 'abort' };
+
+/** What `withToolRunner` needs of XState's `enqueue`, and what it gives `runSteps`. */
+interface BatchEnqueue {
+  assign(patch: Partial<AgentContext>): void;
+  emit(event: RunEvent): void;
+  sendTo(childId: string, event: AnyEventObject): void;
+  spawnChild(src: 'toolRunner', options: { id: 'toolRunner' }): unknown;
+}
+
+/**
+ * The run's tool runner is spawned with its first full-path batch, not at
+ * the run's start (docs/performance.md, "The fused loop"): before sending it
+ * the batch, the step spawns it if the run has none yet (a restored run has
+ * one from its snapshot, see `rebuildChildren`).
+ */
+function withToolRunner(enqueue: BatchEnqueue, self: AnyActorRef): BatchEnqueue {
+  if ((self.getSnapshot() as { children: Record<string, unknown> }).children.toolRunner !== undefined) return enqueue;
+  return {
+    assign: (patch) => enqueue.assign(patch),
+    emit: (event) => enqueue.emit(event),
+    sendTo: (childId, command) => {
+      if (childId === 'toolRunner') enqueue.spawnChild('toolRunner', { id: 'toolRunner' });
+      enqueue.sendTo(childId, command);
+    },
+    spawnChild: (src, options) => enqueue.spawnChild(src, options),
+  };
+}
 
 /** The steps that start a batch, and those that close one. */
 const batchStart = [agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch];
@@ -118,20 +145,39 @@ export const agentMachine = setup({
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
     /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
     acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, agentSteps.checkpointReply),
+      runSteps(
+        context,
+        event,
+        enqueue,
+        agentSteps.takeLoopSteps,
+        agentSteps.takeReply,
+        agentSteps.appendReply,
+        agentSteps.startBatch,
+        agentSteps.checkpointReply,
+      ),
     ),
     /** The common step: a reply whose calls need no screening starts its batch in the same action. */
-    acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.startBatch, ...batchStart),
+    acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue, self }) =>
+      runSteps(
+        context,
+        event,
+        withToolRunner(enqueue, self),
+        agentSteps.takeLoopSteps,
+        agentSteps.takeReply,
+        agentSteps.appendReply,
+        agentSteps.startBatch,
+        ...batchStart,
+      ),
     ),
     acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
+      runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
     ),
     acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) =>
       runSteps(
         context,
         event,
         enqueue,
+        agentSteps.takeLoopSteps,
         agentSteps.takeReply,
         agentSteps.appendReply,
         agentSteps.countMalformedReply,
@@ -140,7 +186,7 @@ export const agentMachine = setup({
       ),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
+      runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
     ),
     takeFusedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeFusedStep)),
     /** The common fused step: the run goes on, and the next model call starts in the same action. */
@@ -153,7 +199,9 @@ export const agentMachine = setup({
       context.runtime.fusedStep.deferred.push(event);
     },
     recordDecision: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordDecision)),
-    beginBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.checkpointBatchStart, ...batchStart)),
+    beginBatch: enqueueActions(({ context, event, enqueue, self }) =>
+      runSteps(context, event, withToolRunner(enqueue, self), agentSteps.checkpointBatchStart, ...batchStart),
+    ),
     recordOutcome: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.recordOutcome)),
     /** The last outcome of a batch; or a batch whose calls were all answered before running. */
     finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.checkpointBatchEnd)),
@@ -212,7 +260,8 @@ export const agentMachine = setup({
         type: 'tools.changed' as const,
         runId: context.runId,
         agent: context.runtime.agentName,
-        step: context.step,
+        // A source's change during a fused loop: the loop's step, not the one the machine last heard of.
+        step: agentContextNow(context).step,
         callId: changed.callId,
         added: changed.change.added,
         removed: changed.change.removed,
@@ -260,10 +309,9 @@ export const agentMachine = setup({
             input: { initial: input.state?.initial ?? {} },
           }),
   }),
-  invoke: [
-    { id: 'model', src: 'modelCaller' },
-    { id: 'toolRunner', src: 'toolRunner' },
-  ],
+  // The tool runner is spawned with the run's first full-path batch (`withToolRunner`): a run whose steps are all
+  // fused, or that calls no tool, never makes one.
+  invoke: [{ id: 'model', src: 'modelCaller' }],
   initial: 'idle',
   entry: [
     emit(({ context }) => ({
@@ -314,11 +362,14 @@ export const agentMachine = setup({
           target: 'failed',
           actions: assign({ error: ({ event }) => toErrorInfo(event.error) }),
         },
-        // A fused step (docs/performance.md): the reply and its whole batch, taken in the model caller.
+        // A fused step (docs/performance.md): the reply and its whole batch, taken in the model caller,
+        // or the fused loop's steps, when it ends at a limit or the run's end.
         'step.done': [
           { guard: 'fusedStepContinues', actions: 'takeFusedStepAndContinue' },
           { target: 'stepDone', actions: 'takeFusedStep' },
         ],
+        // The fused loop's steps, before the failure of the call it made: `model.failed` follows.
+        'steps.taken': { actions: 'takeFusedStep' },
         abort: { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },
         'tools.unusable': { guard: 'fusedStepBusy', actions: 'deferToFusedStep' },
       },

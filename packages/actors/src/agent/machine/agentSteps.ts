@@ -228,9 +228,14 @@ export const agentSteps = {
     mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
   },
 
-  /** A fused step's context changes (see `fusedStep.ts`), in one assign. */
+  /** A reply that ends a fused loop: the loop's steps first (see `fusedStep.ts`), then the reply's steps see them. */
+  takeLoopSteps: (_context, event, enqueue) => {
+    if (event.type === 'model.reply' && event.loop !== undefined) enqueue.assign(event.loop);
+  },
+
+  /** A fused step's (or loop's) context changes (see `fusedStep.ts`), in one assign. */
   takeFusedStep: (_context, event, enqueue) => {
-    if (event.type === 'step.done') enqueue.assign(event.patch);
+    if (event.type === 'step.done' || event.type === 'steps.taken') enqueue.assign(event.patch);
   },
 
   /** An abort or unusable tools while a fused step runs: what the step did so far, as `acting` would hold it. */

@@ -10,9 +10,15 @@ import {
   type ToolsToRemove,
   isToolError,
   redactText,
-  validateToolArguments,
 } from '@agentchart/core';
-import { checkToolProgress, formatArgumentIssues, toErrorInfo, toolOutputText, toolOutputValue } from '@agentchart/core/internal';
+import {
+  checkToolProgress,
+  formatArgumentIssues,
+  toErrorInfo,
+  toolOutputText,
+  toolOutputValue,
+  validateToolArgumentsNow,
+} from '@agentchart/core/internal';
 import type { ToolOutcome } from './agentContext.js';
 import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 import { invokeWithMiddleware } from './middleware.js';
@@ -55,13 +61,22 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
     };
   }
   const toolContext = createRunToolContext(call, tool, env);
-  const metadata = { callId: call.id, toolName: tool.name, agentName: env.agentName, runId: env.runId, step: env.step };
   try {
-    const validation = await validateToolArguments(tool, call, toolContext);
+    // Synchronous checks and no middleware take no promise of their own: each saved tick counts on every call.
+    const checked = validateToolArgumentsNow(tool, call, toolContext);
+    const validation = checked instanceof Promise ? await checked : checked;
     if (!validation.ok) return { content: formatArgumentIssues(tool.name, validation.issues), isError: true };
-    const { result, endsRun } = await invokeWithMiddleware(tool, validation.args, toolContext, metadata, env.middleware).finally(() =>
-      toolContext.settle(),
-    );
+    let result: unknown;
+    let endsRun = false;
+    try {
+      if (env.middleware.length === 0) result = await tool.execute(validation.args, toolContext);
+      else {
+        const metadata = { callId: call.id, toolName: tool.name, agentName: env.agentName, runId: env.runId, step: env.step };
+        ({ result, endsRun } = await invokeWithMiddleware(tool, validation.args, toolContext, metadata, env.middleware));
+      }
+    } finally {
+      toolContext.settle();
+    }
     const outcome: ToolOutcome = { content: toolOutputText(result), isError: false, value: toolOutputValue(result) };
     if (endsRun) outcome.endsRun = true;
     return outcome;

@@ -1,5 +1,5 @@
 import type { AnyEventObject } from 'xstate';
-import type { ToolCall } from '@agentchart/core';
+import type { RunEvent, ToolCall } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
 import { offeredToolsNow } from './buildModelRequest.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
@@ -14,11 +14,18 @@ import { tokenBudgetSpent } from './runTokenBudget.js';
  * (`agentSteps`) on a copy of the context: the run events go out as they
  * happen (the reply's events when it arrives, `tool.call` when the batch
  * starts, each `tool.result` as its call settles), in the order the full
- * path emits them. The machine then gets one `step.done` with the context
- * the step produced, assigns it and decides, as `stepDone` does, whether the
- * next model call starts. Any other step takes the full path (`model.reply`,
- * then a `tool.settled` per call), where the statechart shows and guards
- * every model call and tool batch.
+ * path emits them. When the step leaves the run simply going on
+ * (`stepContinues`), the model caller starts the next step itself, on its
+ * own copy of the context, with the machine's `startStep`: the fused loop.
+ * The machine hears from the loop only when it ends or reaches something the
+ * machine decides: one `step.done` with the context the loop produced after
+ * a step that ends the run or reaches a limit (the machine assigns it and
+ * decides, as `stepDone` does), or a reply that needs a decision
+ * (`model.reply`, the final answer included) carrying it as `loop`, or a
+ * `steps.taken` with it just before a failed model call. Any
+ * other step takes the full path (`model.reply`, then a `tool.settled` per
+ * call), where the statechart shows and guards every model call and tool
+ * batch.
  */
 
 /** A fused step's reply and batch, done: the context fields the step changed. */
@@ -27,9 +34,20 @@ export interface StepDoneEvent {
   patch: Partial<AgentContext>;
 }
 
-/** What a fused step in flight shows the machine (kept on the run's runtime, never persisted). */
+/**
+ * The fused loop's steps, done, with the next step's model call made by the
+ * model caller and failed: the machine assigns the context fields the loop
+ * changed (the step number and the empty draft of that call included) and
+ * stays in `thinking` for the `model.failed` that follows.
+ */
+export interface StepsTakenEvent {
+  type: 'steps.taken';
+  patch: Partial<AgentContext>;
+}
+
+/** What a fused step (or loop) in flight shows the machine (kept on the run's runtime, never persisted). */
 export interface FusedStepInFlight {
-  /** The context fields the step changed so far. */
+  /** The context fields the step (the loop, since the machine last heard from it) changed so far. */
   readonly patch: Partial<AgentContext>;
   /** Stops the step: running calls are aborted, late outcomes dropped. */
   stop(): void;
@@ -47,10 +65,36 @@ export interface FusedStepSlot {
   current: FusedStepInFlight | undefined;
   busy: boolean;
   deferred: AnyEventObject[];
+  /**
+   * Who hears the run events a fused step emits (see `onAgentEvents`): called
+   * directly, as XState's `emit` would call them, without its per-event copy
+   * of the listener list.
+   */
+  listeners: ((event: RunEvent) => void)[];
 }
 
 /** A run's empty slot (see `agentRuntime`). */
-export const fusedStepSlot = (): FusedStepSlot => ({ current: undefined, busy: false, deferred: [] });
+export const fusedStepSlot = (): FusedStepSlot => ({ current: undefined, busy: false, deferred: [], listeners: [] });
+
+/**
+ * Emits a run event of a fused step to the run's listeners. A listener that
+ * throws is reported as XState reports one (thrown in a later task), and the
+ * others still hear the event.
+ *
+ * @example
+ * emitFusedStepEvent(context.runtime.fusedStep, { type: 'tool.call', runId, agent, step, call });
+ */
+export function emitFusedStepEvent(slot: FusedStepSlot, event: RunEvent): void {
+  for (const listener of slot.listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      setTimeout(() => {
+        throw error;
+      });
+    }
+  }
+}
 
 /**
  * Whether the step that starts now may be fused: the run has no tool rules

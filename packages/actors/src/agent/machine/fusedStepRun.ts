@@ -4,30 +4,51 @@ import { type AgentContext, emptyDraft } from './agentContext.js';
 import { type StepOutput, agentSteps } from './agentSteps.js';
 import { offeredToolsByName } from './buildModelRequest.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
-import type { FusedStepInFlight, FusedStepSlot, StepDoneEvent } from './fusedStep.js';
-import type { ModelReply } from './modelCallerActor.js';
+import { type FusedStepInFlight, type FusedStepSlot, type StepDoneEvent, type StepsTakenEvent, stepContinues, stepMayFuse } from './fusedStep.js';
+import type { CallModelCommand, ModelReply } from './modelCallerActor.js';
 import { toolStateHandle } from '../run/runSharedState.js';
+
+/** What a fused step needs from the model caller that runs it. */
+export interface FusedStepIo {
+  /** Emits a run event from the model caller (the run listens to it as to the agent). */
+  emit(event: RunEvent): void;
+  /** Sends the machine an event. */
+  sendBack(event: AnyEventObject): void;
+  /** The run's abort controller for tool calls (one per run, aborted only when a step is stopped with calls running). */
+  controller(): AbortController;
+  /**
+   * Makes the next model call of the fused loop: `startStep`'s command, sent
+   * by the loop instead of the machine. Without it the step does not loop: it
+   * always ends with `step.done` (a chat's direct agent turn decides itself).
+   */
+  call?(command: CallModelCommand, loop: FusedStepRun): void;
+}
 
 /**
  * One fused step in the model caller (see `fusedStep.ts`): a copy of the
  * machine's context as the step started, moved by the machine's own step
  * functions as the reply comes and the batch settles. Every context change
- * also goes into `patch` (what the machine assigns with `step.done`); every
- * run event goes out at once through `emit`. While step functions run, the
- * slot is `busy`, and the events the machine deferred meanwhile are sent
- * back right after.
+ * also goes into `patch` (what the machine assigns with `step.done` or
+ * `steps.taken`); every run event goes out at once through `emit`. While
+ * step functions run, the slot is `busy`, and the events the machine
+ * deferred meanwhile are sent back right after.
+ *
+ * When the batch is in and the run simply goes on (`stepContinues`), the
+ * step starts the next one itself with `startStep` on its copy (the fused
+ * loop): the next step works on the same copy and adds to the same `patch`,
+ * and the slot keeps showing this step (its patch holds the new step's
+ * number) until the next reply comes.
  *
  * @example
- * new FusedStepRun(context, 3, { emit, sendBack }).start(reply);
+ * new FusedStepRun(context, 3, { emit, sendBack, controller, call }).start(reply);
  */
 export class FusedStepRun implements FusedStepInFlight {
-  /** The context fields this step changed, for the machine to assign. */
-  readonly patch: Partial<AgentContext> = {};
+  /** The context fields this step (and the loop's steps before it) changed, for the machine to assign. */
+  readonly patch: Partial<AgentContext>;
   readonly #context: AgentContext;
   readonly #output: StepOutput;
   readonly #slot: FusedStepSlot;
-  readonly #sendBack: (event: AnyEventObject) => void;
-  readonly #controllerOf: () => AbortController;
+  readonly #io: FusedStepIo;
   #controller: AbortController | undefined;
   #running = 0;
   /** How deep in `#busy` the step is (a tool's synchronous report nests). */
@@ -36,19 +57,16 @@ export class FusedStepRun implements FusedStepInFlight {
   #phase: 'running' | 'finished' | 'reported' | 'stopped' = 'running';
 
   /**
-   * `io.controller`: the run's abort controller for tool calls (one per run,
-   * aborted only when a step is stopped with calls running).
+   * `start`: the machine's context as the step started (copied), or, with
+   * `loop`, the copy the loop's previous step left (its own, moved on by
+   * `startStep`), whose `patch` this step goes on adding to.
    */
-  constructor(
-    start: AgentContext,
-    step: number,
-    io: { emit: (event: RunEvent) => void; sendBack: (event: AnyEventObject) => void; controller: () => AbortController },
-  ) {
-    // As `startStep` left it: the machine already has these two.
-    this.#context = { ...start, step, draft: emptyDraft() };
+  constructor(start: AgentContext, step: number, io: FusedStepIo, loop?: FusedStepRun) {
+    // As `startStep` left it: the machine (or the loop's previous step) already has these two.
+    this.#context = loop === undefined ? { ...start, step, draft: emptyDraft() } : start;
+    this.patch = loop === undefined ? {} : loop.patch;
     this.#slot = start.runtime.fusedStep;
-    this.#sendBack = io.sendBack;
-    this.#controllerOf = io.controller;
+    this.#io = io;
     const context = this.#context as unknown as Record<string, unknown>;
     const patch = this.patch as Record<string, unknown>;
     this.#output = {
@@ -60,8 +78,10 @@ export class FusedStepRun implements FusedStepInFlight {
         }
       },
       emit: io.emit,
-      sendTo() {
-        throw new Error('A fused step sends no commands to children: only steps that send none may run in it.');
+      sendTo: (childId, command) => {
+        // `startStep` of the loop's next step: the model call is made here, not by the machine.
+        if (childId !== 'model' || io.call === undefined) throw new Error('A fused step sends no commands to children but the next model call.');
+        io.call(command as CallModelCommand, this);
       },
     };
   }
@@ -84,6 +104,20 @@ export class FusedStepRun implements FusedStepInFlight {
     });
   }
 
+  /**
+   * Hands the machine what the loop did before a failed model call: one
+   * `steps.taken`, sent just before `model.failed`.
+   */
+  catchUp(): void {
+    this.#io.sendBack({ type: 'steps.taken', patch: this.handOver() } satisfies StepsTakenEvent);
+  }
+
+  /** What the loop did, for the event that ends it (a reply the machine decides on carries it as `loop`). */
+  handOver(): Partial<AgentContext> {
+    if (this.#slot.current === this) this.#slot.current = undefined;
+    return this.patch;
+  }
+
   /** Stops the step: running calls are aborted and late outcomes dropped. */
   stop(): void {
     if (this.#phase === 'running') this.#phase = 'stopped';
@@ -95,7 +129,7 @@ export class FusedStepRun implements FusedStepInFlight {
     const context = this.#context;
     const { runtime } = context;
     const agentName = runtime.agentName;
-    this.#controller = this.#controllerOf();
+    this.#controller = this.#io.controller();
     let state: ReturnType<typeof toolStateHandle> | undefined;
     const env: ToolCallEnvironment = {
       tools: offeredToolsByName(context),
@@ -114,13 +148,13 @@ export class FusedStepRun implements FusedStepInFlight {
       onProgress: (callId, toolName, progress) => {
         if (this.#phase !== 'running') return;
         this.#busy(() =>
-          this.#output.emit({ type: 'tool.progress', runId: context.runId, agent: agentName, step: context.step, callId, toolName, ...progress }),
+          this.#io.emit({ type: 'tool.progress', runId: context.runId, agent: agentName, step: context.step, callId, toolName, ...progress }),
         );
       },
       onToolsChanged: (callId, change) => {
         if (this.#phase !== 'running') return;
         this.#busy(() =>
-          this.#output.emit({
+          this.#io.emit({
             type: 'tools.changed',
             runId: context.runId,
             agent: agentName,
@@ -144,7 +178,6 @@ export class FusedStepRun implements FusedStepInFlight {
           agentSteps.recordOutcome(this.#context, settled, this.#output);
           if (this.#running > 0) return;
           agentSteps.appendToolResults(this.#context, settled, this.#output);
-          this.#slot.current = undefined;
           this.#phase = 'finished';
         });
       });
@@ -153,8 +186,9 @@ export class FusedStepRun implements FusedStepInFlight {
 
   /**
    * Runs step functions with the slot busy, then hands the machine what came
-   * of them: `step.done` once the batch is in the transcript, then the events
-   * it deferred meanwhile (an abort, unusable tools), in their order.
+   * of them: once the batch is in the transcript, the next step of the loop,
+   * or `step.done`; then the events it deferred meanwhile (an abort, unusable
+   * tools), in their order.
    */
   #busy(work: () => void): void {
     const slot = this.#slot;
@@ -163,6 +197,7 @@ export class FusedStepRun implements FusedStepInFlight {
     this.#depth += 1;
     try {
       work();
+      if (this.#depth === 1) this.#continueLoop();
     } finally {
       this.#depth -= 1;
     }
@@ -170,11 +205,32 @@ export class FusedStepRun implements FusedStepInFlight {
     slot.busy = false;
     if (this.#phase === 'finished') {
       this.#phase = 'reported';
-      this.#sendBack({ type: 'step.done', patch: this.patch } satisfies StepDoneEvent);
+      if (slot.current === this) slot.current = undefined;
+      this.#io.sendBack({ type: 'step.done', patch: this.patch } satisfies StepDoneEvent);
     }
     if (slot.deferred.length === 0) return;
     const deferred = slot.deferred;
     slot.deferred = [];
-    for (const event of deferred) this.#sendBack(event);
+    for (const event of deferred) this.#io.sendBack(event);
+  }
+
+  /**
+   * Once the batch is in: when the run simply goes on, the next step starts
+   * here, as `takeFusedStepAndContinue` would start it, and the slot shows
+   * this step until its reply comes. It starts while the slot is still busy,
+   * so that an abort from a listener of its events waits as the machine's
+   * mailbox makes it wait on the full path: one at its `model.request` comes
+   * before any model call, one during a reply streamed synchronously after
+   * the reply is taken. A deferred abort ends the loop: `step.done` goes to
+   * the machine first, as it would have come after the batch's last outcome.
+   */
+  #continueLoop(): void {
+    if (this.#phase !== 'finished' || this.#slot.deferred.length > 0 || this.#io.call === undefined) return;
+    if (!stepContinues(this.#context, this.patch) || !stepMayFuse(this.#context)) return;
+    this.#phase = 'reported';
+    agentSteps.startStep(this.#context, START, this.#output);
   }
 }
+
+/** The event `startStep` gets in the loop (it reads none). */
+const START = { type: 'start' } as const;

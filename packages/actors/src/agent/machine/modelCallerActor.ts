@@ -3,8 +3,8 @@ import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import { fromCallback } from 'xstate';
 import type { AgentContext, ReplyDraft } from './agentContext.js';
-import { type StepDoneEvent, batchRunsWithoutDecision } from './fusedStep.js';
-import { FusedStepRun } from './fusedStepRun.js';
+import { type FusedStepSlot, type StepDoneEvent, type StepsTakenEvent, batchRunsWithoutDecision, emitFusedStepEvent } from './fusedStep.js';
+import { type FusedStepIo, FusedStepRun } from './fusedStepRun.js';
 
 /** Asks the model caller to make one model call. */
 export interface CallModelCommand {
@@ -31,9 +31,15 @@ export interface ModelReply extends ReplyDraft {
 export type ModelCallerEvent =
   | { type: 'model.delta'; kind: 'text' | 'reasoning'; text: string }
   | { type: 'model.malformed'; reason: MalformedReplyReason; message: string }
-  | { type: 'model.reply'; reply: ModelReply }
+  | {
+      type: 'model.reply';
+      reply: ModelReply;
+      /** Set when the reply ends a fused loop: the context fields the loop's steps changed, taken before the reply. */
+      loop?: Partial<AgentContext>;
+    }
   | { type: 'model.failed'; error: unknown }
-  | StepDoneEvent;
+  | StepDoneEvent
+  | StepsTakenEvent;
 
 /**
  * The agent's model caller: one actor per run that makes each model call it is
@@ -44,24 +50,42 @@ export type ModelCallerEvent =
  *
  * A command with `fuse` is a step that may be fused (see `fusedStep.ts`): a
  * reply whose calls need no decision is taken here and its batch run, the
- * run events are emitted by this actor (the run listens to it as to the
- * agent, see `onAgentEvents`), and the agent gets one `step.done`.
+ * run events go out from here to the run's listeners of fused steps (see
+ * `onAgentEvents`), and the agent gets one `step.done`. A fused
+ * step after which the run simply goes on starts the next model call here
+ * (the fused loop, see `fusedStep.ts`): the agent hears from the loop when
+ * it ends or reaches a reply the agent must decide on.
  */
-export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent>(({ sendBack, receive, emit }) => {
+export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, receive }) => {
   let subscription: Subscription | undefined;
   let fused: FusedStepRun | undefined;
+  let stopped = false;
   // One per run, made with the first fused batch: aborted only when a step is stopped with calls running.
   let toolController: AbortController | undefined;
-  const controller = () => {
-    toolController ??= new AbortController();
-    return toolController;
+  // The run's listeners of fused steps' events (`onAgentEvents`), from the first command that may be fused.
+  let slot: FusedStepSlot | undefined;
+  const emit = (event: RunEvent) => {
+    if (slot !== undefined) emitFusedStepEvent(slot, event);
   };
-  receive((command) => {
+  const io: FusedStepIo = {
+    emit,
+    sendBack,
+    controller: () => {
+      toolController ??= new AbortController();
+      return toolController;
+    },
+    call: (command, loop) => call(command, loop),
+  };
+  /** One model call: the machine's command, or (`loop`) the fused loop's next step, started by the step before it. */
+  const call = (command: CallModelCommand, loop?: FusedStepRun): void => {
     subscription?.unsubscribe();
     const fuse = command.fuse;
-    if (fuse !== undefined) emit(fuse.announce);
-    // An abort came as the last step ended: the agent is about to get it, and makes no more calls.
-    if (fuse !== undefined && fuse.context.runtime.fusedStep.deferred.length > 0) return;
+    if (fuse !== undefined) {
+      slot = fuse.context.runtime.fusedStep;
+      emit(fuse.announce);
+    }
+    // Stopped by a listener of the request event, or an abort came as the last step ended: no call.
+    if (stopped || (fuse !== undefined && fuse.context.runtime.fusedStep.deferred.length > 0)) return;
     const reply: ModelReply = { text: '', reasoning: '', toolCalls: [] };
     // A step that may be fused emits its deltas itself, so they keep their place before the step's other events.
     const delta =
@@ -77,6 +101,8 @@ export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent
             } satisfies RunEvent);
     subscription = command.model.stream(command.request).subscribe({
       next: (event: ModelEvent) => {
+        // Stopped from a listener while a synchronous stream was still replying (the subscription was not returned yet).
+        if (stopped) return;
         switch (event.type) {
           case 'text-delta':
             reply.text += event.text;
@@ -112,19 +138,30 @@ export const modelCallerActor = fromCallback<CallModelCommand, unknown, RunEvent
             return;
         }
       },
-      error: (error: unknown) => sendBack({ type: 'model.failed', error } satisfies ModelCallerEvent),
+      error: (error: unknown) => {
+        if (stopped) return;
+        // The machine catches up with the loop first: the failed call is its step's.
+        loop?.catchUp();
+        sendBack({ type: 'model.failed', error } satisfies ModelCallerEvent);
+      },
       complete: () => {
+        if (stopped) return;
         // The decision goes by the calls' tools only; the step gives them run-unique ids when it takes the reply.
         if (fuse === undefined || !batchRunsWithoutDecision(fuse.context, reply.toolCalls)) {
-          sendBack({ type: 'model.reply', reply } satisfies ModelCallerEvent);
+          // The machine takes the loop's steps with the reply, in the same event.
+          sendBack(
+            (loop === undefined ? { type: 'model.reply', reply } : { type: 'model.reply', reply, loop: loop.handOver() }) satisfies ModelCallerEvent,
+          );
           return;
         }
-        fused = new FusedStepRun(fuse.context, fuse.step, { emit, sendBack, controller });
+        fused = new FusedStepRun(fuse.context, fuse.step, io, loop);
         fused.start(reply);
       },
     });
-  });
+  };
+  receive((command) => call(command));
   return () => {
+    stopped = true;
     subscription?.unsubscribe();
     fused?.stop();
   };

@@ -1,5 +1,6 @@
 import type { RunEvent } from '@agentchart/core';
 import type { AnyActorRef } from 'xstate';
+import type { AgentContext } from './agentContext.js';
 
 /**
  * Listens to every run event of an agent actor: those its machine emits and
@@ -24,6 +25,5 @@ export function onAgentEvents(actor: AnyActorRef, listener: (event: RunEvent) =>
  * onFusedStepEvents(actor, (event) => bus.next(event));
  */
 export function onFusedStepEvents(actor: AnyActorRef, listener: (event: RunEvent) => void): void {
-  const model = (actor.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> }).children?.model;
-  model?.on('*', listener);
+  (actor.getSnapshot() as { context: AgentContext }).context.runtime.fusedStep.listeners.push(listener);
 }
