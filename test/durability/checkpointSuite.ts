@@ -1,4 +1,4 @@
-import { type RunStore, ToolError, defineTool } from '@agentchart/core';
+import { type JournalWrite, type RunLease, type RunStore, type RunWriteBatch, ToolError, defineTool } from '@agentchart/core';
 import {
   type Agent,
   type GroupChat,
@@ -8,6 +8,7 @@ import {
   resumeChatFromStore,
   resumePending,
   resumeRunFromStore,
+  startRunInStore,
 } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -126,18 +127,107 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
       const result = await run.result;
       expect(result.text).toBe('finished after 3 results');
-      await until(async () => (await store.loadRun(runId))?.status === 'finished');
+      // The end is written, then the lease given up: two writes, so wait for both.
+      await until(async () => {
+        const run = await store.loadRun(runId);
+        return run?.status === 'finished' && run.leaseOwner === undefined;
+      });
       const stored = await store.loadRun(runId);
       expect(stored).toMatchObject({ status: 'finished', kind: 'run', name: 'clerk', leaseOwner: undefined });
       expect(stored?.state).toEqual({ format: 'agentchart.run.finished', stopReason: 'completed', text: 'finished after 3 results' });
-      // The start, the batch (reply and batch start as one write), the batch's end, the end.
-      expect(stored?.version).toBe(4);
+      // Group commit: the start, the reply and the batch start go with the first call's `started` entry (the model
+      // answers at once, before the start was written); the batch's end with the last result; the end.
+      expect(stored?.version).toBe(3);
       expect((await store.listCalls(runId)).map((call) => [call.callId, call.status])).toEqual([
         ['s', 'finished'],
         ['n', 'finished'],
         ['r', 'finished'],
       ]);
       expect(world.ledger).toHaveLength(3);
+    });
+
+    it('group commit: a checkpoint is never stored without the results its transcript holds, nor a start without its batch', async () => {
+      const clock = testClock();
+      const [plain] = await processes(clock);
+      const batches: { state: unknown; journal: readonly JournalWrite[] }[] = [];
+      const store = new Proxy(plain, {
+        get: (target, property, receiver) =>
+          property === 'writeBatch'
+            ? (lease: RunLease, batch: RunWriteBatch) => {
+                batches.push({ state: batch.state?.state, journal: batch.journal ?? [] });
+                return target.writeBatch(lease, batch);
+              }
+            : Reflect.get(target, property, receiver),
+      });
+      const world = { ledger: [], modelCalls: 0 };
+      const runId = newId();
+      const durable = await startRunInStore(agentOf(world), 'look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
+      await durable.run.result;
+      await durable.settled;
+      const results = new Set<string>();
+      const started = new Set<string>();
+      let batchKnown = new Set<string>();
+      for (const batch of batches) {
+        for (const write of batch.journal)
+          (write.kind === 'result' ? results : started).add(write.kind === 'result' ? write.callId : write.start.callId);
+        const machine = (
+          batch.state as { machine?: { context: { messages: { role: string; toolCallId?: string }[]; batch: { calls: { id: string }[] } } } }
+        )?.machine;
+        if (machine !== undefined) {
+          // Every tool result in the stored transcript is in the journal by this transaction at the latest.
+          const answered = machine.context.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId as string);
+          expect(answered.filter((id) => !results.has(id))).toEqual([]);
+          batchKnown = new Set(machine.context.batch.calls.map((call) => call.id));
+        }
+        // A call is started in a transaction whose checkpoint (or an earlier one) knows its batch.
+        for (const write of batch.journal) if (write.kind === 'started') expect(batchKnown.has(write.start.callId)).toBe(true);
+      }
+      expect([...started]).toEqual(['s', 'n', 'r']);
+      expect([...results]).toEqual(['s', 'n', 'r']);
+      // Four checkpoint points and six journal writes, in fewer transactions than writes.
+      expect(batches.length).toBeLessThan(6);
+    });
+
+    it('a process that dies before a result it deferred is stored: the call is in doubt on resume, never run again silently', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      // The transaction carrying notify's result never commits: the process "dies" right there.
+      const dying = new Proxy(first, {
+        get: (target, property, receiver) =>
+          property === 'writeBatch'
+            ? (lease: RunLease, batch: RunWriteBatch) =>
+                batch.journal?.some((write) => write.kind === 'result' && write.callId === 'n') ? never : target.writeBatch(lease, batch)
+            : Reflect.get(target, property, receiver),
+      });
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const runId = newId();
+      const run = agentOf(dead).run('look up Ann', { store: dying, runId, owner: 'w1', leaseMs: LEASE });
+      // The three calls run at once: their starts went in one transaction, their results wait in the one that never commits.
+      await until(async () => dead.ledger.length === 3);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await first.listCalls(runId)).map((call) => [call.callId, call.status])).toEqual([
+        ['s', 'started'],
+        ['n', 'started'],
+        ['r', 'started'],
+      ]);
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const durable = await resumeRunFromStore(agentOf(world), runId, { store: second, owner: 'w2', leaseMs: LEASE });
+      expect(durable.inDoubt.map((entry) => entry.callId)).toEqual(['s', 'n', 'r']);
+      expect(durable.run.pendingApprovals.map((request) => request.id)).toEqual(['s', 'n']); // refresh is idempotent: no question
+      await durable.recordResult('s', 'search Ann done (checked by hand)');
+      await durable.recordResult('n', 'notify Ann done (checked by hand)');
+      durable.run.approve('s');
+      durable.run.approve('n');
+      const result = await durable.run.result;
+      expect(world.ledger).toEqual([`refresh Ann key=${runId}:r`]); // the idempotent one runs again, with its key; the others never
+      expect(result.toolCalls.map((record) => record.content)).toEqual([
+        'search Ann done (checked by hand)',
+        'notify Ann done (checked by hand)',
+        'refresh Ann done',
+      ]);
+      await durable.settled;
+      run.abort();
     });
 
     it('resumes after a model reply: the recorded batch runs once, the reply is not asked for again', async () => {

@@ -285,6 +285,12 @@ describe('custom participants kept in a store', () => {
       kinds.push(String((update.state as { waiting?: { kind?: string }; format?: string } | undefined)?.waiting?.kind ?? 'end'));
       return save(lease, update);
     };
+    // A running chat's checkpoints go with its journal entries, in one transaction (group commit).
+    const writeBatch = store.writeBatch.bind(store);
+    store.writeBatch = (lease, batch) => {
+      if (batch.state !== undefined) kinds.push(String((batch.state.state as { waiting?: { kind?: string } }).waiting?.kind));
+      return writeBatch(lease, batch);
+    };
     const chat = createGroupChat({ name: 'late_chat', agents: [late, lead], speakerSelection: 'round_robin', maxRounds: 2 });
     const chatId = newId();
     const result = await chat.run('Go.', { store, chatId, owner: 'w1', leaseMs: LEASE }).result;

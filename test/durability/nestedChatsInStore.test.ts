@@ -135,14 +135,17 @@ describe('nested chats kept in a store', () => {
     const chatId = newId();
     const world = { ledger: [] as string[] };
     const seen: string[] = [];
-    const save = store.saveState.bind(store);
-    store.saveState = (lease, update) => {
-      const waiting = (update.state as StoredNested | undefined)?.waiting;
+    // A running chat's checkpoints go with its journal entries, in one transaction (group commit).
+    const writeBatch = store.writeBatch.bind(store);
+    store.writeBatch = (lease, batch) => {
+      const waiting = (batch.state?.state as StoredNested | undefined)?.waiting;
       if (waiting?.kind === 'nested') seen.push(`${waiting.snapshot?.waiting.kind}:${waiting.snapshot?.waiting.speaker ?? ''}`);
-      return save(lease, update);
+      return writeBatch(lease, batch);
     };
     const run = officeOf(world).run('Pay Ann.', { store, chatId, owner: 'w1', leaseMs: LEASE });
     const result = await run.result;
+    // A tool's result is stored with the chat's next write at the latest: here, its end.
+    await until(async () => (await store.loadRun(chatId))?.status === 'finished');
     expect(result.turns.map((turn) => turn.speaker)).toEqual(['lead', 'team', 'lead']);
     expect(result.messages.find((message) => message.role === 'assistant' && message.name === 'team')?.content).toBe('checked');
     const calls = await store.listCalls(chatId);

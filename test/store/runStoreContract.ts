@@ -242,6 +242,92 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       expect(await reopened.listCalls(newId())).toEqual([]);
     });
 
+    it('writes a checkpoint and the journal writes beside it in one batch, in order', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      await store.recordCallStarted(lease, start('call_a'));
+      clock.advance(3);
+      const written = await store.writeBatch(lease, {
+        state: { status: 'running', state: { step: 2 } },
+        journal: [
+          { kind: 'result', callId: 'call_a', result: { content: 'paid' } },
+          { kind: 'started', start: start('call_b', 'notify') },
+          { kind: 'result', callId: 'call_b', result: 'sent' }, // started earlier in the same batch
+          { kind: 'started', start: { ...start('call_a'), argumentsHash: 'other' } }, // already journaled: nothing written
+          { kind: 'result', callId: 'call_a', result: 'again' }, // already finished: keeps its first result
+        ],
+      });
+      expect(written.version).toBe(1);
+      expect(written.journal.map(({ entry, created }) => [entry.callId, entry.status, entry.result, created])).toEqual([
+        ['call_a', 'finished', { content: 'paid' }, true],
+        ['call_b', 'started', undefined, true],
+        ['call_b', 'finished', 'sent', true],
+        ['call_a', 'finished', { content: 'paid' }, false],
+        ['call_a', 'finished', { content: 'paid' }, false],
+      ]);
+      expect(written.journal[0]!.entry.finishedAt).toBe(clock.now());
+      expect(await store.loadRun(runId)).toMatchObject({ version: 1, status: 'running', state: { step: 2 } });
+      const calls = await store.listCalls(runId);
+      expect(calls.map((call) => [call.callId, call.toolName, call.argumentsHash, call.status])).toEqual([
+        ['call_a', 'pay', 'hash-call_a', 'finished'],
+        ['call_b', 'notify', 'hash-call_b', 'finished'],
+      ]);
+      // Without a checkpoint: the journal writes alone, fenced all the same.
+      const alone = await store.writeBatch(lease, { journal: [{ kind: 'started', start: start('call_c') }] });
+      expect(alone.version).toBeUndefined();
+      expect(alone.journal.map(({ entry, created }) => [entry.callId, entry.status, created])).toEqual([['call_c', 'started', true]]);
+      expect((await store.loadRun(runId))?.version).toBe(1);
+    });
+
+    it('fences a batch as one write: under a lost or expired lease nothing of it is written', async () => {
+      const first = await open();
+      const second = await open();
+      const runId = newId();
+      const stale = await first.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      await first.writeBatch(stale, { state: { status: 'running', state: { step: 1 } }, journal: [{ kind: 'started', start: start('call_a') }] });
+      clock.advance(LEASE); // expired, nobody took it yet
+      await expect(first.writeBatch(stale, { journal: [{ kind: 'result', callId: 'call_a', result: 'late' }] })).rejects.toMatchObject({
+        code: 'RUN_LEASE_LOST',
+      });
+      const current = await second.acquireLease(runId, 'w2', LEASE);
+      const refused = first.writeBatch(stale, {
+        state: { status: 'running', state: { step: 99 } },
+        journal: [
+          { kind: 'result', callId: 'call_a', result: 'late' },
+          { kind: 'started', start: start('call_b') },
+        ],
+      });
+      await expect(refused).rejects.toMatchObject({
+        code: 'RUN_LEASE_LOST',
+        details: { runId, owner: 'w1', fence: 1, currentOwner: 'w2', currentFence: 2 },
+      });
+      await expect(first.writeBatch(stale, { journal: [{ kind: 'started', start: start('call_c') }] })).rejects.toMatchObject({
+        code: 'RUN_LEASE_LOST',
+      });
+      expect(await second.loadRun(runId)).toMatchObject({ version: 1, state: { step: 1 }, leaseOwner: 'w2', leaseToken: 2 });
+      expect((await second.listCalls(runId)).map((call) => [call.callId, call.status])).toEqual([['call_a', 'started']]);
+      const written = await second.writeBatch(current, { state: { status: 'waiting', state: { step: 2 } } });
+      expect(written).toEqual({ version: 2, journal: [] });
+    });
+
+    it('says CALL_NOT_STARTED for a result in a batch of a call never started, and writes nothing for it', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      const failed = store.writeBatch(lease, {
+        state: { status: 'running', state: { step: 1 } },
+        journal: [
+          { kind: 'started', start: start('call_a') },
+          { kind: 'result', callId: 'never', result: 'x' },
+        ],
+      });
+      await expect(failed).rejects.toMatchObject({ code: 'CALL_NOT_STARTED', details: { runId, callId: 'never' } });
+      // The batch's other writes stand.
+      expect(await store.loadRun(runId)).toMatchObject({ version: 1, state: { step: 1 } });
+      expect((await store.listCalls(runId)).map((call) => [call.callId, call.status])).toEqual([['call_a', 'started']]);
+    });
+
     it('lists unfinished runs and chats, oldest first, of one kind on request', async () => {
       const store = await open();
       const ids = [newId(), newId(), newId(), newId()];

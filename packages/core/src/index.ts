@@ -11,6 +11,7 @@ export type {
   ToolCallJournalEntry,
   ToolCallStart,
 } from './runStore.js';
+export type { JournalWrite, RunWriteBatch, RunWriteBatchResult } from './runStore.js';
 export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
 export {
   budgetSpent,

@@ -98,6 +98,32 @@ export interface StateWrite {
   state: unknown;
 }
 
+/** One journal write of a `writeBatch`: a call recorded as started, or a started call's result. */
+export type JournalWrite =
+  | { readonly kind: 'started'; readonly start: ToolCallStart }
+  | { readonly kind: 'result'; readonly callId: string; readonly result: unknown };
+
+/**
+ * What `writeBatch` writes in one transaction, under one lease: the
+ * checkpoint first (when there is one), then the journal writes in order.
+ */
+export interface RunWriteBatch {
+  readonly state?: StateWrite;
+  readonly journal?: readonly JournalWrite[];
+}
+
+/** What `writeBatch` wrote. */
+export interface RunWriteBatchResult {
+  /** The run's new version when the batch had a checkpoint. */
+  readonly version: number | undefined;
+  /**
+   * One per journal write, in order. `created` is true when this write
+   * recorded it; false when the journal already had the call (a start) or
+   * its result (a result): `entry` then says what is recorded.
+   */
+  readonly journal: readonly { entry: ToolCallJournalEntry; created: boolean }[];
+}
+
 /**
  * The store of durable runs and chats.
  *
@@ -140,6 +166,16 @@ export interface RunStore {
    * Throws `RunStoreError` `CALL_NOT_STARTED` for a call never started.
    */
   recordCallResult(lease: RunLease, callId: string, result: unknown): Promise<ToolCallJournalEntry>;
+  /**
+   * Writes a checkpoint and the journal writes beside it in one
+   * transaction, under one lease (one round of fencing for all of them).
+   * Each journal write behaves as `recordCallStarted` / `recordCallResult`
+   * would. Throws `RunLeaseLostError`, with nothing written, when the lease
+   * is not current. A result of a call neither in the journal nor started
+   * earlier in the batch changes nothing and throws `RunStoreError`
+   * `CALL_NOT_STARTED` once the batch is committed (its other writes stand).
+   */
+  writeBatch(lease: RunLease, batch: RunWriteBatch): Promise<RunWriteBatchResult>;
   /** The journal of one run, in the order the calls were recorded as started. */
   listCalls(runId: string): Promise<ToolCallJournalEntry[]>;
   /** Closes the connection(s). */

@@ -1,4 +1,13 @@
-import { type ErrorInfo, type FunctionMiddleware, type RunLease, RunLeaseLostError, type RunStore, ToolError } from '@agentchart/core';
+import {
+  type ErrorInfo,
+  type FunctionMiddleware,
+  type JournalWrite,
+  type RunLease,
+  RunLeaseLostError,
+  type RunStore,
+  type ToolCallJournalEntry,
+  ToolError,
+} from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import { idempotencyKeyOf } from '../agent/machine/executeToolCall.js';
 import { argumentsHash } from './argumentsHash.js';
@@ -18,10 +27,16 @@ export interface JournalTarget {
    */
   track?: (execution: Promise<unknown>) => void;
   /**
-   * Runs each journal write in the run's order of writes (after the
-   * checkpoints queued before it: see `RunWriter`); directly when absent.
+   * Queues each journal write on the run's writer (`RunWriter.journal`: in
+   * the run's order of writes, in one transaction with the checkpoint before
+   * it). A call's `started` entry is queued with `now` and awaited before the
+   * tool executes; its result is queued without, and not awaited: it is
+   * stored with the run's next write at the latest (the next checkpoint
+   * cannot be stored without it), and a failure to store it fails the run
+   * through the writer. Absent: each write goes to the store at once, and
+   * is awaited.
    */
-  serialize?: <T>(write: () => Promise<T>) => Promise<T>;
+  queue?: (write: JournalWrite, now: boolean) => Promise<{ entry: ToolCallJournalEntry; created: boolean }>;
   /**
    * The journal's id of a call (default: the call id). A group chat's
    * journal holds every turn's calls, so it uses `<runId>/<callId>`.
@@ -43,7 +58,7 @@ export interface JournalTarget {
  * agent.resume(snapshot, { middleware: [journalMiddleware({ store, lease: () => lease, onLeaseLost: () => run.abort() })] });
  */
 export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
-  const serialize = target.serialize ?? (<T>(write: () => Promise<T>) => write());
+  const queue = target.queue;
   const journalId = target.journalId ?? ((_runId: string, callId: string) => callId);
   return async (ctx, next) => {
     const { runId } = ctx.metadata;
@@ -51,14 +66,8 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
     const hash = argumentsHash(ctx.arguments);
     let recorded: Awaited<ReturnType<typeof target.store.recordCallStarted>>;
     try {
-      recorded = await serialize(() =>
-        target.store.recordCallStarted(target.lease(), {
-          callId,
-          toolName: ctx.tool.name,
-          argumentsHash: hash,
-          idempotencyKey: idempotencyKeyOf(runId, ctx.metadata.callId),
-        }),
-      );
+      const start = { callId, toolName: ctx.tool.name, argumentsHash: hash, idempotencyKey: idempotencyKeyOf(runId, ctx.metadata.callId) };
+      recorded = await (queue === undefined ? target.store.recordCallStarted(target.lease(), start) : queue({ kind: 'started', start }, true));
     } catch (error) {
       if (error instanceof RunLeaseLostError) target.onLeaseLost(error);
       throw error;
@@ -84,11 +93,16 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
     }
     // A tool that threw ran too: its failure is its recorded result (not left in doubt).
     const result = failure === undefined ? (ctx.result ?? null) : { [THROWN]: toErrorInfo(failure.error) };
-    try {
-      await serialize(() => target.store.recordCallResult(target.lease(), callId, result));
-    } catch (error) {
-      if (error instanceof RunLeaseLostError) target.onLeaseLost(error);
-      throw error;
+    if (queue !== undefined) {
+      // Not awaited: stored before the run's next checkpoint; a failure fails the run through the writer.
+      queue({ kind: 'result', callId, result }, false).catch(() => {});
+    } else {
+      try {
+        await target.store.recordCallResult(target.lease(), callId, result);
+      } catch (error) {
+        if (error instanceof RunLeaseLostError) target.onLeaseLost(error);
+        throw error;
+      }
     }
     if (failure !== undefined) throw failure.error;
   };

@@ -80,8 +80,9 @@ export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: Snapsh
     runId: frozen.data.runId,
     liveTools: frozen.liveTools,
     ...(frozen.toolChanges.length > 0 ? { toolChanges: frozen.toolChanges } : {}),
-    // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
-    machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine,
+    machine: machine as PersistedMachine,
   };
-  return snapshotKey === undefined ? run : signSnapshot(run, snapshotKey);
+  if (snapshotKey === undefined) return run; // the store writes it as JSON: nothing to normalise first
+  // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
+  return signSnapshot({ ...run, machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine }, snapshotKey);
 }

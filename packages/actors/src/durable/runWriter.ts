@@ -1,4 +1,4 @@
-import type { RunLease, RunStore, StoredRunStatus } from '@agentchart/core';
+import type { JournalWrite, RunLease, RunStore, StoredRunStatus, ToolCallJournalEntry } from '@agentchart/core';
 
 /** A checkpoint waiting to be written: its status, and how to build its JSON (only when it is written). */
 interface PendingCheckpoint {
@@ -6,29 +6,60 @@ interface PendingCheckpoint {
   build: () => unknown;
 }
 
+/** What a journal write resolves to once committed. */
+export type JournalWritten = { entry: ToolCallJournalEntry; created: boolean };
+
+/** A journal write waiting in a group, with whoever awaits it. */
+interface PendingJournalWrite {
+  write: JournalWrite;
+  resolve: (written: JournalWritten) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The writes gathered for one transaction: the newest checkpoint, and the
+ * journal writes in the order they were made. It stays open (more join it)
+ * until its transaction starts.
+ */
+interface WriteGroup {
+  checkpoint: PendingCheckpoint | undefined;
+  journal: PendingJournalWrite[];
+  /** Starts the group's transaction as soon as the writes before it are done. */
+  due: () => void;
+}
+
 /**
  * Every write of one run, one after the other, under the run's current
- * lease: checkpoints and journal entries in the order the run made them.
- * Consecutive checkpoints not yet written collapse into the newest (two
- * checkpoint points of one step cost one write), but never across a journal
- * write: a checkpoint is stored before any journal entry that follows it, so
- * a call is never recorded as started under a state that does not know its
- * batch. A write that fails calls `onFailed` (the run must stop: it cannot
- * be resumed from where it is), then later writes go on failing with the
- * store's own error (a lost lease stays lost).
+ * lease, by group commit: the writes made since the last transaction
+ * started go together in the next one (`RunStore.writeBatch`), in which
+ * only the newest checkpoint is written (it knows everything the older ones
+ * knew) and the journal writes follow in their order. A group is written
+ * when something waits for it — a call's `started` entry, which must be
+ * durable before its tool executes (`journal(write, true)`), an arbitrary
+ * `write`, `idle()` — and otherwise soon (`setImmediate`: during the model
+ * call that follows a tool, or right after a wait begins). So a checkpoint
+ * is never stored after a journal entry made after it, a result is never
+ * stored after the next checkpoint, and a quick step costs one transaction:
+ * its tool's result, the checkpoints of the next model reply and batch
+ * start, and the next call's `started` entry.
+ *
+ * A group that fails calls `onFailed` (the run must stop: it cannot be
+ * resumed from where it is) and rejects the journal writes waiting in it;
+ * later writes go on failing with the store's own error (a lost lease stays
+ * lost).
  *
  * @example
  * const writer = new RunWriter(store, () => keeper.current(), (error) => failRun(error));
  * writer.checkpoint('running', () => snapshot);
- * await writer.write(() => store.recordCallStarted(writer.lease(), start));
+ * const { entry, created } = await writer.journal({ kind: 'started', start }, true);
  */
 export class RunWriter {
   readonly #store: RunStore;
   readonly lease: () => RunLease;
   readonly #onFailed: (error: unknown) => void;
   #chain: Promise<unknown> = Promise.resolve();
-  /** The checkpoint queued and not started yet, which a newer one replaces. */
-  #open: { checkpoint: PendingCheckpoint } | undefined;
+  /** The group gathering writes, whose transaction has not started. */
+  #open: WriteGroup | undefined;
 
   constructor(store: RunStore, lease: () => RunLease, onFailed: (error: unknown) => void) {
     this.#store = store;
@@ -36,27 +67,29 @@ export class RunWriter {
     this.#onFailed = onFailed;
   }
 
-  /** Queues a checkpoint (collapsing into a queued one that has not started). */
+  /** Queues a checkpoint: it replaces the one not yet written, and is written soon. */
   checkpoint(status: StoredRunStatus, build: () => unknown): void {
-    if (this.#open !== undefined) {
-      this.#open.checkpoint = { status, build };
-      return;
-    }
-    const slot = { checkpoint: { status, build } };
-    this.#open = slot;
-    void this.write(async () => {
-      if (this.#open === slot) this.#open = undefined;
-      try {
-        await this.#store.saveState(this.lease(), { status: slot.checkpoint.status, state: slot.checkpoint.build() });
-      } catch (error) {
-        this.#onFailed(error);
-      }
-    }, true).catch(() => {});
+    this.#group().checkpoint = { status, build };
   }
 
-  /** Runs `write` after every write queued before it; its result or error is the caller's. */
-  write<T>(write: () => Promise<T>, keepOpen = false): Promise<T> {
-    if (!keepOpen) this.#open = undefined; // a later checkpoint goes after this write
+  /**
+   * Queues a journal write after every write made before it, in the same
+   * transaction as the checkpoint queued before it. `now`: the write is
+   * awaited (a call's `started` entry: its tool executes only once it is
+   * stored), so its group is written at once; otherwise soon, or with the
+   * next write that is awaited.
+   */
+  journal(write: JournalWrite, now: boolean): Promise<JournalWritten> {
+    const group = this.#group();
+    const written = new Promise<JournalWritten>((resolve, reject) => group.journal.push({ write, resolve, reject }));
+    if (now) group.due();
+    return written;
+  }
+
+  /** Runs `write` after every write queued before it (written at once); its result or error is the caller's. */
+  write<T>(write: () => Promise<T>): Promise<T> {
+    this.#open?.due();
+    this.#open = undefined; // a later checkpoint goes after this write
     const result = this.#chain.then(write);
     this.#chain = result.then(
       () => {},
@@ -65,8 +98,49 @@ export class RunWriter {
     return result;
   }
 
-  /** Resolves once every write queued so far is done. */
+  /** Writes what is queued at once; resolves once every write queued so far is done. */
   idle(): Promise<void> {
+    this.#open?.due();
     return this.#chain.then(() => {});
+  }
+
+  /** The open group, or a new one queued after every write before it. */
+  #group(): WriteGroup {
+    if (this.#open !== undefined) return this.#open;
+    let due!: () => void;
+    const ready = new Promise<void>((resolve) => (due = resolve));
+    const timer = setImmediate(due);
+    const group: WriteGroup = {
+      checkpoint: undefined,
+      journal: [],
+      due: () => {
+        clearImmediate(timer);
+        due();
+      },
+    };
+    this.#open = group;
+    this.#chain = this.#chain
+      .then(() => ready)
+      .then(() => {
+        if (this.#open === group) this.#open = undefined;
+        return this.#commit(group);
+      });
+    return group;
+  }
+
+  /** One transaction for a group; never rejects (a failure goes to `onFailed` and the writes waiting). */
+  async #commit(group: WriteGroup): Promise<void> {
+    try {
+      const { checkpoint, journal } = group;
+      const state = checkpoint === undefined ? undefined : { status: checkpoint.status, state: checkpoint.build() };
+      const written = await this.#store.writeBatch(this.lease(), {
+        ...(state === undefined ? {} : { state }),
+        journal: journal.map((pending) => pending.write),
+      });
+      journal.forEach((pending, index) => pending.resolve(written.journal[index]!));
+    } catch (error) {
+      this.#onFailed(error);
+      for (const pending of group.journal) pending.reject(error);
+    }
   }
 }

@@ -45,7 +45,7 @@ export class StoreSession {
       lease: this.writer.lease,
       onLeaseLost: this.fail,
       track: (execution) => this.#track(execution),
-      serialize: (write) => this.writer.write(write),
+      queue: (write, now) => this.writer.journal(write, now),
       ...(journalId === undefined ? {} : { journalId }),
     });
   }
@@ -90,6 +90,7 @@ export class StoreSession {
       },
       async () => {
         await this.#quiet();
+        await this.writer.idle(); // the results of the calls that finished (a failed group failed the session already)
         this.#keeper.stop();
       },
     );

@@ -1,11 +1,14 @@
 import {
   ConfigurationError,
+  type JournalWrite,
   type NewStoredRun,
   type RunLease,
   RunLeaseLostError,
   RunOwnedElsewhereError,
   type RunStore,
   RunStoreError,
+  type RunWriteBatch,
+  type RunWriteBatchResult,
   type StateWrite,
   type StoredRun,
   type StoredRunKind,
@@ -14,7 +17,7 @@ import {
   type ToolCallStart,
 } from '@agentchart/core';
 import { toJournalEntry, toNumber, toStoredRun, toSummary } from './rows.js';
-import type { SqlDriver } from './sqlDriver.js';
+import type { SqlDriver, SqlStatement } from './sqlDriver.js';
 import { SQL } from './statements.js';
 
 /** The clock the store's leases are measured against (tests pass a fake one). */
@@ -104,14 +107,42 @@ export class SqlRunStore implements RunStore {
     if (rows[0] !== undefined) return toJournalEntry(rows[0]);
     await this.checkCurrent(lease);
     const existing = await this.loadCall(lease.runId, callId);
-    if (existing === undefined) {
-      throw new RunStoreError(
-        'CALL_NOT_STARTED',
-        `Call "${callId}" of run "${lease.runId}" was never recorded as started, so it has no result to record. Record it with recordCallStarted before executing it.`,
-        { runId: lease.runId, callId },
-      );
-    }
+    if (existing === undefined) throw callNotStarted(lease.runId, callId);
     return existing;
+  }
+
+  /**
+   * One transaction (`SqlDriver.batch`): the fence first — the checkpoint's
+   * own fenced UPDATE, or `touchLease` when there is none — then the journal
+   * writes in order, each fenced too. Once the fence passed, the run's row
+   * is locked (SQLite: the whole database, `BEGIN IMMEDIATE`; Postgres: the
+   * row the UPDATE reached) until the commit, so the lease cannot change
+   * under the later statements; when it did not pass, none of them changes
+   * anything. A journal write that changed nothing (a call already started,
+   * a result already recorded) is read back after the commit.
+   */
+  async writeBatch(lease: RunLease, batch: RunWriteBatch): Promise<RunWriteBatchResult> {
+    const fenced = fence(lease, this.now());
+    const first =
+      batch.state === undefined
+        ? { sql: SQL.touchLease, params: fenced }
+        : { sql: SQL.saveState, params: [...fenced, batch.state.status, JSON.stringify(batch.state.state ?? null)] };
+    const writes = batch.journal ?? [];
+    const results = await this.driver.batch([first, ...writes.map((write) => journalStatement(fenced, write))]);
+    if (results[0]!.rows.length === 0) throw await this.lost(lease);
+    const journal: { entry: ToolCallJournalEntry; created: boolean }[] = [];
+    for (const [index, write] of writes.entries()) {
+      const row = results[index + 1]!.rows[0];
+      if (row !== undefined) {
+        journal.push({ entry: toJournalEntry(row), created: true });
+        continue;
+      }
+      const callId = write.kind === 'started' ? write.start.callId : write.callId;
+      const existing = await this.loadCall(lease.runId, callId);
+      if (existing === undefined) throw callNotStarted(lease.runId, callId);
+      journal.push({ entry: existing, created: false });
+    }
+    return { version: batch.state === undefined ? undefined : toNumber(results[0]!.rows[0]!.version), journal };
   }
 
   async listCalls(runId: string): Promise<ToolCallJournalEntry[]> {
@@ -148,6 +179,24 @@ export class SqlRunStore implements RunStore {
       currentExpiresAt: current.leaseExpiresAt ?? null,
     });
   }
+}
+
+/** The fenced statement of one journal write of a batch. */
+function journalStatement(fenced: [string, string, number, number], write: JournalWrite): SqlStatement {
+  return write.kind === 'started'
+    ? {
+        sql: SQL.recordCallStarted,
+        params: [...fenced, write.start.callId, write.start.toolName, write.start.argumentsHash, write.start.idempotencyKey],
+      }
+    : { sql: SQL.recordCallResult, params: [...fenced, write.callId, JSON.stringify(write.result ?? null)] };
+}
+
+function callNotStarted(runId: string, callId: string): RunStoreError {
+  return new RunStoreError(
+    'CALL_NOT_STARTED',
+    `Call "${callId}" of run "${runId}" was never recorded as started, so it has no result to record. Record it with recordCallStarted before executing it.`,
+    { runId, callId },
+  );
 }
 
 function fence(lease: RunLease, now: number): [string, string, number, number] {

@@ -2,8 +2,9 @@
  * Every statement the stores run, one text for both databases, with
  * Postgres' numbered parameters (`$1`); the SQLite driver rewrites them to
  * SQLite's `?1`. A write is fenced inside the statement itself (its WHERE
- * names the lease's owner and token and an unexpired lease), so no
- * transaction spans two round trips.
+ * names the lease's owner and token and an unexpired lease), so a single
+ * write needs no transaction; `writeBatch` runs several in one, its first
+ * statement the fence (see `SqlRunStore.writeBatch`).
  */
 
 const RUN_COLUMNS = 'run_id, kind, name, status, version, lease_owner, lease_token, lease_expires_at, created_at, updated_at';
@@ -29,6 +30,8 @@ export const SQL = {
   /** $1 id, $2 owner, $3 token, $4 now, $5 status, $6 state */
   saveState: `UPDATE agentchart_runs SET status = $5, state = $6, version = version + 1, updated_at = $4
     WHERE ${LEASE_IS_CURRENT} RETURNING version`,
+  /** $1 id, $2 owner, $3 token, $4 now: the fence of a batch without a checkpoint (in Postgres it also locks the run's row until the commit) */
+  touchLease: `UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING lease_token`,
   /** $1 id */
   loadRun: `SELECT ${RUN_COLUMNS}, state FROM agentchart_runs WHERE run_id = $1`,
   listUnfinished: `SELECT ${RUN_COLUMNS} FROM agentchart_runs WHERE status <> 'finished' ORDER BY created_at, run_id`,

@@ -1,4 +1,5 @@
-import { type Client, type InValue, createClient } from '@libsql/client';
+import { ConfigurationError } from '@agentchart/core';
+import Database from 'libsql';
 import type { SqlDriver, SqlRows } from '../shared/sqlDriver.js';
 import { toSqliteParameters } from '../shared/sqlDriverCommon.js';
 
@@ -11,51 +12,80 @@ export interface SqliteDriverOptions {
   synchronous: 'normal' | 'full';
 }
 
+type Connection = Database.Database;
+type Statement = Database.Statement;
+
 /**
- * A `SqlDriver` on one SQLite connection (`@libsql/client`, prebuilt
- * binaries) in WAL mode: readers never block the writer, and several
- * processes can share the file (each write waits up to `busyTimeoutMs`).
+ * A `SqlDriver` on one SQLite connection (`libsql`, the engine under
+ * `@libsql/client`, with the same prebuilt binaries) in WAL mode: readers never block
+ * the writer, and several processes can share the file (each write waits up
+ * to `busyTimeoutMs`). Statements run synchronously and are prepared once
+ * per connection; a batch is one `BEGIN IMMEDIATE … COMMIT` in one
+ * synchronous call, so no transaction stays open while other work runs.
  */
 export async function openSqliteDriver(options: SqliteDriverOptions): Promise<SqlDriver> {
-  // One connection: the PRAGMAs below are per connection, and libsql runs statements synchronously anyway.
-  const client = createClient({ url: `file:${options.path}`, concurrency: 1, timeout: options.busyTimeoutMs });
-  await client.execute('PRAGMA journal_mode = WAL');
-  await client.execute(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-  await client.execute('PRAGMA foreign_keys = ON');
-  return sqliteDriver(client);
+  if (!Number.isFinite(options.busyTimeoutMs) || options.busyTimeoutMs < 0) {
+    throw new ConfigurationError(`busyTimeoutMs is a number of milliseconds, 0 or more (got ${options.busyTimeoutMs}). Pass e.g. 5000.`, {
+      busyTimeoutMs: options.busyTimeoutMs,
+    });
+  }
+  const db = new Database(options.path);
+  try {
+    db.exec(`PRAGMA busy_timeout = ${Math.floor(options.busyTimeoutMs)}`); // milliseconds
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.exec('PRAGMA foreign_keys = ON');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return sqliteDriver(db);
 }
 
-function sqliteDriver(client: Client): SqlDriver {
-  const cache = new Map<string, string>();
-  const rewrite = (sql: string) => {
-    let text = cache.get(sql);
-    if (text === undefined) {
-      text = toSqliteParameters(sql);
-      cache.set(sql, text);
+function sqliteDriver(db: Connection): SqlDriver {
+  const prepared = new Map<string, { statement: Statement; reader: boolean }>();
+  /** Runs one statement synchronously, prepared on its first use. */
+  const run = (sql: string, params: readonly unknown[]): SqlRows => {
+    let entry = prepared.get(sql);
+    if (entry === undefined) {
+      const statement = db.prepare(toSqliteParameters(sql));
+      entry = { statement, reader: statement.reader };
+      prepared.set(sql, entry);
     }
-    return text;
+    if (!entry.reader) {
+      entry.statement.run(...params);
+      return { rows: [] };
+    }
+    return { rows: entry.statement.all(...params) as Record<string, unknown>[] };
   };
-  const query = async (sql: string, params: readonly unknown[] = []): Promise<SqlRows> => {
-    const result = await client.execute({ sql: rewrite(sql), args: params as InValue[] });
-    return { rows: result.rows as unknown as Record<string, unknown>[] };
+  const inTransaction = <T>(work: () => T): T => {
+    db.exec('BEGIN IMMEDIATE'); // the write lock at once: one writer at a time, waiting up to the busy timeout
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
   };
   return {
-    query,
+    query: async (sql, params = []) => run(sql, params),
     async withMigrationLock(apply) {
-      const transaction = await client.transaction('write'); // BEGIN IMMEDIATE: one migrator at a time
+      db.exec('BEGIN IMMEDIATE'); // one migrator at a time
       try {
-        const result = await apply(async (sql, params = []) => {
-          const rows = await transaction.execute({ sql: rewrite(sql), args: params as InValue[] });
-          return { rows: rows.rows as unknown as Record<string, unknown>[] };
-        });
-        await transaction.commit();
+        const result = await apply(async (sql, params = []) => run(sql, params));
+        db.exec('COMMIT');
         return result;
-      } finally {
-        transaction.close();
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
       }
     },
+    batch: async (statements) => inTransaction(() => statements.map((statement) => run(statement.sql, statement.params))),
     async close() {
-      client.close();
+      prepared.clear();
+      db.close();
     },
   };
 }
