@@ -1,14 +1,13 @@
 import type { ErrorInfo, ModelEvent, RunEvent } from '@agentchart/core';
-import { addUsage, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
+import { toErrorInfo } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, emptyDraft } from '../agent/machine/agentContext.js';
-import type { AgentMachineInput } from '../agent/machine/agentMachine.js';
+import type { AgentContext } from '../agent/machine/agentContext.js';
+import { type AgentMachineInput, initialAgentContext } from '../agent/machine/agentMachine.js';
 import { type AgentStep, type StepOutput, agentSteps } from '../agent/machine/agentSteps.js';
-import { noApprovals } from '../agent/machine/approvals.js';
 import { type StepDoneEvent, batchRunsWithoutDecision, stepContinues } from '../agent/machine/fusedStep.js';
 import { FusedStepRun } from '../agent/machine/fusedStepRun.js';
-import type { CallModelCommand, ModelReply } from '../agent/machine/modelCallerActor.js';
+import { type CallModelCommand, type ModelReply, addToReply } from '../agent/machine/modelCallerActor.js';
 import { tokenBudgetSpent } from '../agent/machine/runTokenBudget.js';
 import { type RunResult, toRunResult } from '../agent/run/runResult.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
@@ -76,27 +75,8 @@ export class DirectAgentTurn {
     input: AgentMachineInput & { state: { ref: SharedStateRef } },
     io: { emit: (event: RunEvent) => void; done: (result: RunResult) => void },
   ) {
-    // The machine's context factory, for a run in a chat (the chat's shared state, no rules).
-    this.#context = {
-      runtime: input.runtime,
-      runId: input.runId,
-      messages: input.messages,
-      step: 0,
-      draft: emptyDraft(),
-      batch: { calls: [], outcomes: [], pending: 0 },
-      toolCalls: [],
-      usage: zeroUsage(),
-      rules: undefined,
-      stopReason: undefined,
-      error: undefined,
-      toolMode: input.toolMode,
-      toolCallCount: 0,
-      consecutiveErrorBatches: 0,
-      finalCall: undefined,
-      approvals: noApprovals(),
-      endedBy: undefined,
-      sharedState: input.state.ref,
-    };
+    // A run in a chat: the chat's shared state, no rules (a direct turn is taken only without them).
+    this.#context = initialAgentContext(input, input.state.ref);
     this.#emit = io.emit;
     this.#done = io.done;
     this.#output = {
@@ -158,29 +138,11 @@ export class DirectAgentTurn {
     this.#subscription = command.model.stream(command.request).subscribe({
       next: (event: ModelEvent) => {
         if (this.#phase !== 'running') return;
-        switch (event.type) {
-          case 'text-delta':
-            reply.text += event.text;
-            this.#emit({ type: 'text.delta', runId, agent, step, text: event.text });
-            return;
-          case 'reasoning-delta':
-            reply.reasoning += event.text;
-            this.#emit({ type: 'reasoning.delta', runId, agent, step, text: event.text });
-            return;
-          case 'tool-call':
-            reply.toolCalls.push(event.call);
-            return;
-          case 'usage':
-            reply.usage = reply.usage === undefined ? event.usage : addUsage(reply.usage, event.usage);
-            return;
-          case 'finish':
-            reply.finishReason = event.reason;
-            return;
-          case 'malformed-reply':
-            reply.malformed = (reply.malformed ?? 0) + 1;
-            this.#emit({ type: 'model.malformed', runId, agent, step, reason: event.reason, message: event.message });
-            return;
-        }
+        addToReply(reply, event);
+        if (event.type === 'text-delta') this.#emit({ type: 'text.delta', runId, agent, step, text: event.text });
+        else if (event.type === 'reasoning-delta') this.#emit({ type: 'reasoning.delta', runId, agent, step, text: event.text });
+        else if (event.type === 'malformed-reply')
+          this.#emit({ type: 'model.malformed', runId, agent, step, reason: event.reason, message: event.message });
       },
       error: (error: unknown) => {
         if (this.#phase !== 'running') return;

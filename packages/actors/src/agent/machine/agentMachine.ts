@@ -14,7 +14,7 @@ import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
 import { type RunSharedStateInput, toolStateHandle } from '../run/runSharedState.js';
 import { type ToolProgressEvent, type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
-import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
+import { SHARED_STATE_SYSTEM_ID, type SharedStateRef, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
 
 export interface AgentMachineInput {
   runtime: AgentRuntime;
@@ -23,6 +23,35 @@ export interface AgentMachineInput {
   toolMode: ToolModeSetting;
   /** Initial values of the run's own shared state, or the group chat's shared state to use instead. */
   state?: RunSharedStateInput;
+}
+
+/**
+ * A run's context at its start, with the shared state it uses (the machine's
+ * context factory; a chat's direct agent turn starts from it too).
+ * @example
+ * const context = initialAgentContext({ runtime, runId, messages, toolMode: 'auto' }, chatStateRef);
+ */
+export function initialAgentContext(input: AgentMachineInput, sharedState: SharedStateRef): AgentContext {
+  return {
+    runtime: input.runtime,
+    runId: input.runId,
+    messages: input.messages,
+    step: 0,
+    draft: emptyDraft(),
+    batch: { calls: [], outcomes: [], pending: 0 },
+    toolCalls: [],
+    usage: zeroUsage(),
+    rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
+    stopReason: undefined,
+    error: undefined,
+    toolMode: input.toolMode,
+    toolCallCount: 0,
+    consecutiveErrorBatches: 0,
+    finalCall: undefined,
+    approvals: noApprovals(),
+    endedBy: undefined,
+    sharedState,
+  };
 }
 
 /** A human decision on a pending approval request (see `AgentRun.approve` / `reject`). */
@@ -282,25 +311,9 @@ export const agentMachine = setup({
   },
 }).createMachine({
   id: 'agent',
-  context: ({ input, spawn }) => ({
-    runtime: input.runtime,
-    runId: input.runId,
-    messages: input.messages,
-    step: 0,
-    draft: emptyDraft(),
-    batch: { calls: [], outcomes: [], pending: 0 },
-    toolCalls: [],
-    usage: zeroUsage(),
-    rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
-    stopReason: undefined,
-    error: undefined,
-    toolMode: input.toolMode,
-    toolCallCount: 0,
-    consecutiveErrorBatches: 0,
-    finalCall: undefined,
-    approvals: noApprovals(),
-    endedBy: undefined,
-    sharedState:
+  context: ({ input, spawn }) =>
+    initialAgentContext(
+      input,
       input.state !== undefined && 'ref' in input.state
         ? input.state.ref
         : spawn('sharedState', {
@@ -308,7 +321,7 @@ export const agentMachine = setup({
             systemId: SHARED_STATE_SYSTEM_ID,
             input: { initial: input.state?.initial ?? {} },
           }),
-  }),
+    ),
   // The tool runner is spawned with the run's first full-path batch (`withToolRunner`): a run whose steps are all
   // fused, or that calls no tool, never makes one.
   invoke: [{ id: 'model', src: 'modelCaller' }],

@@ -27,6 +27,36 @@ export interface ModelReply extends ReplyDraft {
   finishReason?: FinishReason;
 }
 
+/**
+ * Adds one event of a model's stream to the reply being assembled (what the
+ * caller reports of it, deltas and malformed replies, is the caller's own).
+ * @example
+ * const reply: ModelReply = { text: '', reasoning: '', toolCalls: [] };
+ * addToReply(reply, { type: 'text-delta', text: 'Hi' }); // reply.text === 'Hi'
+ */
+export function addToReply(reply: ModelReply, event: ModelEvent): void {
+  switch (event.type) {
+    case 'text-delta':
+      reply.text += event.text;
+      return;
+    case 'reasoning-delta':
+      reply.reasoning += event.text;
+      return;
+    case 'tool-call':
+      reply.toolCalls.push(event.call);
+      return;
+    case 'usage':
+      reply.usage = reply.usage === undefined ? event.usage : addUsage(reply.usage, event.usage);
+      return;
+    case 'finish':
+      reply.finishReason = event.reason;
+      return;
+    case 'malformed-reply':
+      reply.malformed = (reply.malformed ?? 0) + 1;
+      return;
+  }
+}
+
 /** What the model caller sends its parent. */
 export type ModelCallerEvent =
   | { type: 'model.delta'; kind: 'text' | 'reasoning'; text: string }
@@ -103,39 +133,22 @@ export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, rece
       next: (event: ModelEvent) => {
         // Stopped from a listener while a synchronous stream was still replying (the subscription was not returned yet).
         if (stopped) return;
-        switch (event.type) {
-          case 'text-delta':
-            reply.text += event.text;
-            delta('text', event.text);
-            return;
-          case 'reasoning-delta':
-            reply.reasoning += event.text;
-            delta('reasoning', event.text);
-            return;
-          case 'tool-call':
-            reply.toolCalls.push(event.call);
-            return;
-          case 'usage':
-            reply.usage = reply.usage === undefined ? event.usage : addUsage(reply.usage, event.usage);
-            return;
-          case 'finish':
-            reply.finishReason = event.reason;
-            return;
-          case 'malformed-reply':
-            // The provider asks again within the request: the step counts as an error (see `stepFailed`).
-            reply.malformed = (reply.malformed ?? 0) + 1;
-            if (fuse === undefined) sendBack({ type: 'model.malformed', reason: event.reason, message: event.message } satisfies ModelCallerEvent);
-            // A step that may be fused reports it itself, like its deltas (what `relayMalformedReply` emits).
-            else
-              emit({
-                type: 'model.malformed',
-                runId: fuse.context.runId,
-                agent: fuse.context.runtime.agentName,
-                step: fuse.step,
-                reason: event.reason,
-                message: event.message,
-              } satisfies RunEvent);
-            return;
+        addToReply(reply, event);
+        if (event.type === 'text-delta') delta('text', event.text);
+        else if (event.type === 'reasoning-delta') delta('reasoning', event.text);
+        else if (event.type === 'malformed-reply') {
+          // The provider asks again within the request: the step counts as an error (see `stepFailed`).
+          if (fuse === undefined) sendBack({ type: 'model.malformed', reason: event.reason, message: event.message } satisfies ModelCallerEvent);
+          // A step that may be fused reports it itself, like its deltas (what `relayMalformedReply` emits).
+          else
+            emit({
+              type: 'model.malformed',
+              runId: fuse.context.runId,
+              agent: fuse.context.runtime.agentName,
+              step: fuse.step,
+              reason: event.reason,
+              message: event.message,
+            } satisfies RunEvent);
         }
       },
       error: (error: unknown) => {
