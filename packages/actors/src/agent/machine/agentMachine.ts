@@ -119,6 +119,8 @@ function withToolRunner(enqueue: BatchEnqueue, self: AnyActorRef): BatchEnqueue 
   };
 }
 
+/** The steps that take a model reply (after a fused loop's steps) into the transcript. */
+const replyTaken = [agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply];
 /** The steps that start a batch, and those that close one. */
 const batchStart = [agentSteps.settleRuleApproval, agentSteps.prepareBatch, agentSteps.runBatch];
 const batchEnd = [agentSteps.recordOutcome, agentSteps.advanceRules, agentSteps.appendToolResults];
@@ -174,45 +176,17 @@ export const agentMachine = setup({
     startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
     /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
     acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(
-        context,
-        event,
-        enqueue,
-        agentSteps.takeLoopSteps,
-        agentSteps.takeReply,
-        agentSteps.appendReply,
-        agentSteps.startBatch,
-        agentSteps.checkpointReply,
-      ),
+      runSteps(context, event, enqueue, ...replyTaken, agentSteps.startBatch, agentSteps.checkpointReply),
     ),
     /** The common step: a reply whose calls need no screening starts its batch in the same action. */
     acceptAndRunToolCalls: enqueueActions(({ context, event, enqueue, self }) =>
-      runSteps(
-        context,
-        event,
-        withToolRunner(enqueue, self),
-        agentSteps.takeLoopSteps,
-        agentSteps.takeReply,
-        agentSteps.appendReply,
-        agentSteps.startBatch,
-        ...batchStart,
-      ),
+      runSteps(context, event, withToolRunner(enqueue, self), ...replyTaken, agentSteps.startBatch, ...batchStart),
     ),
     acceptAnswerAtLimit: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.answerFinalReply),
+      runSteps(context, event, enqueue, ...replyTaken, agentSteps.answerFinalReply),
     ),
     acceptEarlyAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(
-        context,
-        event,
-        enqueue,
-        agentSteps.takeLoopSteps,
-        agentSteps.takeReply,
-        agentSteps.appendReply,
-        agentSteps.countMalformedReply,
-        agentSteps.remindOfRules,
-        agentSteps.checkpointReply,
-      ),
+      runSteps(context, event, enqueue, ...replyTaken, agentSteps.countMalformedReply, agentSteps.remindOfRules, agentSteps.checkpointReply),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
