@@ -315,7 +315,8 @@ describe('the toolRules child actor', () => {
     });
     run = agent.run('Go');
     const result = await run.result;
-    expect(children).toEqual(['model', 'sharedState', 'toolRunner']);
+    // No shared-state child either: nothing used the shared state (docs/performance.md, "Lazy shared state").
+    expect(children).toEqual(['model', 'toolRunner']);
     expect(result.toolCalls.map((record) => [record.call.name, record.refusedBy ?? null])).toEqual([
       ['search', null],
       ['search', 'child'],

@@ -60,8 +60,8 @@ export function freezeCheckpoint(context: AgentContext, value: CheckpointState, 
     liveTools: runtime.liveTools.names(),
     toolChanges: runtime.liveTools.changeLog(),
     data,
-    sharedStateId: sharedState.id,
-    shared: ownSharedState ? (sharedState.getSnapshot() as { context: { values: Record<string, unknown>; version: number } }).context : undefined,
+    sharedStateId: sharedState.persistedId(),
+    shared: ownSharedState ? sharedState.persistedContext() : undefined,
   };
 }
 

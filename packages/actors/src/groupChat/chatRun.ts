@@ -63,7 +63,7 @@ export function startChatRun(
     bus,
     signal,
     sendStart: true,
-    sharedState: { ref: actor.getSnapshot().context.run.sharedState },
+    sharedState: { slot: actor.getSnapshot().context.run.sharedState },
     stateEvent: (change) => ({ type: 'state.changed', chatId: start.chatId, change }),
     holdAbort: () => resumesTurn && notStarted(),
     ...(loading === undefined

@@ -10,7 +10,7 @@ import { FusedStepRun } from '../agent/machine/fusedStepRun.js';
 import { type CallModelCommand, type ModelReply, addToReply } from '../agent/machine/modelCallerActor.js';
 import { tokenBudgetSpent } from '../agent/machine/runTokenBudget.js';
 import { type RunResult, toRunResult } from '../agent/run/runResult.js';
-import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 
 /**
  * Starts the manager's direct agent turn once the macrostep that began it
@@ -72,11 +72,11 @@ export class DirectAgentTurn {
    * once it ends (not after `stop`).
    */
   constructor(
-    input: AgentMachineInput & { state: { ref: SharedStateRef } },
+    input: AgentMachineInput & { state: { slot: SharedStateSlot } },
     io: { emit: (event: RunEvent) => void; done: (result: RunResult) => void },
   ) {
     // A run in a chat: the chat's shared state, no rules (a direct turn is taken only without them).
-    this.#context = initialAgentContext(input, input.state.ref);
+    this.#context = initialAgentContext(input, input.state.slot);
     this.#emit = io.emit;
     this.#done = io.done;
     this.#output = {

@@ -1,6 +1,6 @@
 import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
-import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
@@ -28,8 +28,8 @@ export interface ManagerRun {
   inspect: InspectOption | undefined;
   /** Whether anyone inspects the run (its `inspect` option or a global observer): agents then keep their rules' mirror. */
   inspected: boolean;
-  /** The chat's shared-state actor (systemId `sharedState`), one per chat; agents' tools read and write it. */
-  sharedState: SharedStateRef;
+  /** The chat's shared state (systemId `sharedState`, its actor made when first needed), one per chat; agents' tools read and write it. */
+  sharedState: SharedStateSlot;
   /** The run's token budget (the chat's `maxTokens`, or the run's). */
   tokenBudget: TokenBudget | undefined;
   /** Set only for a chat kept in a store (see `chatCheckpoints.ts`). */
@@ -103,7 +103,7 @@ export function selectionState(context: ManagerContext): SelectionState {
 
 /** The shared state's current values. */
 export function stateValues(context: Pick<ManagerContext, 'run'>): Record<string, unknown> {
-  return context.run.sharedState.getSnapshot().context.values;
+  return context.run.sharedState.values();
 }
 
 /** A chat member of one kind (`agent`, `human` or `chat`), its fields narrowed to that kind. */

@@ -4,6 +4,7 @@ import { assign, emit, enqueueActions, sendTo, setup, stopChild } from 'xstate';
 import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
+import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { RunResult } from '../agent/run/runResult.js';
 import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
@@ -236,7 +237,7 @@ export const managerMachine = setup({
                 runId: newRunId(),
                 messages: update.view,
                 toolMode: turn.toolMode,
-                state: { ref: sharedState },
+                state: { slot: sharedState },
               },
             })
           : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
@@ -349,7 +350,7 @@ export const managerMachine = setup({
   },
 }).createMachine({
   id: 'groupChat',
-  context: ({ input, spawn }) => ({
+  context: ({ input, spawn, self }) => ({
     runtime: input.runtime,
     run: {
       chatId: input.chatId,
@@ -357,7 +358,11 @@ export const managerMachine = setup({
       publish: input.publish,
       inspect: input.inspect,
       inspected: input.inspect !== undefined || globalInspectors().length > 0,
-      sharedState: spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+      // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
+      sharedState:
+        input.inspect !== undefined || globalInspectors().length > 0
+          ? SharedStateSlot.of(spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }))
+          : SharedStateSlot.lazy(self, input.sharedState),
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
@@ -566,7 +571,7 @@ function beginDirectTurn(
 ): void {
   const { chatId, publish, sharedState, newRunId } = run;
   run.directTurn.current = new DirectAgentTurn(
-    { runtime, runId: newRunId(), messages: view, toolMode: turn.toolMode, state: { ref: sharedState } },
+    { runtime, runId: newRunId(), messages: view, toolMode: turn.toolMode, state: { slot: sharedState } },
     {
       emit: (event) => publish({ type: 'agent.event', chatId, speaker, event }),
       done: (output) => self.send({ type: 'direct.turn.done', output }),

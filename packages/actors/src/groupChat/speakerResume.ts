@@ -3,7 +3,7 @@ import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { LiveToolSet } from '../agent/tools/liveTools.js';
 import { type ResumePoint, restoreRun } from '../agent/run/runSnapshot.js';
 import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
-import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
 import type { PersistedApprovalWaiting } from './groupChatTypes.js';
@@ -63,7 +63,7 @@ export function restoreSpeakerRun(
 export function resumedSpeakerLogic(
   machine: typeof agentMachine,
   snapshot: SnapshotFrom<typeof agentMachine>,
-  sharedState: SharedStateRef,
+  sharedState: SharedStateSlot,
 ): typeof agentMachine {
   const getInitialSnapshot: AnyStateMachine['getInitialSnapshot'] = function (this: AnyStateMachine, actorScope) {
     const restored = machine.restoreSnapshot.call(this, snapshot, actorScope as never) as SnapshotFrom<typeof agentMachine>;

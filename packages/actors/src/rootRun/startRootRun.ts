@@ -2,8 +2,8 @@ import type { StateChange } from '@agentchart/core';
 import type { Observable, Subject } from 'rxjs';
 import type { AnyActorRef } from 'xstate';
 import { runOutput } from '../runOutput.js';
-import { type SharedStateHandle, type SharedStateHandleOptions, sharedStateHandle } from '../sharedState/sharedStateHandle.js';
-import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
+import { type SharedStateHandle, type SharedStateHandleOptions, slotStateHandle } from '../sharedState/sharedStateHandle.js';
+import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 
 /** How a run's root actor is started: the parts where an agent run and a chat run differ. */
 export interface RootRunOptions<Event> {
@@ -15,8 +15,12 @@ export interface RootRunOptions<Event> {
   sendStart: boolean;
   /** The event it begins with, when `sendStart` (default `{ type: 'start' }`; a run restored from a store checkpoint gets `resume`). */
   startEvent?: { type: string };
-  /** The root actor's shared-state actor, and the handle's options (an agent's state schema). */
-  sharedState: { ref: SharedStateRef; options?: SharedStateHandleOptions };
+  /**
+   * The root actor's shared state, and the handle's options (an agent's
+   * state schema). The run opens the slot just before the actor starts and
+   * closes it when the actor ends (see `SharedStateSlot`).
+   */
+  sharedState: { slot: SharedStateSlot; options?: SharedStateHandleOptions };
   /** The run event that reports a change of the shared state. */
   stateEvent(change: StateChange): Event;
   /**
@@ -57,18 +61,20 @@ export interface RootRun<Event, Result> {
  * @example
  * const root = startRootRun<RunEvent, RunResult>(actor, {
  *   bus: new Subject(), signal, sendStart: true,
- *   sharedState: { ref: actor.getSnapshot().context.sharedState },
+ *   sharedState: { slot: actor.getSnapshot().context.sharedState },
  *   stateEvent: (change) => stateChangedEvent(change, runId, name),
  * });
  */
 export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRunOptions<Event>): RootRun<Event, Result> {
   const { bus, signal } = options;
   actor.on('*', (event: Event) => bus.next(event));
-  const state = sharedStateHandle(options.sharedState.ref, options.sharedState.options);
-  const stateChanges = state.changes$.subscribe((change) => bus.next(options.stateEvent(change)));
+  const { slot } = options.sharedState;
+  const state = slotStateHandle(slot, options.sharedState.options);
+  const stopStateChanges = slot.onChange((change) => bus.next(options.stateEvent(change)));
   const finished = runOutput<Result>(actor, bus, () => {
+    slot.close();
     options.release?.();
-    stateChanges.unsubscribe();
+    stopStateChanges();
   });
 
   const { prepare } = options;
@@ -84,6 +90,7 @@ export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRun
     else actor.send({ type: 'abort' });
   };
   const begin = () => {
+    slot.open();
     actor.start();
     if (signal?.aborted) abort();
     else signal?.addEventListener('abort', abort, { once: true });
@@ -118,7 +125,7 @@ export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRun
       () => finished,
       (error: unknown) => {
         if (cancelled) return finished;
-        stateChanges.unsubscribe();
+        stopStateChanges();
         bus.error(error);
         throw error;
       },

@@ -2,7 +2,8 @@ import { type SharedState, SharedStateError, type StateChange, type StateChangeS
 import { getOwn, ownRecord, setOwn } from '@agentchart/core/internal';
 import { Observable } from 'rxjs';
 import type { z } from 'zod';
-import { type SharedStateRef, isSharedStateRunning } from './sharedStateMachine.js';
+import type { SharedStateRef } from './sharedStateMachine.js';
+import { SharedStateSlot } from './sharedStateSlot.js';
 import { checkStateSchema } from './stateSchemaIssues.js';
 
 /** A `SharedState` over a shared-state actor; `withSource` tags the writes. */
@@ -34,12 +35,28 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
   ref: SharedStateRef,
   options: SharedStateHandleOptions = {},
 ): SharedStateHandle<S> {
+  return slotStateHandle<S>(SharedStateSlot.of(ref), options);
+}
+
+/**
+ * The `SharedState` API over a shared-state slot (see `SharedStateSlot`):
+ * reads and `changes$` make no actor; the first write while the owner runs
+ * does.
+ *
+ * @example
+ * const state = slotStateHandle(context.sharedState, { schema });
+ */
+export function slotStateHandle<S extends StateRecord = StateRecord>(
+  slot: SharedStateSlot,
+  options: SharedStateHandleOptions = {},
+): SharedStateHandle<S> {
   const { schema, source } = options;
-  const current = (): StateRecord => ref.getSnapshot().context.values;
+  const current = (): StateRecord => slot.values();
 
   const write = (key: string, value: unknown): void => {
     // A write is atomic only when the actor processes it at once: started and not ended.
-    if (!isSharedStateRunning(ref)) {
+    const ref = slot.writable();
+    if (ref === undefined) {
       throw new SharedStateError(
         'STATE_NOT_RUNNING',
         `Cannot write "${key}": the shared state is not running (its run has not started yet or has ended). ` +
@@ -65,13 +82,12 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
     ref.send({ type: 'state.write', key, value, deleted, ...(source ? { source } : {}) });
   };
 
-  const changes$ = new Observable<StateChange>((subscriber) => {
-    const subscription = ref.on('state.changed', (event) => subscriber.next(event.change));
-    return () => subscription.unsubscribe();
-  });
+  const changes$ = new Observable<StateChange>((subscriber) => slot.onChange((change) => subscriber.next(change)));
 
   return {
-    ref,
+    get ref() {
+      return slot.ref;
+    },
     // Own properties only: an unset key is `undefined` whatever its name (`constructor`, `__proto__`, ...).
     get: (key) => getOwn(current(), key) as S[typeof key] | undefined,
     has: (key) => Object.hasOwn(current(), key),
@@ -96,7 +112,7 @@ export function sharedStateHandle<S extends StateRecord = StateRecord>(
     },
     values: () => ownRecord(current()) as Partial<S>,
     changes$,
-    withSource: (newSource) => sharedStateHandle<S>(ref, { schema, source: newSource }),
+    withSource: (newSource) => slotStateHandle<S>(slot, { schema, source: newSource }),
   };
 }
 

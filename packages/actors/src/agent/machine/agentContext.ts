@@ -1,5 +1,5 @@
 import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, ToolRuleState, Usage } from '@agentchart/core';
-import type { SharedStateRef } from '../../sharedState/sharedStateMachine.js';
+import type { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import type { ApprovalState } from './approvals.js';
 
@@ -75,8 +75,8 @@ export interface AgentContext {
   approvals: ApprovalState;
   /** The call whose middleware ended the run. */
   endedBy: { callId: string; toolName: string } | undefined;
-  /** The run's shared-state actor (or the group chat's, when the agent takes part in one). */
-  sharedState: SharedStateRef;
+  /** The run's shared state (or the group chat's, when the agent takes part in one); its actor is made when first needed. */
+  sharedState: SharedStateSlot;
 }
 
 export const emptyDraft = (): ReplyDraft => ({ text: '', reasoning: '', toolCalls: [] });

@@ -14,7 +14,8 @@ import { toRunResult } from '../run/runResult.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
 import { type RunSharedStateInput, toolStateHandle } from '../run/runSharedState.js';
 import { type ToolProgressEvent, type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
-import { SHARED_STATE_SYSTEM_ID, type SharedStateRef, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
+import { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
 
 export interface AgentMachineInput {
   runtime: AgentRuntime;
@@ -29,9 +30,9 @@ export interface AgentMachineInput {
  * A run's context at its start, with the shared state it uses (the machine's
  * context factory; a chat's direct agent turn starts from it too).
  * @example
- * const context = initialAgentContext({ runtime, runId, messages, toolMode: 'auto' }, chatStateRef);
+ * const context = initialAgentContext({ runtime, runId, messages, toolMode: 'auto' }, chatStateSlot);
  */
-export function initialAgentContext(input: AgentMachineInput, sharedState: SharedStateRef): AgentContext {
+export function initialAgentContext(input: AgentMachineInput, sharedState: SharedStateSlot): AgentContext {
   return {
     runtime: input.runtime,
     runId: input.runId,
@@ -285,16 +286,21 @@ export const agentMachine = setup({
   },
 }).createMachine({
   id: 'agent',
-  context: ({ input, spawn }) =>
+  // The run's own shared state is made when first needed (`SharedStateSlot`); an inspected run shows it from the start.
+  context: ({ input, spawn, self }) =>
     initialAgentContext(
       input,
-      input.state !== undefined && 'ref' in input.state
-        ? input.state.ref
-        : spawn('sharedState', {
-            id: SHARED_STATE_SYSTEM_ID,
-            systemId: SHARED_STATE_SYSTEM_ID,
-            input: { initial: input.state?.initial ?? {} },
-          }),
+      input.state !== undefined && 'slot' in input.state
+        ? input.state.slot
+        : input.runtime.inspected === true
+          ? SharedStateSlot.of(
+              spawn('sharedState', {
+                id: SHARED_STATE_SYSTEM_ID,
+                systemId: SHARED_STATE_SYSTEM_ID,
+                input: { initial: input.state?.initial ?? {} },
+              }),
+            )
+          : SharedStateSlot.lazy(self, input.state?.initial ?? {}, SHARED_STATE_SYSTEM_ID),
     ),
   // The tool runner is spawned with the run's first full-path batch (`withToolRunner`): a run whose steps are all
   // fused, or that calls no tool, never makes one.

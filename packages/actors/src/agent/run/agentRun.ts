@@ -118,7 +118,7 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     signal,
     sendStart: first !== undefined,
     ...(first === undefined ? {} : { startEvent: first }),
-    sharedState: { ref: sharedState, options: { schema: runtime.stateSchema } },
+    sharedState: { slot: sharedState, options: { schema: runtime.stateSchema } },
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
   });
   // The machine's events reach the bus through the root run; a fused step's come from the model caller.

@@ -38,7 +38,7 @@ export function toRunResult(context: AgentContext): RunResult {
     text: lastAssistantText(context.messages),
     toolCalls: context.toolCalls,
     usage: context.usage,
-    state: { ...context.sharedState.getSnapshot().context.values },
+    state: { ...context.sharedState.values() },
     steps: context.step,
     stopReason: context.stopReason ?? 'completed',
   };

@@ -10,7 +10,7 @@ import { checkRunSnapshot } from './checkRunSnapshot.js';
 import { type CheckpointState, PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
 import { rebuildChildren } from '../machine/rebuildChildren.js';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from './snapshotSignature.js';
-import { SHARED_STATE_SYSTEM_ID } from '../../sharedState/sharedStateMachine.js';
+import { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
 import type { ToolListChangeRecord } from '../tools/liveTools.js';
 
 /**
@@ -71,9 +71,20 @@ export function persistRun(actor: Actor<typeof agentMachine>): PersistedRun {
       { state, status: snapshot.status },
     );
   }
-  const { runtime, ...data } = snapshot.context;
+  const { runtime, sharedState, ...data } = snapshot.context;
+  // The snapshot names the shared-state actor and holds its values: made now if nothing needed it before
+  // (`SharedStateSlot`), and listed first among the children, where the machine's spawn put it.
+  const stateRef = sharedState.ref;
+  const children =
+    sharedState.isOwnedBy(actor) && snapshot.children.sharedState === undefined
+      ? { sharedState: stateRef, ...snapshot.children }
+      : snapshot.children;
   // Persist without the runtime: it is code (model clients may even hold cycles).
-  const persisted = actor.logic.getPersistedSnapshot({ ...snapshot, context: data as AgentContext });
+  const persisted = actor.logic.getPersistedSnapshot({
+    ...snapshot,
+    context: { ...data, sharedState: stateRef } as unknown as AgentContext,
+    children,
+  } as typeof snapshot);
   const machine = JSON.parse(JSON.stringify(persisted)) as PersistedMachine;
   const run: PersistedRun = {
     format: 'agentchart.run',
@@ -192,7 +203,8 @@ export function restoreRun(
   // JSON turned the batch's "not answered yet" (undefined) into null: turn it back.
   const batch = { ...data.batch, outcomes: data.batch.outcomes.map((outcome) => outcome ?? undefined) };
   // The run's own shared state is its child (rebuilt below); a chat's is attached by the chat.
-  const sharedState = sharedValues === undefined ? data.sharedState : { xstate$$type: 1, id: SHARED_STATE_SYSTEM_ID };
+  // (XState revives the reference into the slot's actor when it restores the snapshot.)
+  const sharedState = sharedValues === undefined ? data.sharedState : SharedStateSlot.restored();
   // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
   const mirrorToolRules = (persisted.machine.children as Record<string, unknown>).toolRules !== undefined && data.rules !== undefined;
   const restoredRuntime = agentRuntime(runtime, {

@@ -1,0 +1,186 @@
+import type { StateChange, StateRecord } from '@agentchart/core';
+import { ownRecord } from '@agentchart/core/internal';
+import { type AnyActorRef, createActor } from 'xstate';
+import { SHARED_STATE_SYSTEM_ID, type SharedStateContext, type SharedStateRef, isSharedStateRunning, sharedStateMachine } from './sharedStateMachine.js';
+
+/** Where a lazily created actor's owner is: not started yet, running, or ended. */
+const enum OwnerPhase {
+  NotStarted = 0,
+  Running = 1,
+  Ended = 2,
+}
+
+type ChangeListener = (change: StateChange) => void;
+
+/** A listener added before the actor was made; `detach` once it is attached to the actor. */
+interface WaitingListener {
+  listener: ChangeListener;
+  detach: (() => void) | undefined;
+}
+
+/** What a restored run's context holds before XState revives it into the child actor (see `SharedStateSlot.restored`). */
+interface ActorMarker {
+  xstate$$type: 1;
+  id: string;
+}
+
+/**
+ * A run's (or a chat's) shared state, whose actor is made only when
+ * something needs it (docs/performance.md, "Lazy shared state"). Until then
+ * reads give the initial values and `changes$` listeners wait for it; the
+ * first write while the owner runs, a persisted snapshot or the public
+ * `ref` makes the actor (a child of the owner, systemId `sharedState`, the
+ * same actor a spawn makes), started at once when the owner runs, or when it
+ * starts. Its owner's root run opens the slot before the owner starts and
+ * closes it when the owner ends, which stops the actor as XState stops a
+ * spawned child.
+ *
+ * A slot can also hold an actor XState spawned (an inspected run) or
+ * restored (a resumed run): then it only passes the actor on.
+ *
+ * @example
+ * const slot = SharedStateSlot.lazy(self, { count: 0 });
+ * slot.values(); // { count: 0 }, no actor made
+ * slot.ref.send({ type: 'state.write', key: 'count', value: 1, deleted: false });
+ */
+export class SharedStateSlot {
+  /**
+   * The actor, once there is one. The slot's only enumerable field: XState
+   * revives a restored run's actor reference into it (see `restored`).
+   */
+  actor: SharedStateRef | undefined;
+  /** The actor that a lazily created actor belongs to; absent when the slot only passes an actor on. */
+  readonly #owner: AnyActorRef | undefined;
+  readonly #initial: StateRecord;
+  /** The id of a lazily made actor (a run's is `sharedState`; a chat's gets XState's session id, as its spawn did). */
+  readonly #id: string | undefined;
+  #phase: OwnerPhase = OwnerPhase.NotStarted;
+  /** `onChange` listeners added before the actor was made. */
+  #waiting: WaitingListener[] | undefined;
+
+  private constructor(
+    actor: SharedStateRef | ActorMarker | undefined,
+    owner: AnyActorRef | undefined,
+    initial: StateRecord,
+    id: string | undefined,
+  ) {
+    this.actor = actor as SharedStateRef | undefined;
+    this.#owner = owner;
+    this.#initial = initial;
+    this.#id = id;
+  }
+
+  /** A slot over an actor that exists already (spawned by XState, or made by the caller). */
+  static of(actor: SharedStateRef): SharedStateSlot {
+    return new SharedStateSlot(actor, undefined, {}, undefined);
+  }
+
+  /** A slot whose actor, a child of `owner` with these initial values (and this `id`, if any), is made on first use. */
+  static lazy(owner: AnyActorRef, initial: StateRecord, id?: string): SharedStateSlot {
+    // A copy without a prototype, as the actor's own context holds them.
+    return new SharedStateSlot(undefined, owner, ownRecord(initial), id);
+  }
+
+  /**
+   * The slot of a restored run's context: it holds XState's persisted
+   * reference to the `sharedState` child, which XState replaces with the
+   * restored child actor when it restores the snapshot.
+   */
+  static restored(): SharedStateSlot {
+    return new SharedStateSlot({ xstate$$type: 1, id: SHARED_STATE_SYSTEM_ID }, undefined, {}, undefined);
+  }
+
+  /** The actor, made now when there is none yet (started when its owner runs). */
+  get ref(): SharedStateRef {
+    return this.actor ?? this.#create();
+  }
+
+  /** The current values: the actor's, or the initial values while there is no actor. */
+  values(): StateRecord {
+    return this.actor === undefined ? this.#initial : this.actor.getSnapshot().context.values;
+  }
+
+  /** Whether the slot makes its actor as a child of `owner` (the owner's persisted snapshot lists it among its children). */
+  isOwnedBy(owner: AnyActorRef): boolean {
+    return this.#owner === owner;
+  }
+
+  /** The actor's id as a persisted reference to it names it (without making it). */
+  persistedId(): string {
+    return this.actor?.id ?? this.#id ?? SHARED_STATE_SYSTEM_ID;
+  }
+
+  /** The actor's context as a persisted snapshot holds it: the values and how many changes were applied. */
+  persistedContext(): SharedStateContext {
+    return this.actor === undefined ? { values: this.#initial, version: 0 } : this.actor.getSnapshot().context;
+  }
+
+  /**
+   * The actor to write to now, made if the owner runs and there is none yet;
+   * `undefined` when a write cannot be applied at once (the owner has not
+   * started or has ended).
+   */
+  writable(): SharedStateRef | undefined {
+    if (this.actor !== undefined) return isSharedStateRunning(this.actor) ? this.actor : undefined;
+    return this.#phase === OwnerPhase.Running ? this.#create() : undefined;
+  }
+
+  /** Calls `listener` with every change; a listener added before the actor exists is attached when it is made. */
+  onChange(listener: ChangeListener): () => void {
+    if (this.actor !== undefined) {
+      const subscription = this.actor.on('state.changed', (event) => listener(event.change));
+      return () => subscription.unsubscribe();
+    }
+    const waiting: WaitingListener = { listener, detach: undefined };
+    this.#waiting ??= [];
+    this.#waiting.push(waiting);
+    return () => {
+      if (waiting.detach !== undefined) return waiting.detach();
+      const index = this.#waiting?.indexOf(waiting) ?? -1;
+      if (index >= 0) this.#waiting?.splice(index, 1);
+    };
+  }
+
+  /** The owner is about to start: an actor made before is started with it, one made later at once. */
+  open(): void {
+    if (this.#owner === undefined || this.#phase !== OwnerPhase.NotStarted) return;
+    this.#phase = OwnerPhase.Running;
+    this.actor?.start();
+  }
+
+  /** The owner ended: a lazily made actor is stopped, as XState stops its spawned children. */
+  close(): void {
+    if (this.#owner === undefined || this.#phase === OwnerPhase.Ended) return;
+    const running = this.#phase === OwnerPhase.Running;
+    this.#phase = OwnerPhase.Ended;
+    if (running && this.actor !== undefined) stopChild(this.actor);
+  }
+
+  #create(): SharedStateRef {
+    const owner = this.#owner as AnyActorRef;
+    const actor = createActor(sharedStateMachine, {
+      parent: owner,
+      ...(this.#id === undefined ? {} : { id: this.#id }),
+      systemId: SHARED_STATE_SYSTEM_ID,
+      src: 'sharedState',
+      input: { initial: this.#initial },
+    });
+    this.actor = actor;
+    for (const waiting of this.#waiting ?? []) {
+      const subscription = actor.on('state.changed', (event) => waiting.listener(event.change));
+      waiting.detach = () => subscription.unsubscribe();
+    }
+    this.#waiting = undefined;
+    if (this.#phase === OwnerPhase.Running) actor.start();
+    return actor;
+  }
+}
+
+/**
+ * Stops a child actor the way its parent's machine does when it ends
+ * (XState's `stopChild` calls the same internal method): `stop()` itself is
+ * only for root actors.
+ */
+function stopChild(actor: SharedStateRef): void {
+  (actor as unknown as { _stop(): void })._stop();
+}
