@@ -1,10 +1,16 @@
 import type { StateChange, StateRecord } from '@agentchart/core';
 import { ownRecord } from '@agentchart/core/internal';
 import { type AnyActorRef, createActor } from 'xstate';
-import { SHARED_STATE_SYSTEM_ID, type SharedStateContext, type SharedStateRef, isSharedStateRunning, sharedStateMachine } from './sharedStateMachine.js';
+import {
+  SHARED_STATE_SYSTEM_ID,
+  type SharedStateContext,
+  type SharedStateRef,
+  isSharedStateRunning,
+  sharedStateMachine,
+} from './sharedStateMachine.js';
 
 /** Where a lazily created actor's owner is: not started yet, running, or ended. */
-const enum OwnerPhase {
+enum OwnerPhase {
   NotStarted = 0,
   Running = 1,
   Ended = 2,
@@ -58,12 +64,7 @@ export class SharedStateSlot {
   /** `onChange` listeners added before the actor was made. */
   #waiting: WaitingListener[] | undefined;
 
-  private constructor(
-    actor: SharedStateRef | ActorMarker | undefined,
-    owner: AnyActorRef | undefined,
-    initial: StateRecord,
-    id: string | undefined,
-  ) {
+  private constructor(actor: SharedStateRef | ActorMarker | undefined, owner: AnyActorRef | undefined, initial: StateRecord, id: string | undefined) {
     this.actor = actor as SharedStateRef | undefined;
     this.#owner = owner;
     this.#initial = initial;

@@ -76,9 +76,7 @@ export function persistRun(actor: Actor<typeof agentMachine>): PersistedRun {
   // (`SharedStateSlot`), and listed first among the children, where the machine's spawn put it.
   const stateRef = sharedState.ref;
   const children =
-    sharedState.isOwnedBy(actor) && snapshot.children.sharedState === undefined
-      ? { sharedState: stateRef, ...snapshot.children }
-      : snapshot.children;
+    sharedState.isOwnedBy(actor) && snapshot.children.sharedState === undefined ? { sharedState: stateRef, ...snapshot.children } : snapshot.children;
   // Persist without the runtime: it is code (model clients may even hold cycles).
   const persisted = actor.logic.getPersistedSnapshot({
     ...snapshot,
