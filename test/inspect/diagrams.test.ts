@@ -25,7 +25,8 @@ describe('machine diagrams', () => {
       key: 'agent',
       type: 'compound',
       initial: 'agent.idle',
-      invokes: ['modelCaller'],
+      // The model caller is the agent's own, or a child an inspected run spawns with its first call: no invoke.
+      invokes: [],
     });
     expect(graph.nodes.find((node) => node.id === 'agent.thinking')).toEqual({
       id: 'agent.thinking',

@@ -315,8 +315,9 @@ describe('the toolRules child actor', () => {
     });
     run = agent.run('Go');
     const result = await run.result;
-    // No shared-state child either: nothing used the shared state (docs/performance.md, "Lazy shared state").
-    expect(children).toEqual(['model', 'toolRunner']);
+    // No shared-state child either (nothing used the shared state), and the model caller is the agent's own
+    // (docs/performance.md, "Lazy shared state" and "The model caller in the agent").
+    expect(children).toEqual(['toolRunner']);
     expect(result.toolCalls.map((record) => [record.call.name, record.refusedBy ?? null])).toEqual([
       ['search', null],
       ['search', 'child'],

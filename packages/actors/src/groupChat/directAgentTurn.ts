@@ -7,7 +7,7 @@ import { type AgentMachineInput, initialAgentContext } from '../agent/machine/ag
 import { type AgentStep, type StepOutput, agentSteps } from '../agent/machine/agentSteps.js';
 import { type StepDoneEvent, batchRunsWithoutDecision, stepContinues } from '../agent/machine/fusedStep.js';
 import { FusedStepRun } from '../agent/machine/fusedStepRun.js';
-import { type CallModelCommand, type ModelReply, addToReply } from '../agent/machine/modelCallerActor.js';
+import { type CallModelCommand, type ModelReply, addToReply } from '../agent/machine/modelCaller.js';
 import { tokenBudgetSpent } from '../agent/machine/runTokenBudget.js';
 import { type RunResult, toRunResult } from '../agent/run/runResult.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';

@@ -6,7 +6,9 @@ import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps } from './agentSteps.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
 import { offeredToolsByName } from './buildModelRequest.js';
-import { type ModelCallerEvent, modelCallerActor } from './modelCallerActor.js';
+import type { ModelCallerEvent } from './modelCaller.js';
+import { modelCallerActor } from './modelCallerActor.js';
+import { withModelCaller } from './agentModelCaller.js';
 import { continuesAfterBatch, runsWithoutScreening } from './fastPaths.js';
 import { agentContextNow, stepContinues } from './fusedStep.js';
 import { callsToScreen, needsScreening, requestsToAsk } from './needsScreening.js';
@@ -174,7 +176,9 @@ export const agentMachine = setup({
     fusedStepBusy: ({ context }) => context.runtime.fusedStep.busy,
   },
   actions: {
-    startStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.startStep)),
+    startStep: enqueueActions(({ context, event, enqueue, self }) =>
+      runSteps(context, event, withModelCaller(enqueue, self, context), agentSteps.startStep),
+    ),
     /** A model reply: with tool calls, or an answer at a limit, too early for the rules, or final. */
     acceptToolCalls: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, ...replyTaken, agentSteps.startBatch, agentSteps.checkpointReply),
@@ -194,8 +198,8 @@ export const agentMachine = setup({
     ),
     takeFusedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeFusedStep)),
     /** The common fused step: the run goes on, and the next model call starts in the same action. */
-    takeFusedStepAndContinue: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeFusedStep, agentSteps.startStep),
+    takeFusedStepAndContinue: enqueueActions(({ context, event, enqueue, self }) =>
+      runSteps(context, event, withModelCaller(enqueue, self, context), agentSteps.takeFusedStep, agentSteps.startStep),
     ),
     takeStoppedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeStoppedStep)),
     /** The fused step is running step functions: the event waits until it is done (see `FusedStepSlot`). */
@@ -210,7 +214,9 @@ export const agentMachine = setup({
     /** The last outcome of a batch; or a batch whose calls were all answered before running. */
     finishBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.checkpointBatchEnd)),
     /** The last outcome of a batch after which the run simply goes on: the next model call starts in the same action. */
-    finishBatchAndContinue: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, ...batchEnd, agentSteps.startStep)),
+    finishBatchAndContinue: enqueueActions(({ context, event, enqueue, self }) =>
+      runSteps(context, event, withModelCaller(enqueue, self, context), ...batchEnd, agentSteps.startStep),
+    ),
     answerAbortedBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerAbortedBatch)),
     closeAnsweredBatch: enqueueActions(({ context, event, enqueue }) =>
       runSteps(context, event, enqueue, agentSteps.advanceRules, agentSteps.appendToolResults, agentSteps.checkpointBatchEnd),
@@ -303,8 +309,8 @@ export const agentMachine = setup({
           : SharedStateSlot.lazy(self, input.state?.initial ?? {}, SHARED_STATE_SYSTEM_ID),
     ),
   // The tool runner is spawned with the run's first full-path batch (`withToolRunner`): a run whose steps are all
-  // fused, or that calls no tool, never makes one.
-  invoke: [{ id: 'model', src: 'modelCaller' }],
+  // fused, or that calls no tool, never makes one. The model caller is the agent's own (`withModelCaller`), or a
+  // child spawned with the first model call of an inspected run.
   initial: 'idle',
   entry: [
     emit(({ context }) => ({

@@ -1,6 +1,7 @@
 import type { AnyEventObject } from 'xstate';
 import type { RunEvent, ToolCall } from '@agentchart/core';
 import type { AgentContext } from './agentContext.js';
+import type { OwnModelCaller } from './agentModelCaller.js';
 import { offeredToolsNow } from './buildModelRequest.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { tokenBudgetSpent } from './runTokenBudget.js';
@@ -71,10 +72,12 @@ export interface FusedStepSlot {
    * of the listener list.
    */
   listeners: ((event: RunEvent) => void)[];
+  /** The run's own model caller, made with its first model call (see `withModelCaller`); absent while it has a `model` child. */
+  modelCaller: OwnModelCaller | undefined;
 }
 
 /** A run's empty slot (see `agentRuntime`). */
-export const fusedStepSlot = (): FusedStepSlot => ({ current: undefined, busy: false, deferred: [], listeners: [] });
+export const fusedStepSlot = (): FusedStepSlot => ({ current: undefined, busy: false, deferred: [], listeners: [], modelCaller: undefined });
 
 /**
  * Emits a run event of a fused step to the run's listeners. A listener that

@@ -5,7 +5,7 @@ import { type StepOutput, agentSteps } from './agentSteps.js';
 import { offeredToolsByName } from './buildModelRequest.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import { type FusedStepInFlight, type FusedStepSlot, type StepDoneEvent, type StepsTakenEvent, stepContinues, stepMayFuse } from './fusedStep.js';
-import type { CallModelCommand, ModelReply } from './modelCallerActor.js';
+import type { CallModelCommand, ModelReply } from './modelCaller.js';
 import { toolStateHandle } from '../run/runSharedState.js';
 
 /** What a fused step needs from the model caller that runs it. */
