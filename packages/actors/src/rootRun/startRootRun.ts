@@ -69,7 +69,6 @@ export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRun
   const { bus, signal } = options;
   actor.on('*', (event: Event) => bus.next(event));
   const { slot } = options.sharedState;
-  const state = slotStateHandle(slot, options.sharedState.options);
   const stopStateChanges = slot.onChange((change) => bus.next(options.stateEvent(change)));
   const finished = runOutput<Result>(actor, bus, () => {
     slot.close();
@@ -135,5 +134,15 @@ export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRun
   if (signal === undefined) void result.catch(() => undefined);
   else void result.finally(() => signal.removeEventListener('abort', abort)).catch(() => undefined);
 
-  return { events$: bus.asObservable(), result, state, abort };
+  // The handle is made when first asked for: most runs never read their shared state from outside.
+  let state: SharedStateHandle | undefined;
+  return {
+    events$: bus.asObservable(),
+    result,
+    get state() {
+      state ??= slotStateHandle(slot, options.sharedState.options);
+      return state;
+    },
+    abort,
+  };
 }

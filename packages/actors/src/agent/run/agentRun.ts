@@ -158,7 +158,9 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     events$: root.events$,
     result: root.result,
     abort: root.abort,
-    state: root.state,
+    get state() {
+      return root.state;
+    },
     get pendingApprovals() {
       return pending();
     },
