@@ -50,7 +50,8 @@ export function withModelCaller(enqueue: ModelEnqueue, self: AnyActorRef, contex
         return enqueue.sendTo('model', command);
       }
       const { fusedStep } = context.runtime;
-      enqueue.sendTo((fusedStep.modelCaller ??= ownModelCaller(self)) as unknown as AnyActorRef, command);
+      fusedStep.modelCaller ??= ownModelCaller(self);
+      enqueue.sendTo(fusedStep.modelCaller as unknown as AnyActorRef, command);
     },
   };
 }
