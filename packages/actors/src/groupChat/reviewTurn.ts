@@ -41,6 +41,14 @@ export function appendTurn(context: ManagerContext, speaker: string, turnMessage
   return { update: { messages, turns: [...context.turns, turn], rounds: context.rounds + 1, lastSpeaker: speaker }, messages: turnMessages };
 }
 
+/** The turns with the last one marked as passed to `speaker` (`addressedTo`). */
+export function turnsPassedTo(speaker: string, turns: readonly ChatTurn[]): ChatTurn[] {
+  const passed = turns.slice();
+  const last = passed.at(-1);
+  if (last !== undefined) passed[passed.length - 1] = { ...last, addressedTo: speaker };
+  return passed;
+}
+
 /**
  * Appends a turn to the transcript and decides whether it ends the chat:
  * a failed speaker (`error`), a reply matching `terminate`
