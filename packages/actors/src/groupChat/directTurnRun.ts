@@ -58,6 +58,8 @@ export function startDirectTurns(manager: {
 export class DirectTurnRun {
   /** The direct turn taken now (begun, maybe not started yet). */
   current: DirectAgentTurn | undefined;
+  /** The turn the manager began, until its snapshot observer starts it (a turn a hand-over begins, the hand-over starts). */
+  #begunByManager: DirectAgentTurn | undefined;
   readonly #manager: DirectTurnManager;
   readonly #outcomeOf: (context: ManagerContext, result: RunResult) => TurnOutcome;
   /** The turn stopped when the manager last left `speaking.agent`: an abort reads its partial turn after that exit. */
@@ -80,10 +82,15 @@ export class DirectTurnRun {
   }
 
   /**
-   * Begins `speaker`'s direct turn, shown `view`: created, not started (the
-   * manager's observer or the hand-over starts it).
+   * The manager begins `speaker`'s direct turn, shown `view`: created, not
+   * started (the manager's snapshot observer starts it, `startFromManager`).
    */
   begin(run: ManagerRun, speaker: string, setup: AgentTurnSetup, runtime: AgentRuntime, view: Message[]): void {
+    this.#begin(run, speaker, setup, runtime, view);
+    this.#begunByManager = this.current;
+  }
+
+  #begin(run: ManagerRun, speaker: string, setup: AgentTurnSetup, runtime: AgentRuntime, view: Message[]): void {
     const { chatId, publish, sharedState, newRunId } = run;
     const turn: DirectAgentTurn = new DirectAgentTurn(
       { runtime, runId: newRunId(), messages: view, toolMode: setup.toolMode, state: { ref: sharedState } },
@@ -98,8 +105,10 @@ export class DirectTurnRun {
 
   /** Starts the turn the manager began, once its macrostep is done (`startDirectTurns`). */
   startFromManager(): void {
-    const turn = this.current;
+    const turn = this.#begunByManager;
     if (turn === undefined) return;
+    this.#begunByManager = undefined;
+    if (turn !== this.current) return;
     this.#startedByManager = true;
     try {
       turn.start();
@@ -113,6 +122,7 @@ export class DirectTurnRun {
     this.#stopped = this.current;
     this.current?.stop();
     this.current = undefined;
+    this.#begunByManager = undefined;
     this.#ended = undefined;
   }
 
@@ -176,7 +186,7 @@ export class DirectTurnRun {
     const after = contextAfterHandOver(context, plan);
     this.#now = after;
     const next = plan.decision.speaker;
-    this.begin(after.run, next, plan.turn, turnRuntime(plan.turn.runtime(false), after), after.view);
+    this.#begin(after.run, next, plan.turn, turnRuntime(plan.turn.runtime(false), after), after.view);
     // Until the next turn has started, an abort waits (as in the manager's mailbox while it announced and started a turn).
     this.#holdingAborts = true;
     try {
