@@ -23,7 +23,8 @@ export interface DirectHandOver {
   /** The finished turn as `recordTurn` records it. */
   review: TurnReview;
   outcome: TurnOutcome;
-  spend: ManagerContext['spend'];
+  /** The manager's context with the turn recorded (`recordTurn`'s update, the spend counted). */
+  after: ManagerContext;
   /** `decide`'s selection. */
   eligible: string[];
   decision: Extract<SelectionDecision, { kind: 'speaker' }>;
@@ -50,9 +51,18 @@ export function directHandOver(
   const outcome = outcomeOf(context, result);
   const review = reviewTurn(context, context.speaker, outcome);
   if (review.update.reason !== undefined) return undefined;
-  const spend = countTurn(context.spend, outcome);
-  const next = nextDirectTurn({ ...context, ...review.update, spend });
-  return next === undefined ? undefined : { review, outcome, spend, ...next };
+  const after = { ...context };
+  const { messages, turns, rounds, lastSpeaker, handoff, reason, error } = review.update;
+  after.messages = messages;
+  after.turns = turns;
+  after.rounds = rounds;
+  after.lastSpeaker = lastSpeaker;
+  after.handoff = handoff;
+  after.reason = reason;
+  after.error = error;
+  after.spend = countTurn(context.spend, outcome);
+  const next = nextDirectTurn(after);
+  return next === undefined ? undefined : { review, outcome, after, ...next };
 }
 
 /**
@@ -60,23 +70,20 @@ export function directHandOver(
  * `decide` and `turnStart` would assign, in one new object.
  *
  * @example
- * const after = contextAfterHandOver(context, plan);
+ * const next = contextAfterHandOver(plan);
  */
-export function contextAfterHandOver(context: ManagerContext, plan: DirectHandOver): ManagerContext {
-  const { review, spend, eligible, decision, randomState } = plan;
+export function contextAfterHandOver(plan: DirectHandOver): ManagerContext {
+  const { after, eligible, decision, randomState } = plan;
   const next = decision.speaker;
-  const turns = turnsPassedTo(next, review.update.turns);
-  return {
-    ...context,
-    ...review.update,
-    spend,
-    selection: { eligible, decision, rejected: [] },
-    randomState,
-    resumeWaiting: undefined,
-    ...selected(next),
-    turns,
-    view: viewFor(next, review.update.messages, turns, context.runtime.views),
-  };
+  // Property by property on one copy (what `decide`, `selected` and `turnStart` set): no second spread.
+  const context = { ...after };
+  context.selection = { eligible, decision, rejected: [] };
+  context.randomState = randomState;
+  context.resumeWaiting = undefined;
+  Object.assign(context, selected(next));
+  context.turns = turnsPassedTo(next, after.turns);
+  context.view = viewFor(next, after.messages, context.turns, after.runtime.views);
+  return context;
 }
 
 /**

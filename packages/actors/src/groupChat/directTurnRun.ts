@@ -183,7 +183,7 @@ export class DirectTurnRun {
       this.#manager.send({ type: 'direct.turn.done', output: result });
       return;
     }
-    const after = contextAfterHandOver(context, plan);
+    const after = contextAfterHandOver(plan);
     this.#now = after;
     const next = plan.decision.speaker;
     this.#begin(after.run, next, plan.turn, turnRuntime(plan.turn.runtime(false), after), after.view);

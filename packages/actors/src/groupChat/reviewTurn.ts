@@ -57,7 +57,9 @@ export function turnsPassedTo(speaker: string, turns: readonly ChatTurn[]): Chat
  */
 export function reviewTurn(context: ManagerContext, speaker: string, outcome: TurnOutcome): TurnReview {
   const handoff = outcome.handoff === TERMINATE ? undefined : outcome.handoff;
-  const update: TurnReview['update'] = { ...appendTurn(context, speaker, outcome.messages).update, handoff, reason: undefined, error: undefined };
+  // Spelled out: a second spread in a literal takes V8's slow path, and this runs at every turn.
+  const { messages, turns, rounds, lastSpeaker } = appendTurn(context, speaker, outcome.messages).update;
+  const update: TurnReview['update'] = { messages, turns, rounds, lastSpeaker, handoff, reason: undefined, error: undefined };
   const reply = lastReply(outcome.messages);
   const predicate = context.runtime.isTerminationMessage;
   if (outcome.error !== undefined) {
