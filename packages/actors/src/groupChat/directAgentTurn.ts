@@ -19,8 +19,9 @@ import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
  * tool rules and no tool-call limit, and nobody inspects the chat nor keeps it
  * in a store — runs the agent machine's own step functions (`agentSteps`) on
  * a plain context here, in the order the machine's transitions run them, and
- * hands the manager the run's result. Creating, starting and stopping the
- * agent actor with its model caller and tool runner was most of a turn's CPU.
+ * hands the run's result to the chat's run of direct turns (`DirectTurnRun`).
+ * Creating, starting and stopping the agent actor with its model caller and
+ * tool runner was most of a turn's CPU.
  * The run events are the machine's, emitted as they happen, in its order.
  *
  * A reply that calls tools anyway (a model naming tools it was not offered)

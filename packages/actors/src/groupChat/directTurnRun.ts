@@ -177,13 +177,20 @@ export class DirectTurnRun {
   /** The turn taken now ended with `result`: the next direct turn begins here, or the manager takes over. */
   #handOver(result: RunResult): void {
     const context = this.#now ?? this.#manager.getSnapshot().context;
-    const plan = directHandOver(context, result, this.#outcomeOf);
-    if (plan === undefined) {
+    let plan: DirectHandOver | undefined;
+    let after: ManagerContext | undefined;
+    try {
+      plan = directHandOver(context, result, this.#outcomeOf);
+      after = plan === undefined ? undefined : contextAfterHandOver(plan);
+    } catch {
+      // A bug in deciding: the manager decides again the long way, and its actor fails with the error (the run reports it).
+      plan = undefined;
+    }
+    if (plan === undefined || after === undefined) {
       // The run ends: the manager catches up (`catchUp`) and records the turn.
       this.#manager.send({ type: 'direct.turn.done', output: result });
       return;
     }
-    const after = contextAfterHandOver(plan);
     this.#now = after;
     const next = plan.decision.speaker;
     this.#begin(after.run, next, plan.turn, turnRuntime(plan.turn.runtime(false), after), after.view);
