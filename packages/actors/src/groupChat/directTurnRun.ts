@@ -54,6 +54,10 @@ export function startDirectTurns(manager: {
  * listener of `turn.finished`, `speaker.selected` or `run.started`) waits
  * until that turn has started, as it waits in the manager's mailbox while
  * the manager announces a turn and its observer starts it.
+ *
+ * @example
+ * const turns = new DirectTurnRun(managerActor, agentTurnOutcome); // in the manager's context
+ * turns.begin(context.run, 'writer', setup, runtime, view); // `startDirectTurns` starts it
  */
 export class DirectTurnRun {
   /** The direct turn taken now (begun, maybe not started yet). */
