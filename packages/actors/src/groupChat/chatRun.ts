@@ -18,7 +18,7 @@ import { followChatToolSources, loadChatToolSources } from './chatToolSources.js
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
-import { startDirectTurns } from './directAgentTurn.js';
+import { startDirectTurns } from './directTurnRun.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
@@ -218,7 +218,8 @@ export function startChatRun(
   };
   const transcript = () => {
     const snapshot = actor.getSnapshot();
-    return transcriptSoFar(snapshot.context, snapshot.context.run.directTurn.current ?? (snapshot.children.speaker as AnyActorRef | undefined));
+    const direct = snapshot.context.run.directTurn;
+    return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? (snapshot.children.speaker as AnyActorRef | undefined));
   };
   return { run: handle, transcriptSoFar: transcript };
 }
