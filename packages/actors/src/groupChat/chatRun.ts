@@ -16,7 +16,7 @@ import { transcriptSoFar } from './partialTurn.js';
 import { persistedWaiting } from './persistedWaiting.js';
 import { followChatToolSources, loadChatToolSources } from './chatToolSources.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
-import { announceRun, globalInspectors } from '../inspection/runObservers.js';
+import { announceRun, globalInspectors, runsObserved } from '../inspection/runObservers.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
 import { startDirectTurns } from './directTurnRun.js';
 
@@ -56,10 +56,11 @@ export function startChatRun(
   // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
   const resumesTurn = resumedFrom !== undefined && ['approval', 'nested', 'participant'].includes(resumedFrom.waiting.kind);
   // Agents with tool sources are loaded before the first turn, and their list changes followed into turns (chatToolSources.ts).
-  const loadController = new AbortController();
-  const loading = loadChatToolSources(runtime, loadController.signal);
+  // (An AbortController is made only for a chat that has some: most chats have none.)
+  const loadController = runtime.toolSourceAgents.size === 0 ? undefined : new AbortController();
+  const loading = loadController === undefined ? undefined : loadChatToolSources(runtime, loadController.signal);
   let stopFollowing = () => {};
-  const { result, state, abort, events$ } = startRootRun<ChatEvent, GroupChatResult>(actor, {
+  const root = startRootRun<ChatEvent, GroupChatResult>(actor, {
     bus,
     signal,
     sendStart: true,
@@ -73,7 +74,7 @@ export function startChatRun(
             ready: loading.then((tools) => {
               stopFollowing = followChatToolSources(runtime, tools, speakingAgent);
             }),
-            cancel: () => loadController.abort(),
+            cancel: () => loadController?.abort(),
           },
         }),
     release: () => {
@@ -140,23 +141,30 @@ export function startChatRun(
     else deliver();
   };
 
-  announceRun({
-    runId: start.chatId,
-    name: runtime.name,
-    events$: events$.pipe(
-      filter((event): event is Extract<ChatEvent, { type: 'agent.event' }> => event.type === 'agent.event'),
-      map((event) => event.event),
-    ),
-    chatEvents$: events$,
-    machines: { speakers: runtime.graph.machine },
-  });
+  const { events$ } = root;
+  // Built only when someone observes every run (`observeAllRuns`).
+  if (runsObserved()) {
+    announceRun({
+      runId: start.chatId,
+      name: runtime.name,
+      events$: events$.pipe(
+        filter((event): event is Extract<ChatEvent, { type: 'agent.event' }> => event.type === 'agent.event'),
+        map((event) => event.event),
+      ),
+      chatEvents$: events$,
+      machines: { speakers: runtime.graph.machine },
+    });
+  }
 
   const handle: GroupChatRun = {
     chatId: start.chatId,
     events$,
-    result,
-    state,
-    abort,
+    result: root.result,
+    // The shared state's handle is made when first asked for (`startRootRun`).
+    get state() {
+      return root.state;
+    },
+    abort: root.abort,
     waiting,
     say(text, options = {}) {
       const nested = waitingNested();

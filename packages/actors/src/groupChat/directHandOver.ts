@@ -23,7 +23,7 @@ export interface DirectHandOver {
   /** The finished turn as `recordTurn` records it. */
   review: TurnReview;
   outcome: TurnOutcome;
-  /** The manager's context with the turn recorded (`recordTurn`'s update, the spend counted). */
+  /** The manager's context with the turn recorded (`recordTurn`'s update, the spend counted); `contextAfterHandOver` moves it on. */
   after: ManagerContext;
   /** `decide`'s selection. */
   eligible: string[];
@@ -67,7 +67,9 @@ export function directHandOver(
 
 /**
  * The manager's context once `plan` is carried out: what `recordTurn`,
- * `decide` and `turnStart` would assign, in one new object.
+ * `decide` and `turnStart` would assign. It is the plan's own `after`,
+ * made by `directHandOver` for this plan alone, set property by property
+ * (no second copy): carry a plan out once.
  *
  * @example
  * const next = contextAfterHandOver(plan);
@@ -75,8 +77,7 @@ export function directHandOver(
 export function contextAfterHandOver(plan: DirectHandOver): ManagerContext {
   const { after, eligible, decision, randomState } = plan;
   const next = decision.speaker;
-  // Property by property on one copy (what `decide`, `selected` and `turnStart` set): no second spread.
-  const context = { ...after };
+  const context = after;
   context.selection = { eligible, decision, rejected: [] };
   context.randomState = randomState;
   context.resumeWaiting = undefined;
@@ -84,29 +85,6 @@ export function contextAfterHandOver(plan: DirectHandOver): ManagerContext {
   context.turns = turnsPassedTo(next, after.turns);
   context.view = viewFor(next, after.messages, context.turns, after.runtime.views);
   return context;
-}
-
-/**
- * Whether the chat ends with the direct turn that ended with `event.output`
- * for one of the reasons `selecting` checks before it decides (the turn ended
- * it, the rounds are used up, the token budget is spent): the manager then
- * records it and goes straight to `terminated`. Chats with a `terminate`
- * predicate take the long way (recording the turn calls it).
- *
- * @example
- * chatEndsAfterDirectTurn(context, event, agentTurnOutcome);
- */
-export function chatEndsAfterDirectTurn(
-  context: ManagerContext,
-  event: { output: RunResult },
-  outcomeOf: (context: ManagerContext, result: RunResult) => TurnOutcome,
-): boolean {
-  const { runtime } = context;
-  if (runtime.isTerminationMessage !== undefined || context.speaker === undefined) return false;
-  const outcome = outcomeOf(context, event.output);
-  const review = reviewTurn(context, context.speaker, outcome);
-  if (review.update.reason !== undefined || review.update.rounds >= runtime.maxRounds) return true;
-  return chatBudgetSpent({ run: context.run, spend: countTurn(context.spend, outcome) });
 }
 
 /** A chat's first turn, when it is a direct agent turn (see `nextDirectTurn`). */

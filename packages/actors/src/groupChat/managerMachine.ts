@@ -10,19 +10,20 @@ import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
-import { chatEndsAfterDirectTurn, firstDirectTurn } from './directHandOver.js';
+import { decisionUpdate } from './chatDecision.js';
+import { firstDirectTurn } from './directHandOver.js';
+import { lastDirectTurn } from './lastDirectTurn.js';
 import { DirectTurnRun } from './directTurnRun.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
-import { decideNextSpeaker } from './decideNextSpeaker.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
 import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 import { type DecidedTurn, type ManagerContext, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn, turnsPassedTo } from './reviewTurn.js';
-import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
+import { countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
 import { speakerSpawner } from './speakerSpawner.js';
@@ -109,7 +110,7 @@ export const managerMachine = setup({
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
     startsWithDirectTurn: ({ context, event }) => firstDirectTurn(context, event) !== undefined,
     endsAfterDirectTurn: ({ context, event }) =>
-      event.type === 'direct.turn.done' && chatEndsAfterDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome),
+      event.type === 'direct.turn.done' && lastDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome) !== undefined,
     directTurnHoldsAborts: ({ context }) => context.run.directTurn.holdsAborts(),
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
@@ -136,16 +137,7 @@ export const managerMachine = setup({
      * rounds are used up; otherwise decides who speaks next, and applies a
      * decision that names a speaker or an end in the same update.
      */
-    decide: assign(({ context }) => {
-      if (context.reason !== undefined) return {};
-      if (context.rounds >= context.runtime.maxRounds) return { reason: 'max-rounds' as const };
-      if (chatBudgetSpent(context)) return { reason: 'token-budget' as const };
-      const { eligible, decision, randomState } = decideNextSpeaker(context);
-      const update: Partial<ManagerContext> = { selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined };
-      if (decision.kind === 'speaker') return { ...update, ...selected(decision.speaker) };
-      if (decision.kind === 'end') return { ...update, reason: decision.reason, error: decision.error };
-      return update;
-    }),
+    decide: assign(({ context }) => decisionUpdate(context)),
     announceDecision: enqueueActions(({ context, enqueue }) => {
       const { decision } = context.selection;
       if (decision?.kind !== 'speaker') return;
@@ -312,6 +304,26 @@ export const managerMachine = setup({
     endDirectTurn: ({ context }) => context.run.directTurn.stop(),
     /** A run of direct turns ended (or was aborted): the manager takes over the context it moved on (`DirectTurnRun`). */
     catchUpDirectTurns: assign(({ context }) => context.run.directTurn.catchUp()),
+    /**
+     * A run of direct turns ended with a turn that ends the chat (`lastDirectTurn`):
+     * `catchUpDirectTurns`, `recordTurn` and `decide` in one update, with
+     * `recordTurn`'s events (one context copy and one snapshot instead of three).
+     */
+    recordLastDirectTurn: enqueueActions(({ context, event, enqueue }) => {
+      const last =
+        event.type === 'direct.turn.done' ? lastDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome) : undefined;
+      if (last === undefined) throw new Error('recordLastDirectTurn needs a turn that ends the chat (the endsAfterDirectTurn guard).');
+      const caughtUp = context.run.directTurn.catchUp();
+      const { review, spend, outcome } = last;
+      const speaker = speakerOf(last.context);
+      const recorded: ManagerContext = { ...last.context, ...review.update, spend };
+      context.run.checkpoints?.turnEnded(recorded);
+      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
+      if (outcome.handoff !== undefined) {
+        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
+      }
+      enqueue.assign({ ...caughtUp, ...review.update, spend, ...decisionUpdate(recorded) });
+    }),
     /** An abort while a run of direct turns announces and starts a turn: sent again once that turn has started. */
     holdAbortForDirectTurn: ({ context }) => context.run.directTurn.holdAbort(),
     announceEnd: emit(({ context }) => {
@@ -467,11 +479,7 @@ export const managerMachine = setup({
               {
                 guard: 'endsAfterDirectTurn',
                 target: '#groupChat.terminated',
-                actions: [
-                  'catchUpDirectTurns',
-                  { type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) },
-                  'decide',
-                ],
+                actions: 'recordLastDirectTurn',
               },
               {
                 target: '#groupChat.selecting',

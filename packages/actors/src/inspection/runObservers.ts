@@ -46,6 +46,11 @@ export function globalInspectors(): InspectOption[] {
   return [...observers].flatMap((observer) => (observer.inspect ? [observer.inspect] : []));
 }
 
+/** Whether anyone observes every run (`observeAllRuns`): what is built only for run observers can be skipped otherwise. */
+export function runsObserved(): boolean {
+  return observers.size > 0;
+}
+
 /** Tells every run observer that a run started (for the code that starts a run). */
 export function announceRun(run: ObservedRun): void {
   for (const observer of observers) observer.onRun?.(run);
