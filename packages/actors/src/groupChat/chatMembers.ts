@@ -269,7 +269,8 @@ function agentTurnSetup(
           [...toolNames, ...addableNames],
           config.toolRules === undefined ? {} : { unnamedTools: config.toolRules.unnamedTools },
         );
-  const base = { ...config, tools, toolRules };
+  // Without handoffs the configuration itself (its own tools and rules): no copy of it per agent.
+  const base = handoffs.length === 0 ? config : { ...config, tools, toolRules };
   const runtime = (mirrorToolRules = false): AgentRuntime =>
     agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules });
   return {

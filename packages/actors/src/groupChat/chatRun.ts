@@ -49,7 +49,13 @@ export function startChatRun(
   startDirectTurns(actor);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
   // (A run that fails before it starts errors the bus: `result` and `events$` report that, not this subscription.)
-  const controls = bus.pipe(filter(isControl)).subscribe({ next: (event) => actor.send(event), error: () => {} });
+  // (A plain subscriber that checks the type: no operator between it and the bus.)
+  const controls = bus.subscribe({
+    next: (event) => {
+      if (isControl(event)) actor.send(event);
+    },
+    error: () => {},
+  });
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
   const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
   // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
