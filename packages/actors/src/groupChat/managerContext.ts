@@ -8,6 +8,7 @@ import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurnActor.js';
 import type { DirectAgentTurn } from './directAgentTurn.js';
 import type { ResumedSpeaker } from './speakerResume.js';
+import type { ResidentAgents } from './residentAgents.js';
 import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
 /** What the selection step decided. */
@@ -37,6 +38,8 @@ export interface ManagerRun {
   /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
   currentTurn: CurrentTurn /** The agent turn taken now without an agent actor, if any (see `DirectAgentTurn`). */;
   directTurn: { current: DirectAgentTurn | undefined };
+  /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
+  agents: ResidentAgents;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */

@@ -1,7 +1,8 @@
-import type { Message, RunEvent, TokenBudget } from '@agentchart/core';
+import type { Message, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import { assign, emit, enqueueActions, sendTo, setup, stopChild } from 'xstate';
-import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
+import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
+import type { AgentMachineInput } from '../agent/machine/agentMachine.js';
+import { type AgentTurnDoneEvent, residentAgentMachine } from '../agent/machine/residentAgent.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import type { RunResult } from '../agent/run/runResult.js';
@@ -25,7 +26,7 @@ import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
-import { speakerSpawner } from './speakerSpawner.js';
+import { agentChildId, planAgentTurn, releaseAfterTurn, spawnResident, speakingResident } from './residentAgents.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -58,7 +59,8 @@ export type ManagerEvent =
   | ChatControlEvent
   | { type: 'start' }
   | { type: 'abort' }
-  | { type: 'xstate.done.actor.speaker'; output: RunResult }
+  /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
+  | AgentTurnDoneEvent
   /** A direct agent turn (no agent actor, see `DirectAgentTurn`) ended with `output`. */
   | { type: 'direct.turn.done'; output: RunResult };
 
@@ -209,39 +211,58 @@ export const managerMachine = setup({
     /** A person is shown the chat through `events$`, so their turn needs no view. */
     beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
     /**
-     * An agent's turn begins and its run is spawned, in one update. A resumed
-     * turn's run goes on from its snapshot (the turn start is the same
-     * function of the persisted transcript, so its view is the one it had).
+     * An agent's turn begins, in one action: a direct turn, or (the actor
+     * path) the agent's resident actor takes it — spawned at the agent's
+     * first turn and started, a `turn` command afterwards (`residentAgents.ts`).
+     * A resumed turn's run goes on from its snapshot (the turn start is the
+     * same function of the persisted transcript, so its view is the one it had).
      */
-    beginAgentTurn: assign(({ context, spawn, self }) => {
+    beginAgentTurn: enqueueActions(({ context, enqueue, self }) => {
       const member = speakingMember(context, 'agent');
-      const { turn } = member;
+      const { turn, name } = member;
       const update = turnStart(context);
+      const { run } = context;
       const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
-      const spawnAgent = speakerSpawner(spawn);
-      const { chatId, publish, sharedState, newRunId, checkpoints } = context.run;
-      const runtime = turnRuntime(turn.runtime(context.run.inspected), context);
-      if (resumed === undefined) checkpoints?.turnBegins({ ...context, ...update });
-      if (resumed === undefined && takesDirectTurn(context, turn)) {
-        // No agent actor: the turn runs the agent's steps itself and sends its result back (docs/performance.md).
-        beginDirectTurn(context.run, member.name, turn, runtime, update.view, self);
-        return update;
+      if (resumed !== undefined) {
+        const base = residentAgentMachine(turn.machine);
+        const logic = resumedSpeakerLogic(base, resumed.snapshot, run.sharedState);
+        enqueue.assign(({ spawn }) => {
+          spawnResident(spawn, run, name, { logic, base });
+          return { ...update, resumeWaiting: undefined };
+        });
+        // A turn restored from a store checkpoint goes on from its agent's step.
+        if (resumed.resumeAt !== undefined) enqueue.sendTo(agentChildId(name), { type: 'resume', at: resumed.resumeAt });
+        return;
       }
-      const child =
-        resumed === undefined
-          ? spawnAgent(turn.machine, {
-              id: 'speaker',
-              input: {
-                runtime: checkpoints === undefined ? runtime : checkpoints.speakerRuntime(runtime, member.name),
-                runId: newRunId(),
-                messages: update.view,
-                toolMode: turn.toolMode,
-                state: { ref: sharedState },
-              },
-            })
-          : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
-      onAgentEvents(child, (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
-      return update;
+      const runtime = turnRuntime(turn.runtime(run.inspected), context);
+      run.checkpoints?.turnBegins({ ...context, ...update });
+      if (takesDirectTurn(context, turn)) {
+        // No agent actor: the turn runs the agent's steps itself and sends its result back (docs/performance.md).
+        beginDirectTurn(run, name, turn, runtime, update.view, self);
+        enqueue.assign(update);
+        return;
+      }
+      const input: AgentMachineInput = {
+        runtime: run.checkpoints === undefined ? runtime : run.checkpoints.speakerRuntime(runtime, name),
+        runId: run.newRunId(),
+        messages: update.view,
+        toolMode: turn.toolMode,
+        state: { ref: run.sharedState },
+      };
+      const plan = planAgentTurn(run.agents, name, input, turn.unusable);
+      if (plan.kind === 'command') {
+        enqueue.assign(update);
+        enqueue.sendTo(agentChildId(name), plan.command);
+        return;
+      }
+      if (plan.stale !== undefined) enqueue.stopChild(plan.stale);
+      enqueue.assign(({ spawn }) => {
+        spawnResident(spawn, run, name, { logic: plan.logic, base: plan.logic, input });
+        return update;
+      });
+      // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
+      const { unusable } = turn;
+      enqueue.sendTo(agentChildId(name), unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
     }),
     /**
      * A direct turn ended and the next is one too (`directHandOver`): what
@@ -279,22 +300,13 @@ export const managerMachine = setup({
       }
       enqueue.emit({ type: 'speaker.selected', chatId, round: context.rounds + 1, speaker: decision.speaker, by: decision.by, eligible });
     }),
-    /** A new turn's run starts; a resumed one goes on where it waited. */
-    startSpeaker: enqueueActions(({ context, enqueue }) => {
-      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
-      if (resumed !== undefined) {
-        enqueue.assign({ resumeWaiting: undefined });
-        // A turn restored from a store checkpoint goes on from its agent's step.
-        if (resumed.resumeAt !== undefined) enqueue.sendTo('speaker', { type: 'resume', at: resumed.resumeAt });
-      } else if (context.run.directTurn.current !== undefined) {
-        // A direct turn starts once this macrostep's events are out (`startDirectTurns`), where the agent actor would start.
-      } else {
-        // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
-        const { unusable } = speakingMember(context, 'agent').turn;
-        enqueue.sendTo('speaker', unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
-      }
+    /** The end of an agent's turn on the actor path: a resident whose turn failed or was aborted is stopped (`releaseAfterTurn`). */
+    endAgentTurn: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'agent.turn.done') return;
+      const stale = releaseAfterTurn(context.run.agents, speakerOf(context), event.output.stopReason);
+      if (stale !== undefined) enqueue.stopChild(stale);
     }),
-    relayApprovalDecision: sendTo('speaker', ({ event }) => {
+    relayApprovalDecision: sendTo(({ context }) => agentChildId(speakerOf(context)), ({ event }) => {
       if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
       const { id, approved, reason } = event;
       return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
@@ -315,8 +327,8 @@ export const managerMachine = setup({
       }
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
-    recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
-      const turn = partialTurn(context, context.run.directTurn.current ?? self.getSnapshot().children.speaker);
+    recordPartialTurn: enqueueActions(({ context, enqueue }) => {
+      const turn = partialTurn(context, context.run.directTurn.current ?? speakingResident(context));
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -362,6 +374,7 @@ export const managerMachine = setup({
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
       directTurn: { current: undefined },
+      agents: new Map(),
     },
     messages: input.messages,
     turns: input.turns,
@@ -466,14 +479,14 @@ export const managerMachine = setup({
           ],
         },
         agent: {
-          entry: ['beginAgentTurn', 'startSpeaker'],
-          exit: [stopChild('speaker'), 'endDirectTurn'],
+          entry: 'beginAgentTurn',
+          exit: 'endDirectTurn',
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { actions: 'relayApprovalDecision' },
-            'xstate.done.actor.speaker': {
+            'agent.turn.done': {
               target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
+              actions: ['endAgentTurn', { type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
             'direct.turn.done': [
               { guard: 'handsOverDirectly', actions: 'handOverDirectly' },
