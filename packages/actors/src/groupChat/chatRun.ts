@@ -209,8 +209,7 @@ export function startChatRun(
         const run = speakerRun();
         if (run === undefined) throw new Error('The chat waits for an approval without a speaking agent (a bug in agentchart).');
         persisted = { ...now, run: persistRun(run) };
-      }
-      else persisted = now;
+      } else persisted = now;
       return structuredClone({
         version: snapshotVersion(persisted),
         chatId: context.run.chatId,

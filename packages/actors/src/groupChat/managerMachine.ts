@@ -26,7 +26,7 @@ import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
-import { agentChildId, planAgentTurn, releaseAfterTurn, spawnResident, speakingResident } from './residentAgents.js';
+import { agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -300,17 +300,14 @@ export const managerMachine = setup({
       }
       enqueue.emit({ type: 'speaker.selected', chatId, round: context.rounds + 1, speaker: decision.speaker, by: decision.by, eligible });
     }),
-    /** The end of an agent's turn on the actor path: a resident whose turn failed or was aborted is stopped (`releaseAfterTurn`). */
-    endAgentTurn: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'agent.turn.done') return;
-      const stale = releaseAfterTurn(context.run.agents, speakerOf(context), event.output.stopReason);
-      if (stale !== undefined) enqueue.stopChild(stale);
-    }),
-    relayApprovalDecision: sendTo(({ context }) => agentChildId(speakerOf(context)), ({ event }) => {
-      if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
-      const { id, approved, reason } = event;
-      return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
-    }),
+    relayApprovalDecision: sendTo(
+      ({ context }) => agentChildId(speakerOf(context)),
+      ({ event }) => {
+        if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
+        const { id, approved, reason } = event;
+        return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
+      },
+    ),
     waitForHuman: enqueueActions(({ context, enqueue }) => {
       context.run.checkpoints?.waitingForHuman(context);
       enqueue.emit({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: speakerOf(context) });
@@ -486,7 +483,7 @@ export const managerMachine = setup({
             'approval.decide': { actions: 'relayApprovalDecision' },
             'agent.turn.done': {
               target: '#groupChat.selecting',
-              actions: ['endAgentTurn', { type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
+              actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
             'direct.turn.done': [
               { guard: 'handsOverDirectly', actions: 'handOverDirectly' },

@@ -13,8 +13,9 @@ import { speakerSpawner } from './speakerSpawner.js';
  * manager's child `agent:<name>`, and takes every later turn of the run as a
  * `turn` command; the chat's end stops it. A turn whose agent machine is not
  * the resident's (the agent's tool sources changed its rules) gets a new
- * actor, and so does the turn after one that failed or was aborted (its run
- * may have left a model call or tools running).
+ * actor. A turn that fails ends the chat (`reviewTurn`), and the chat's end
+ * stops every resident: no turn follows one that may have left a model call
+ * or tools running.
  */
 export interface ResidentAgent {
   readonly actor: Actor<typeof agentMachine>;
@@ -82,20 +83,4 @@ export function spawnResident(
   const actor = speakerSpawner(spawn)(logic, input === undefined ? { id } : { id, input });
   onAgentEvents(actor, listener);
   run.agents.set(name, { actor, logic: base, listener });
-}
-
-/**
- * The resident of `name` after a turn that ended with `stopReason`: a turn
- * that failed or was aborted may have left work running in its actor, so that
- * actor is dropped (returned, for the manager to stop) and the agent's next
- * turn gets a new one.
- *
- * @example
- * const stale = releaseAfterTurn(context.run.agents, 'writer', result.stopReason);
- */
-export function releaseAfterTurn(agents: ResidentAgents, name: string, stopReason: string): Actor<typeof agentMachine> | undefined {
-  if (stopReason !== 'error' && stopReason !== 'aborted') return undefined;
-  const resident = agents.get(name);
-  agents.delete(name);
-  return resident?.actor;
 }

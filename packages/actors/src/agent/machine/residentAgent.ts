@@ -1,5 +1,5 @@
 import type { ErrorInfo, RunEvent } from '@agentchart/core';
-import { type AnyEventObject, assign, createMachine, enqueueActions, sendParent } from 'xstate';
+import { type AnyEventObject, assign, createMachine, enqueueActions, sendParent, stopChild } from 'xstate';
 import { type RunResult, toRunResult } from '../run/runResult.js';
 import type { AgentContext } from './agentContext.js';
 import { type AgentMachineInput, type agentMachine, initialAgentContext } from './agentMachine.js';
@@ -66,8 +66,16 @@ interface TurnEnqueue {
   spawnChild(src: 'toolRules', options: { id: 'toolRules' }): void;
 }
 
-/** The end of a turn: its result to the parent (the manager), as the run's output would be. */
-const reportTurn = sendParent(({ context }: { context: AgentContext }) => ({ type: 'agent.turn.done', output: toRunResult(context) }) satisfies AgentTurnDoneEvent);
+/**
+ * The end of a turn: its result to the parent (the manager), as the run's
+ * output would be. The tool runner goes with the turn (the next turn's first
+ * full-path batch spawns one, as a run's does): a run persisted while it waits
+ * for approval then lists the children a run of one turn would have, so a
+ * chat snapshot is what it was with an actor per turn.
+ */
+const reportTurn = sendParent(
+  ({ context }: { context: AgentContext }) => ({ type: 'agent.turn.done', output: toRunResult(context) }) satisfies AgentTurnDoneEvent,
+);
 
 /** In `idle`: the next turn begins; a turn whose tools are unusable fails at once (as `tools.unusable` ends a run). */
 const turnTransitions = [
@@ -101,7 +109,7 @@ export function residentAgentMachine(machine: typeof agentMachine): typeof agent
       if (key === 'idle') states[key] = { ...state, on: { ...state.on, turn: turnTransitions } };
       else if (state.type === 'final') {
         const { type: _final, ...rest } = state;
-        states[key] = { ...rest, always: { target: 'idle', actions: reportTurn } };
+        states[key] = { ...rest, always: { target: 'idle', actions: [reportTurn, stopChild('toolRunner')] } };
       } else states[key] = state;
     }
     // The same implementations (the agent's compiled rules included): only the statechart's ends differ.

@@ -1,0 +1,139 @@
+import { type ToolSource, createAgent, createGroupChat } from '@agentchart/actors';
+import { type AnyTool, defineTool, rules } from '@agentchart/core';
+import { scriptedModel } from '@agentchart/providers';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
+import { z } from 'zod';
+import { abortInSecondTurn, agentActorCounter, approvalInSecondTurn, toolTurns } from './fixtures/residentScenarios.js';
+
+/** What these chats did when every turn had its own agent actor (see `residentScenarios.ts`). */
+const before = JSON.parse(readFileSync(new URL('./fixtures/residentScenarios.before.json', import.meta.url), 'utf8'));
+
+describe('resident agents: one actor per agent for the chat run', () => {
+  it('agents with tools speak twice each: the same events and result as with an actor per turn, one actor per agent', async () => {
+    expect(await toolTurns()).toEqual(before.toolTurns);
+    const counter = agentActorCounter();
+    expect(await toolTurns(counter.inspect)).toEqual(before.toolTurnsInspected);
+    expect(before.agentActorsPerTurnBefore).toBe(6);
+    expect(counter.count).toBe(3);
+  });
+
+  it("the inspector sees every model call and tool batch of every turn as states of the agent's one actor", async () => {
+    const states = new Map<string, string[]>();
+    const inspect = (event: InspectionEvent) => {
+      const actor = event.actorRef as { id?: string; logic?: { id?: string } };
+      if (event.type !== '@xstate.snapshot' || actor.logic?.id !== 'agent') return;
+      const id = String(actor.id);
+      const value = (event.snapshot as { value?: unknown }).value;
+      const seen = states.get(id) ?? [];
+      if (typeof value === 'string' && seen.at(-1) !== value) seen.push(value);
+      states.set(id, seen);
+    };
+    await toolTurns(inspect);
+    expect([...states.keys()].sort()).toEqual(['agent:critic', 'agent:planner', 'agent:writer']);
+    // Each turn: a model call (thinking), its batch (acting), the answer (thinking), the end of the turn (idle).
+    const turn = ['thinking', 'acting', 'thinking', 'idle'];
+    expect(states.get('agent:planner')).toEqual(['idle', ...turn, ...turn]);
+    expect(states.get('agent:writer')).toEqual(['idle', ...turn, ...turn]);
+  });
+
+  it('a snapshot taken while an agent waits for approval in its second turn is the same, and resumes the same', async () => {
+    expect(await approvalInSecondTurn()).toEqual(before.approvalInSecondTurn);
+    expect(await approvalInSecondTurn(() => {})).toEqual(before.approvalInSecondTurnInspected);
+  });
+
+  it('an abort during a resident agent’s second turn records the partial turn as before', async () => {
+    const aborted = (await abortInSecondTurn()) as { result: { reason: string; turns: { speaker: string }[] } };
+    expect(aborted).toEqual(before.abortInSecondTurn);
+    expect(aborted.result.reason).toBe('aborted');
+    expect(aborted.result.turns.at(-1)).toMatchObject({ speaker: 'writer', partial: true });
+  });
+});
+
+describe('resident agents and tool sources', () => {
+  it("a list change between an agent's turns reaches its next turn; its actor stays while its machine does", async () => {
+    const alpha = tool('alpha');
+    const source = memorySource('mem', [alpha]);
+    const model = scriptedModel(() => ({ text: 'listed' }));
+    const grower = createAgent({ name: 'grower', model, toolSources: [source] });
+    const changer = createAgent({
+      name: 'changer',
+      model: scriptedModel([{ toolCalls: [{ name: 'grow', arguments: {} }] }, { text: 'grown' }, { text: 'again' }]),
+      tools: [
+        defineTool({
+          name: 'grow',
+          description: 'Adds beta to the source.',
+          parameters: z.object({}),
+          execute: async () => {
+            await source.set([alpha, tool('beta')]);
+            return 'grown';
+          },
+        }),
+      ],
+    });
+    const counter = agentActorCounter();
+    const chat = createGroupChat({ agents: [grower, changer], speakerSelection: 'round_robin', maxRounds: 4, inspect: counter.inspect });
+    const result = await chat.run('Grow.').result;
+    expect(result.reason).toBe('max-rounds');
+    expect(model.requests.map((request) => request.tools.map((spec) => spec.name))).toEqual([['alpha'], ['alpha', 'beta']]);
+    expect(counter.count).toBe(2);
+    await chat.close();
+  });
+
+  it("a list change that changes an agent's rules gives its next turn a new actor with the new rules", async () => {
+    const alpha = tool('alpha');
+    const source = memorySource('mem', [alpha]);
+    const model = scriptedModel((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { text: 'used it' } : { toolCalls: [{ name: 'alpha', arguments: {} }] },
+    );
+    const keeper = createAgent({ name: 'keeper', model, toolSources: [source], toolRules: [rules.maxCount('alpha', 1)] });
+    const changer = createAgent({
+      name: 'changer',
+      model: scriptedModel([{ toolCalls: [{ name: 'grow', arguments: {} }] }, { text: 'grown' }]),
+      tools: [
+        defineTool({
+          name: 'grow',
+          description: 'Adds beta to the source.',
+          parameters: z.object({}),
+          execute: async () => {
+            await source.set([alpha, tool('beta')]);
+            return 'grown';
+          },
+        }),
+      ],
+    });
+    const counter = agentActorCounter();
+    const chat = createGroupChat({ agents: [keeper, changer], speakerSelection: 'round_robin', maxRounds: 3, inspect: counter.inspect });
+    const result = await chat.run('Go.').result;
+    expect(result.reason).toBe('max-rounds');
+    expect(model.requests.map((request) => request.tools.map((spec) => spec.name))).toEqual([['alpha'], [], ['alpha', 'beta'], ['beta']]);
+    // keeper, changer, then keeper again with the rules compiled for the new list: a new actor.
+    expect(counter.count).toBe(3);
+    await chat.close();
+  });
+});
+
+function tool(name: string): AnyTool {
+  return defineTool({ name, description: `The ${name} tool.`, parameters: z.object({}), execute: () => `${name} done` });
+}
+
+/** A tool source in memory: `set` changes its list and tells the listeners, as a server's notification would. */
+function memorySource(name: string, initial: AnyTool[]) {
+  let tools = initial;
+  const listeners = new Set<() => void | Promise<void>>();
+  const source: ToolSource & { set(next: AnyTool[]): Promise<unknown> } = {
+    name,
+    loadTools: async () => tools,
+    onToolsChanged: (listener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    close: async () => {},
+    set: (next) => {
+      tools = next;
+      return Promise.all([...listeners].map((listener) => listener()));
+    },
+  };
+  return source;
+}
