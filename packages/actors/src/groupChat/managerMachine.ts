@@ -17,15 +17,15 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
-import type { DelegatedTurnState } from '../participant/participantProtocol.js';
-import { type DecidedTurn, type ManagerContext, speakerOf, speakingMember, stateValues } from './managerContext.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
+import type { ChatResume, ResumedTurnState } from '../participant/turnPersistence.js';
+import { type ManagerContext, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
 import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
-import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
+import { resumedSpeakerLogic } from './speakerResume.js';
 import { agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
@@ -48,7 +48,8 @@ export interface ManagerInput {
   publish: (event: ChatEvent) => void;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | DelegatedTurnState | DecidedTurn | undefined;
+  /** Where a resumed chat starts, as the persisted turn's participant decided (`TurnPersistence`). */
+  resumeWaiting?: ChatResume | undefined;
   /** The run's token budget. */
   tokenBudget?: TokenBudget | undefined;
   /** The checkpoint hooks of a chat kept in a store. */
@@ -94,10 +95,8 @@ export const managerMachine = setup({
     askSelector: askSelectorActor,
   },
   guards: {
-    resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn',
-    resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
-    resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
-    resumingInCustomTurn: ({ context }) => context.resumeWaiting?.kind === 'participant',
+    /** The chat resumes a persisted turn in the speaking state `state` (`TurnResume.into`). */
+    resumesInto: ({ context }, { state }: { state: ResumedTurnState }) => context.resumeWaiting?.into === state,
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
@@ -123,14 +122,15 @@ export const managerMachine = setup({
       messages: context.messages,
       resumed: context.turns.length > 0 || context.resumeWaiting !== undefined,
     })),
-    /** A person's turn resumed, or (a store checkpoint) a decided speaker's turn that had not begun: routed as decided. */
-    resumeHuman: assign(({ context }) => ({
-      speaker: context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn' ? context.resumeWaiting.speaker : undefined,
-      resumeWaiting: undefined,
-    })),
-    resumeSpeaker: assign(({ context }) => {
-      const waiting = context.resumeWaiting;
-      return { speaker: waiting?.kind === 'approval' || waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting.speaker : undefined };
+    /**
+     * A persisted turn resumes: its speaker speaks. A turn that begins again
+     * (`routing`: a person's, or one decided but not begun) needs nothing
+     * more; the others keep what they continue from until their state takes it.
+     */
+    resumeTurn: assign(({ context }) => {
+      const resume = context.resumeWaiting;
+      if (resume === undefined || resume.into === 'selecting') throw new Error('resumeTurn needs a persisted turn (the resumesInto guard).');
+      return { speaker: resume.speaker, resumeWaiting: resume.into === 'routing' ? undefined : resume };
     }),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
@@ -222,7 +222,7 @@ export const managerMachine = setup({
       const { turn, name } = member;
       const update = turnStart(context);
       const { run } = context;
-      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
+      const resumed = context.resumeWaiting?.into === 'agent' ? context.resumeWaiting.run : undefined;
       if (resumed !== undefined) {
         const base = residentAgentMachine(turn.machine);
         const logic = resumedSpeakerLogic(base, resumed.snapshot, run.sharedState);
@@ -394,10 +394,11 @@ export const managerMachine = setup({
     idle: {
       on: {
         start: [
-          { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
-          { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
-          { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
-          { guard: 'resumingInCustomTurn', target: 'speaking.custom', actions: ['announceStart', 'resumeSpeaker'] },
+          // A resumed chat goes on in the speaking state its persisted turn names (`TurnResume.into`).
+          { guard: { type: 'resumesInto', params: { state: 'routing' } }, target: 'speaking', actions: ['announceStart', 'resumeTurn'] },
+          { guard: { type: 'resumesInto', params: { state: 'agent' } }, target: 'speaking.agent', actions: ['announceStart', 'resumeTurn'] },
+          { guard: { type: 'resumesInto', params: { state: 'chat' } }, target: 'speaking.chat', actions: ['announceStart', 'resumeTurn'] },
+          { guard: { type: 'resumesInto', params: { state: 'custom' } }, target: 'speaking.custom', actions: ['announceStart', 'resumeTurn'] },
           // A new run whose first speaker takes a direct agent turn: `selecting` and `speaking.routing` decided in one step.
           { guard: 'startsWithDirectTurn', target: 'speaking.agent', actions: ['announceStart', 'chooseFirstDirectly'] },
           { target: 'selecting', actions: 'announceStart' },
@@ -654,7 +655,7 @@ function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): D
   return {
     participant: delegate,
     view: context.view,
-    resume: waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting : undefined,
+    resume: waiting?.into === kind ? waiting.turn : undefined,
     context: {
       inspect,
       forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),
