@@ -114,6 +114,44 @@ describe('resident agents and tool sources', () => {
   });
 });
 
+describe('resident agents and unusable tool lists', () => {
+  it("a list its rules cannot take fails the resident agent's next turn before any model call", async () => {
+    const source = memorySource('mem', [tool('vault'), tool('alpha')]);
+    const keeperModel = scriptedModel(() => ({ text: 'keeper here' }));
+    const keeper = createAgent({ name: 'keeper', model: keeperModel, toolSources: [source], toolRules: [rules.maxCount('vault', 1)] });
+    const locker = createAgent({
+      name: 'locker',
+      model: scriptedModel([{ toolCalls: [{ name: 'lock', arguments: {} }] }, { text: 'locked it' }]),
+      tools: [
+        defineTool({
+          name: 'lock',
+          description: 'Removes vault.',
+          parameters: z.object({}),
+          execute: async () => {
+            await source.set([]);
+            return 'locked';
+          },
+        }),
+      ],
+    });
+    const counter = agentActorCounter();
+    const chat = createGroupChat({ agents: [keeper, locker], speakerSelection: 'round_robin', maxRounds: 3, inspect: counter.inspect });
+    const run = chat.run('Go.');
+    const finished: string[] = [];
+    run.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'run.finished') finished.push(`${event.speaker}:${event.event.reason}`);
+    });
+    const result = await run.result;
+    expect(result.reason).toBe('error');
+    expect(result.turns.map((turn) => turn.speaker)).toEqual(['keeper', 'locker', 'keeper']);
+    expect(result.error).toMatchObject({ code: 'TOOL_RULES_UNKNOWN_TOOL' });
+    expect(keeperModel.requests).toHaveLength(1);
+    expect(finished).toEqual(['keeper:completed', 'locker:completed', 'keeper:error']);
+    expect(counter.count).toBe(2); // the keeper's second turn is a command to its first actor
+    await chat.close();
+  });
+});
+
 function tool(name: string): AnyTool {
   return defineTool({ name, description: `The ${name} tool.`, parameters: z.object({}), execute: () => `${name} done` });
 }
