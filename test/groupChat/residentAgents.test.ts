@@ -51,6 +51,57 @@ describe('resident agents: one actor per agent for the chat run', () => {
   });
 });
 
+describe('resident agents in a resumed chat', () => {
+  it('the agent resumed at its approval wait stays resident and takes its later turns', async () => {
+    const makeChat = (inspect?: (event: InspectionEvent) => void) => {
+      const remove = defineTool({
+        name: 'remove',
+        description: 'Removes a file.',
+        parameters: z.object({ path: z.string() }),
+        approval: 'always',
+        execute: ({ path }) => `removed ${path}`,
+      });
+      const cleaner = createAgent({
+        name: 'cleaner',
+        model: scriptedModel((request) =>
+          request.messages.at(-1)?.role === 'tool' ? { text: 'removed it' } : { toolCalls: [{ name: 'remove', arguments: { path: 'a.txt' } }] },
+        ),
+        tools: [remove],
+      });
+      const planner = createAgent({ name: 'planner', model: scriptedModel(() => ({ text: 'next file' })) });
+      return createGroupChat({ agents: [cleaner, planner], speakerSelection: 'round_robin', maxRounds: 5, ...(inspect ? { inspect } : {}) });
+    };
+    const first = makeChat().run('Clean up.');
+    const snapshot = await new Promise<unknown>((resolve) => {
+      first.events$.subscribe((event) => {
+        if (event.type === 'agent.event' && event.event.type === 'approval.requested') queueMicrotask(() => resolve(first.snapshot()));
+      });
+    });
+    first.abort();
+    await first.result;
+    const counter = agentActorCounter();
+    const resumed = makeChat(counter.inspect).resume(JSON.parse(JSON.stringify(snapshot)));
+    resumed.events$.subscribe((event) => {
+      if (event.type === 'agent.event' && event.event.type === 'approval.requested') {
+        const { id } = event.event;
+        queueMicrotask(() => resumed.approve(id));
+      }
+    });
+    const waiting = resumed.waiting();
+    if (waiting?.kind !== 'approval') throw new Error('expected a wait for approval');
+    resumed.approve(waiting.requests[0]?.id ?? '');
+    const result = await resumed.result;
+    expect(result.turns.map((turn) => turn.speaker)).toEqual(['cleaner', 'planner', 'cleaner', 'planner', 'cleaner']);
+    expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual([
+      'removed a.txt',
+      'removed a.txt',
+      'removed a.txt',
+    ]);
+    // The cleaner's actor restored from the snapshot took its two later turns; the planner's was spawned once.
+    expect(counter.count).toBe(2);
+  });
+});
+
 describe('resident agents and tool sources', () => {
   it("a list change between an agent's turns reaches its next turn; its actor stays while its machine does", async () => {
     const alpha = tool('alpha');
