@@ -257,17 +257,8 @@ function agentTurnSetup(
   handoffs: readonly { to: string; description?: string | undefined }[],
   descriptions: ReadonlyMap<string, string>,
 ): AgentTurnSetup {
-  const tools = new Map(config.tools);
-  for (const { to, description } of handoffs) {
-    const tool = defineTool({
-      name: handoffToolName(to),
-      description: description ?? (to === TERMINATE ? 'End the group chat.' : `Hand the conversation to ${to}. ${descriptions.get(to) ?? ''}`.trim()),
-      parameters: noArguments,
-      execute: () => (to === TERMINATE ? 'Ending the chat.' : `Handing the conversation to ${to}.`),
-    });
-    if (tools.has(tool.name)) throw new DuplicateToolError(tool.name);
-    tools.set(tool.name, tool);
-  }
+  // Without handoffs, the agent's own tools (not copied: a chat's agent builds this on its first turn).
+  const tools = handoffs.length === 0 ? config.tools : withHandoffTools(config.tools, handoffs, descriptions);
   const toolNames = [...tools.keys()];
   const addableNames = [...config.addableTools.keys()];
   const toolRules =
@@ -288,7 +279,30 @@ function agentTurnSetup(
     },
     runtime,
     toolMode: normalizeToolMode(config.toolChoice, toolNames, addableNames),
-    knownTools: new Map([...config.addableTools, ...tools]),
+    // Read when a persisted turn resumes.
+    get knownTools() {
+      return new Map([...config.addableTools, ...tools]);
+    },
     direct: tools.size === 0 && addableNames.length === 0 && toolRules === undefined && config.maxToolCalls === Number.POSITIVE_INFINITY,
   };
+}
+
+/** The agent's tools with a handoff tool added for each handoff. */
+function withHandoffTools(
+  own: ReadonlyMap<string, AnyTool>,
+  handoffs: readonly { to: string; description?: string | undefined }[],
+  descriptions: ReadonlyMap<string, string>,
+): Map<string, AnyTool> {
+  const tools = new Map(own);
+  for (const { to, description } of handoffs) {
+    const tool = defineTool({
+      name: handoffToolName(to),
+      description: description ?? (to === TERMINATE ? 'End the group chat.' : `Hand the conversation to ${to}. ${descriptions.get(to) ?? ''}`.trim()),
+      parameters: noArguments,
+      execute: () => (to === TERMINATE ? 'Ending the chat.' : `Handing the conversation to ${to}.`),
+    });
+    if (tools.has(tool.name)) throw new DuplicateToolError(tool.name);
+    tools.set(tool.name, tool);
+  }
+  return tools;
 }

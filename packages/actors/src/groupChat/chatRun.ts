@@ -17,7 +17,7 @@ import { followChatToolSources, loadChatToolSources } from './chatToolSources.js
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
-import { startDirectTurns } from './directAgentTurn.js';
+import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
@@ -225,7 +225,8 @@ export function startChatRun(
   };
   const transcript = () => {
     const snapshot = actor.getSnapshot();
-    return transcriptSoFar(snapshot.context, snapshot.context.run.directTurn.current ?? speakerRun());
+    const direct = snapshot.context.run.directTurn;
+    return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? speakerRun());
   };
   return { run: handle, transcriptSoFar: transcript };
 }

@@ -180,11 +180,12 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
     const messages = runInputMessages(input, 'chat.run(input)');
     checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
     const chatId = runOptions.chatId ?? newChatId();
+    const initialState = runOptions.sharedState ?? this.options.sharedState;
     return {
       chatId,
       messages,
       turns: restoreTurns(messages, runtime.participants, runtime.handoffToolNames),
-      sharedState: structuredClone(runOptions.sharedState ?? this.options.sharedState ?? {}),
+      sharedState: initialState === undefined ? {} : structuredClone(initialState),
       randomState: initialRandomState(runtime.selection, runOptions.randomSeed),
       ...(runOptions.chatId === undefined || runOptions.store !== undefined ? {} : { newRunId: sequentialRunIds(chatId) }),
     };

@@ -13,38 +13,15 @@ import { type RunResult, toRunResult } from '../agent/run/runResult.js';
 import type { SharedStateRef } from '../sharedState/sharedStateMachine.js';
 
 /**
- * Starts the manager's direct agent turn once the macrostep that began it
- * is done: an actor's snapshot observers run after its deferred effects (its
- * emitted events, the children it spawned starting), so the turn's
- * `run.started` follows the manager's `speaker.selected` as a spawned agent
- * actor's does, and an abort sent from a listener of those events finds the
- * turn started, as it would find the actor.
- *
- * @example
- * startDirectTurns(managerActor);
- */
-export function startDirectTurns(manager: {
-  subscribe(observer: {
-    next: (snapshot: { context: { run: { directTurn: { current: DirectAgentTurn | undefined } } } }) => void;
-    error: () => void;
-  }): unknown;
-}): void {
-  manager.subscribe({
-    next: (snapshot) => snapshot.context.run.directTurn.current?.start(),
-    // The run's handle reports the manager's failure.
-    error: () => {},
-  });
-}
-
-/**
  * An agent's chat turn without an actor (docs/performance.md, "Chat turns
  * without an agent actor"). A turn whose every step is one the agent machine
  * takes without a decision — the agent has no tools, no addable tools, no
  * tool rules and no tool-call limit, and nobody inspects the chat nor keeps it
  * in a store — runs the agent machine's own step functions (`agentSteps`) on
  * a plain context here, in the order the machine's transitions run them, and
- * hands the manager the run's result. Creating, starting and stopping the
- * agent actor with its model caller and tool runner was most of a turn's CPU.
+ * hands the run's result to the chat's run of direct turns (`DirectTurnRun`).
+ * Creating, starting and stopping the agent actor with its model caller and
+ * tool runner was most of a turn's CPU.
  * The run events are the machine's, emitted as they happen, in its order.
  *
  * A reply that calls tools anyway (a model naming tools it was not offered)

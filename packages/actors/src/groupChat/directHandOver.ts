@@ -2,28 +2,29 @@ import type { RunResult } from '../agent/run/runResult.js';
 import type { AgentTurnSetup } from './chatMembers.js';
 import { chatBudgetSpent, countTurn } from './chatTokenBudget.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ManagerContext, SelectionDecision } from './managerContext.js';
-import { type TurnOutcome, type TurnReview, reviewTurn } from './reviewTurn.js';
+import { viewFor } from './chatViews.js';
+import { type ManagerContext, type SelectionDecision, selected } from './managerContext.js';
+import { type TurnOutcome, type TurnReview, reviewTurn, turnsPassedTo } from './reviewTurn.js';
 
 /**
  * A direct agent turn's end, when the next turn is one too
- * (docs/performance.md, "Chat turns without an agent actor"): the manager
- * records the turn, decides who speaks next and begins that turn in one
- * transition that stays in `speaking.agent`, instead of going through
- * `selecting` and `speaking.routing` (three microsteps, each with XState's
- * exit and entry sets and a snapshot). The plan is what those states would
- * compute, in their order; it holds only when none of their other branches
- * would fire: the chat goes on, the decision names an agent that takes a
- * direct turn, and that agent has no context condition. Chats that call
- * user code while deciding (a `terminate` predicate, a selection function)
- * never take it: the guard computes the plan, and a plan that does not hold
- * must leave nothing behind.
+ * (docs/performance.md, "Chat turns without an agent actor" and "Runs of
+ * direct turns"): the turn is recorded, the next speaker decided and that
+ * turn begun by the run of direct turns itself (`DirectTurnRun`), without a
+ * macrostep of the manager. The plan is what `recordTurn`, `selecting` and
+ * `speaking.routing` would compute, in their order; it holds only when none
+ * of their other branches would fire: the chat goes on, the decision names
+ * an agent that takes a direct turn, and that agent has no context
+ * condition. Chats that call user code while deciding (a `terminate`
+ * predicate, a selection function) never take it, so a plan that does not
+ * hold leaves nothing behind and the manager decides again the long way.
  */
 export interface DirectHandOver {
   /** The finished turn as `recordTurn` records it. */
   review: TurnReview;
   outcome: TurnOutcome;
-  spend: ManagerContext['spend'];
+  /** The manager's context with the turn recorded (`recordTurn`'s update, the spend counted). */
+  after: ManagerContext;
   /** `decide`'s selection. */
   eligible: string[];
   decision: Extract<SelectionDecision, { kind: 'speaker' }>;
@@ -32,31 +33,15 @@ export interface DirectHandOver {
   turn: AgentTurnSetup;
 }
 
-/** The plan computed by the guard, for the action of the same transition (both get the same event object). */
-const plans = new WeakMap<object, DirectHandOver | null>();
-
 /**
- * The hand-over after a direct turn that ended with `event.output`, or
- * `undefined` when the manager takes the long way (see `DirectHandOver`).
- * `outcomeOf` is how the manager reads an agent's turn from its run result.
+ * The hand-over after a direct turn that ended with `result`, or `undefined`
+ * when the manager takes the long way (see `DirectHandOver`). `outcomeOf` is
+ * how the manager reads an agent's turn from its run result.
  *
  * @example
- * const plan = directHandOver(context, event, agentTurnOutcome);
+ * const plan = directHandOver(context, result, agentTurnOutcome);
  */
 export function directHandOver(
-  context: ManagerContext,
-  event: { output: RunResult },
-  outcomeOf: (context: ManagerContext, result: RunResult) => TurnOutcome,
-): DirectHandOver | undefined {
-  let plan = plans.get(event);
-  if (plan === undefined) {
-    plan = planHandOver(context, event.output, outcomeOf) ?? null;
-    plans.set(event, plan);
-  }
-  return plan ?? undefined;
-}
-
-function planHandOver(
   context: ManagerContext,
   result: RunResult,
   outcomeOf: (context: ManagerContext, result: RunResult) => TurnOutcome,
@@ -66,10 +51,39 @@ function planHandOver(
   const outcome = outcomeOf(context, result);
   const review = reviewTurn(context, context.speaker, outcome);
   if (review.update.reason !== undefined) return undefined;
-  const spend = countTurn(context.spend, outcome);
-  const after: ManagerContext = { ...context, ...review.update, spend };
+  const after = { ...context };
+  const { messages, turns, rounds, lastSpeaker, handoff, reason, error } = review.update;
+  after.messages = messages;
+  after.turns = turns;
+  after.rounds = rounds;
+  after.lastSpeaker = lastSpeaker;
+  after.handoff = handoff;
+  after.reason = reason;
+  after.error = error;
+  after.spend = countTurn(context.spend, outcome);
   const next = nextDirectTurn(after);
-  return next === undefined ? undefined : { review, outcome, spend, ...next };
+  return next === undefined ? undefined : { review, outcome, after, ...next };
+}
+
+/**
+ * The manager's context once `plan` is carried out: what `recordTurn`,
+ * `decide` and `turnStart` would assign, in one new object.
+ *
+ * @example
+ * const next = contextAfterHandOver(plan);
+ */
+export function contextAfterHandOver(plan: DirectHandOver): ManagerContext {
+  const { after, eligible, decision, randomState } = plan;
+  const next = decision.speaker;
+  // Property by property on one copy (what `decide`, `selected` and `turnStart` set): no second spread.
+  const context = { ...after };
+  context.selection = { eligible, decision, rejected: [] };
+  context.randomState = randomState;
+  context.resumeWaiting = undefined;
+  Object.assign(context, selected(next));
+  context.turns = turnsPassedTo(next, after.turns);
+  context.view = viewFor(next, after.messages, context.turns, after.runtime.views);
+  return context;
 }
 
 /**

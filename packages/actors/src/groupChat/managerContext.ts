@@ -6,7 +6,7 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurnActor.js';
-import type { DirectAgentTurn } from './directAgentTurn.js';
+import type { DirectTurnRun } from './directTurnRun.js';
 import type { ResidentAgents } from './residentAgents.js';
 import type { ChatEvent, ChatTurn, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
@@ -35,8 +35,9 @@ export interface ManagerRun {
   /** Set only for a chat kept in a store (see `chatCheckpoints.ts`). */
   checkpoints: ChatCheckpoints | undefined;
   /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
-  currentTurn: CurrentTurn /** The agent turn taken now without an agent actor, if any (see `DirectAgentTurn`). */;
-  directTurn: { current: DirectAgentTurn | undefined };
+  currentTurn: CurrentTurn;
+  /** The agent turns taken now without an agent actor, and the context they moved on (see `DirectTurnRun`). */
+  directTurn: DirectTurnRun;
   /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
   agents: ResidentAgents;
 }
@@ -84,6 +85,11 @@ export interface ManagerContext {
 export interface ChatSpend {
   usage: Usage;
   cost: number | undefined;
+}
+
+/** The context once `speaker` is chosen to speak next. */
+export function selected(speaker: string): Pick<ManagerContext, 'speaker' | 'redirects' | 'handoff'> {
+  return { speaker, redirects: 0, handoff: undefined };
 }
 
 /** What selection functions and termination predicates see. */

@@ -10,19 +10,18 @@ import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
-import { DirectAgentTurn } from './directAgentTurn.js';
-import { chatEndsAfterDirectTurn, directHandOver, firstDirectTurn } from './directHandOver.js';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import { chatEndsAfterDirectTurn, firstDirectTurn } from './directHandOver.js';
+import { DirectTurnRun } from './directTurnRun.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
 import type { ChatResume, ResumedTurnState } from '../participant/turnPersistence.js';
-import { type ManagerContext, speakerOf, speakingMember, stateValues } from './managerContext.js';
+import { type ManagerContext, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
-import { type TurnOutcome, reviewTurn } from './reviewTurn.js';
+import { type TurnOutcome, reviewTurn, turnsPassedTo } from './reviewTurn.js';
 import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { resumedSpeakerLogic } from './speakerResume.js';
@@ -62,7 +61,7 @@ export type ManagerEvent =
   | { type: 'abort' }
   /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
   | AgentTurnDoneEvent
-  /** A direct agent turn (no agent actor, see `DirectAgentTurn`) ended with `output`. */
+  /** A run of direct agent turns (no agent actor, see `DirectTurnRun`) ended with a turn that ended with `output`. */
   | { type: 'direct.turn.done'; output: RunResult };
 
 /** The `auto` selector's reply, as the selection guards and actions read it. */
@@ -109,8 +108,9 @@ export const managerMachine = setup({
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
     startsWithDirectTurn: ({ context, event }) => firstDirectTurn(context, event) !== undefined,
-    endsAfterDirectTurn: ({ context, event }) => event.type === 'direct.turn.done' && chatEndsAfterDirectTurn(context, event, agentTurnOutcome),
-    handsOverDirectly: ({ context, event }) => event.type === 'direct.turn.done' && directHandOver(context, event, agentTurnOutcome) !== undefined,
+    endsAfterDirectTurn: ({ context, event }) =>
+      event.type === 'direct.turn.done' && chatEndsAfterDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome),
+    directTurnHoldsAborts: ({ context }) => context.run.directTurn.holdsAborts(),
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
@@ -217,7 +217,7 @@ export const managerMachine = setup({
      * A resumed turn's run goes on from its snapshot (the turn start is the
      * same function of the persisted transcript, so its view is the one it had).
      */
-    beginAgentTurn: enqueueActions(({ context, enqueue, self }) => {
+    beginAgentTurn: enqueueActions(({ context, enqueue }) => {
       const member = speakingMember(context, 'agent');
       const { turn, name } = member;
       const update = turnStart(context);
@@ -237,8 +237,8 @@ export const managerMachine = setup({
       const runtime = turnRuntime(turn.runtime(run.inspected), context);
       run.checkpoints?.turnBegins({ ...context, ...update });
       if (takesDirectTurn(context, turn)) {
-        // No agent actor: the turn runs the agent's steps itself and sends its result back (docs/performance.md).
-        beginDirectTurn(run, name, turn, runtime, update.view, self);
+        // No agent actor: the turn runs the agent's steps itself (docs/performance.md).
+        run.directTurn.begin(run, name, turn, runtime, update.view);
         enqueue.assign(update);
         return;
       }
@@ -263,30 +263,6 @@ export const managerMachine = setup({
       // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
       const { unusable } = turn;
       enqueue.sendTo(agentChildId(name), unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
-    }),
-    /**
-     * A direct turn ended and the next is one too (`directHandOver`): what
-     * `recordTurn`, `decide`, `announceDecision` and `beginAgentTurn` do,
-     * in their order, in one action.
-     */
-    handOverDirectly: enqueueActions(({ context, event, enqueue, self }) => {
-      const plan = event.type === 'direct.turn.done' ? directHandOver(context, event, agentTurnOutcome) : undefined;
-      if (plan === undefined) throw new Error('handOverDirectly needs a direct hand-over (the handsOverDirectly guard).');
-      const { review, outcome, spend, eligible, decision, randomState, turn } = plan;
-      const speaker = speakerOf(context);
-      const next = decision.speaker;
-      // What `turnStart` gives on the context after the turn and the decision (no copy of the whole context).
-      const turns = turnsPassedTo(next, review.update.turns);
-      const view = viewFor(next, review.update.messages, turns, context.runtime.views);
-      const selection = { eligible, decision, rejected: [] };
-      enqueue.assign({ ...review.update, spend, selection, randomState, resumeWaiting: undefined, ...selected(next), turns, view });
-      const { chatId } = context.run;
-      enqueue.emit({ type: 'turn.finished', chatId, round: review.update.rounds, speaker, messages: review.messages });
-      if (outcome.handoff !== undefined) enqueue.emit({ type: 'handoff', chatId, from: speaker, to: outcome.handoff, via: 'tool' });
-      if (decision.by === 'after-work') enqueue.emit({ type: 'handoff', chatId, from: speaker, to: next, via: 'after-work' });
-      enqueue.emit({ type: 'speaker.selected', chatId, round: review.update.rounds + 1, speaker: next, by: decision.by, eligible });
-      const runtime = turnRuntime(turn.runtime(false), { run: context.run, spend, runtime: context.runtime });
-      beginDirectTurn(context.run, next, turn, runtime, view, self);
     }),
     /** What `decide` and `announceDecision` do for a first speaker that takes a direct turn (`firstDirectTurn`). */
     chooseFirstDirectly: enqueueActions(({ context, event, enqueue }) => {
@@ -325,7 +301,8 @@ export const managerMachine = setup({
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, enqueue }) => {
-      const turn = partialTurn(context, context.run.directTurn.current ?? speakingResident(context));
+      // (A direct turn was stopped by the exit from `speaking.agent` that came first; a resident agent is the speaker's.)
+      const turn = partialTurn(context, context.run.directTurn.stoppedTurn() ?? speakingResident(context));
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -339,11 +316,12 @@ export const managerMachine = setup({
       });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
-    /** The end of an agent's turn: a direct turn still running is stopped (an abort), and the slot cleared. */
-    endDirectTurn: ({ context }) => {
-      context.run.directTurn.current?.stop();
-      context.run.directTurn.current = undefined;
-    },
+    /** The end of an agent's turn: a direct turn still running is stopped (an abort). */
+    endDirectTurn: ({ context }) => context.run.directTurn.stop(),
+    /** A run of direct turns ended (or was aborted): the manager takes over the context it moved on (`DirectTurnRun`). */
+    catchUpDirectTurns: assign(({ context }) => context.run.directTurn.catchUp()),
+    /** An abort while a run of direct turns announces and starts a turn: sent again once that turn has started. */
+    holdAbortForDirectTurn: ({ context }) => context.run.directTurn.holdAbort(),
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
@@ -358,7 +336,7 @@ export const managerMachine = setup({
   },
 }).createMachine({
   id: 'groupChat',
-  context: ({ input, spawn }) => ({
+  context: ({ input, spawn, self }) => ({
     runtime: input.runtime,
     run: {
       chatId: input.chatId,
@@ -370,7 +348,7 @@ export const managerMachine = setup({
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
-      directTurn: { current: undefined },
+      directTurn: new DirectTurnRun(self, agentTurnOutcome),
       agents: new Map(),
     },
     messages: input.messages,
@@ -480,23 +458,30 @@ export const managerMachine = setup({
           entry: 'beginAgentTurn',
           exit: 'endDirectTurn',
           on: {
-            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
+            abort: [
+              { guard: 'directTurnHoldsAborts', actions: 'holdAbortForDirectTurn' },
+              { target: '#groupChat.terminated', actions: ['catchUpDirectTurns', 'recordPartialTurn', 'endAborted'] },
+            ],
             'approval.decide': { actions: 'relayApprovalDecision' },
             'agent.turn.done': {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
+            // A run of direct turns ended (the next speaker takes no direct turn, or the chat ends): caught up, then recorded.
             'direct.turn.done': [
-              { guard: 'handsOverDirectly', actions: 'handOverDirectly' },
               // The chat ends with this turn: recorded, then `decide`'s ending, straight to `terminated`.
               {
                 guard: 'endsAfterDirectTurn',
                 target: '#groupChat.terminated',
-                actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }, 'decide'],
+                actions: [
+                  'catchUpDirectTurns',
+                  { type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) },
+                  'decide',
+                ],
               },
               {
                 target: '#groupChat.selecting',
-                actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
+                actions: ['catchUpDirectTurns', { type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
               },
             ],
           },
@@ -566,25 +551,6 @@ export const managerMachine = setup({
   },
 });
 
-/** Begins `speaker`'s direct turn (`DirectAgentTurn`) in the manager's slot: it starts once the macrostep is done (`startDirectTurns`). */
-function beginDirectTurn(
-  run: ManagerContext['run'],
-  speaker: string,
-  turn: AgentTurnSetup,
-  runtime: AgentRuntime,
-  view: Message[],
-  self: { send(event: ManagerEvent): void },
-): void {
-  const { chatId, publish, sharedState, newRunId } = run;
-  run.directTurn.current = new DirectAgentTurn(
-    { runtime, runId: newRunId(), messages: view, toolMode: turn.toolMode, state: { ref: sharedState } },
-    {
-      emit: (event) => publish({ type: 'agent.event', chatId, speaker, event }),
-      done: (output) => self.send({ type: 'direct.turn.done', output }),
-    },
-  );
-}
-
 /**
  * Whether the speaking agent's turn runs without an agent actor
  * (`DirectAgentTurn`): its run has no decision to make (`AgentTurnSetup.direct`),
@@ -600,19 +566,6 @@ function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'vie
   const speaker = speakerOf(context);
   const turns = turnsPassedTo(speaker, context.turns);
   return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
-}
-
-/** The turns with the last one marked as passed to `speaker` (`addressedTo`). */
-function turnsPassedTo(speaker: string, turns: readonly ChatTurn[]): ChatTurn[] {
-  const passed = turns.slice();
-  const last = passed.at(-1);
-  if (last !== undefined) passed[passed.length - 1] = { ...last, addressedTo: speaker };
-  return passed;
-}
-
-/** The context once `speaker` is chosen to speak next. */
-function selected(speaker: string): Partial<ManagerContext> {
-  return { speaker, redirects: 0, handoff: undefined };
 }
 
 function selectedEvent(context: ManagerContext, speaker: string, by: SelectionSource): ChatEvent {

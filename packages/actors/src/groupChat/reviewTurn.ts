@@ -41,6 +41,14 @@ export function appendTurn(context: ManagerContext, speaker: string, turnMessage
   return { update: { messages, turns: [...context.turns, turn], rounds: context.rounds + 1, lastSpeaker: speaker }, messages: turnMessages };
 }
 
+/** The turns with the last one marked as passed to `speaker` (`addressedTo`). */
+export function turnsPassedTo(speaker: string, turns: readonly ChatTurn[]): ChatTurn[] {
+  const passed = turns.slice();
+  const last = passed.at(-1);
+  if (last !== undefined) passed[passed.length - 1] = { ...last, addressedTo: speaker };
+  return passed;
+}
+
 /**
  * Appends a turn to the transcript and decides whether it ends the chat:
  * a failed speaker (`error`), a reply matching `terminate`
@@ -49,7 +57,9 @@ export function appendTurn(context: ManagerContext, speaker: string, turnMessage
  */
 export function reviewTurn(context: ManagerContext, speaker: string, outcome: TurnOutcome): TurnReview {
   const handoff = outcome.handoff === TERMINATE ? undefined : outcome.handoff;
-  const update: TurnReview['update'] = { ...appendTurn(context, speaker, outcome.messages).update, handoff, reason: undefined, error: undefined };
+  // Spelled out: a second spread in a literal takes V8's slow path, and this runs at every turn.
+  const { messages, turns, rounds, lastSpeaker } = appendTurn(context, speaker, outcome.messages).update;
+  const update: TurnReview['update'] = { messages, turns, rounds, lastSpeaker, handoff, reason: undefined, error: undefined };
   const reply = lastReply(outcome.messages);
   const predicate = context.runtime.isTerminationMessage;
   if (outcome.error !== undefined) {
