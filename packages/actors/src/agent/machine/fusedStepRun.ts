@@ -42,11 +42,12 @@ export interface FusedStepIo {
  * @example
  * new FusedStepRun(context, 3, { emit, sendBack, controller, call }).start(reply);
  */
-export class FusedStepRun implements FusedStepInFlight {
+export class FusedStepRun implements FusedStepInFlight, StepOutput {
   /** The context fields this step (and the loop's steps before it) changed, for the machine to assign. */
   readonly patch: Partial<AgentContext>;
   readonly #context: AgentContext;
-  readonly #output: StepOutput;
+  /** Where the step functions write: this step itself (`assign`, `emit`, `sendTo`), no closures per step. */
+  readonly #output: StepOutput = this;
   readonly #slot: FusedStepSlot;
   readonly #io: FusedStepIo;
   #controller: AbortController | undefined;
@@ -67,23 +68,29 @@ export class FusedStepRun implements FusedStepInFlight {
     this.patch = loop === undefined ? {} : loop.patch;
     this.#slot = start.runtime.fusedStep;
     this.#io = io;
+  }
+
+  /** A step function's context change: into the step's copy of the context and its patch. */
+  assign(part: Partial<AgentContext>): void {
     const context = this.#context as unknown as Record<string, unknown>;
     const patch = this.patch as Record<string, unknown>;
-    this.#output = {
-      assign(part) {
-        for (const key in part) {
-          const value = part[key as keyof AgentContext];
-          patch[key] = value;
-          context[key] = value;
-        }
-      },
-      emit: io.emit,
-      sendTo: (childId, command) => {
-        // `startStep` of the loop's next step: the model call is made here, not by the machine.
-        if (childId !== 'model' || io.call === undefined) throw new Error('A fused step sends no commands to children but the next model call.');
-        io.call(command as CallModelCommand, this);
-      },
-    };
+    for (const key in part) {
+      const value = part[key as keyof AgentContext];
+      patch[key] = value;
+      context[key] = value;
+    }
+  }
+
+  /** A step function's run event: out at once. */
+  emit(event: RunEvent): void {
+    this.#io.emit(event);
+  }
+
+  /** `startStep` of the loop's next step: the model call is made here, not by the machine. */
+  sendTo(childId: 'model' | 'toolRunner' | 'toolRules', command: AnyEventObject): void {
+    const io = this.#io;
+    if (childId !== 'model' || io.call === undefined) throw new Error('A fused step sends no commands to children but the next model call.');
+    io.call(command as CallModelCommand, this);
   }
 
   /**
