@@ -108,7 +108,6 @@ class RunToolContext implements ToolContext {
   readonly toolName: string;
   readonly agentName: string;
   readonly runId: string;
-  readonly signal: AbortSignal;
   readonly #call: ToolCall;
   readonly #env: RunToolEnvironment;
   #state: ToolContext['state'] | undefined;
@@ -121,7 +120,11 @@ class RunToolContext implements ToolContext {
     this.toolName = tool.name;
     this.agentName = env.agentName;
     this.runId = env.runId;
-    this.signal = env.signal;
+  }
+
+  /** Read from the batch when asked for: a fused batch makes its run's abort controller only for a tool that reads it. */
+  get signal(): AbortSignal {
+    return this.#env.signal;
   }
 
   get idempotencyKey(): string {

@@ -50,7 +50,10 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
   readonly #output: StepOutput = this;
   readonly #slot: FusedStepSlot;
   readonly #io: FusedStepIo;
+  /** The run's abort controller for tool calls, taken from `io` when a call first reads its `signal`. */
   #controller: AbortController | undefined;
+  /** Why the step was stopped with calls running before any of them read its `signal`: the signal is aborted when made. */
+  #abortedWith: AbortedError | undefined;
   #running = 0;
   /** How deep in `#busy` the step is (a tool's synchronous report nests). */
   #depth = 0;
@@ -129,14 +132,30 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
   stop(): void {
     if (this.#phase === 'running') this.#phase = 'stopped';
     if (this.#slot.current === this) this.#slot.current = undefined;
-    if (this.#running > 0) this.#controller?.abort(new AbortedError('The run was aborted.'));
+    if (this.#running === 0) return;
+    const reason = new AbortedError('The run was aborted.');
+    if (this.#controller === undefined) this.#abortedWith ??= reason;
+    else this.#controller.abort(reason);
+  }
+
+  /**
+   * The signal of this batch's calls: the run's one controller, made by `io`
+   * when a call first reads it (most tools never do: a run then makes none),
+   * aborted at once when the step was stopped before.
+   */
+  #toolSignal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = this.#io.controller();
+      if (this.#abortedWith !== undefined && !this.#controller.signal.aborted) this.#controller.abort(this.#abortedWith);
+    }
+    return this.#controller.signal;
   }
 
   #runBatch(): void {
     const context = this.#context;
     const { runtime } = context;
     const agentName = runtime.agentName;
-    this.#controller = this.#io.controller();
+    const run = this;
     let state: ReturnType<typeof toolStateHandle> | undefined;
     const env: ToolCallEnvironment = {
       tools: offeredToolsByName(context),
@@ -146,7 +165,9 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
       agentName,
       runId: context.runId,
       step: context.step,
-      signal: this.#controller.signal,
+      get signal() {
+        return run.#toolSignal();
+      },
       stateFor: (call) => {
         state ??= toolStateHandle(context);
         return state.withSource({ agent: agentName, toolName: call.name, callId: call.id });
