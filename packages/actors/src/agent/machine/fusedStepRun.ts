@@ -155,7 +155,6 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
     const context = this.#context;
     const { runtime } = context;
     const agentName = runtime.agentName;
-    const run = this;
     let state: ReturnType<typeof toolStateHandle> | undefined;
     const env: ToolCallEnvironment = {
       tools: offeredToolsByName(context),
@@ -165,9 +164,7 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
       agentName,
       runId: context.runId,
       step: context.step,
-      get signal() {
-        return run.#toolSignal();
-      },
+      signal: () => this.#toolSignal(),
       stateFor: (call) => {
         state ??= toolStateHandle(context);
         return state.withSource({ agent: agentName, toolName: call.name, callId: call.id });
