@@ -12,6 +12,7 @@ import {
 } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
 import { z } from 'zod';
 import { type TestClock, testClock } from '../store/runStoreContract.js';
 import { type JournaledToolOptions, journaledTool } from './journaledTool.js';
@@ -516,6 +517,33 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       expect(world.modelCalls).toBe(3); // checker again, then clerk's two calls of turn 3
       expect(dead.ledger).toHaveLength(3);
       expect(world.ledger).toHaveLength(3); // turn 3 only
+      dying.abort();
+    });
+
+    it('a chat killed in the second turn of a resident agent resumes from that turn’s last step; one actor per agent', async () => {
+      const clock = testClock();
+      const [first, second] = await processes(clock);
+      const dead = { ledger: [] as string[], modelCalls: 0 };
+      const chatId = newId();
+      let agentActors = 0;
+      const inspect = (event: InspectionEvent) => {
+        if (event.type === '@xstate.actor' && (event.actorRef as { logic?: { id?: string } }).logic?.id === 'agent') agentActors += 1;
+      };
+      // clerk: calls 1 and 2 (turn 1); checker: call 3; clerk's turn 3: call 4 runs its batch, call 5 never returns.
+      const dying = chatOf(dead, new Set(['model5'])).run('look up Ann', { store: first, chatId, owner: 'w1', leaseMs: LEASE, inspect });
+      await until(async () => dead.modelCalls === 5);
+      // The batch's results are stored with the checkpoint after it, written while call 5 is under way.
+      await until(async () => (await first.listCalls(chatId)).filter((call) => call.status === 'finished').length === 6);
+      expect(agentActors).toBe(2); // clerk (both its turns) and checker
+      expect(dead.ledger).toHaveLength(6);
+      clock.advance(LEASE + 1);
+      const world = { ledger: [] as string[], modelCalls: 0 };
+      const chat = chatOf(world).resume(chatId, { store: second, owner: 'w2', leaseMs: LEASE });
+      const result = await chat.result;
+      expect(result.turns.map((turn) => turn.speaker)).toEqual(['clerk', 'checker', 'clerk']);
+      expect(world.modelCalls).toBe(1); // only the answer of turn 3 is asked for again
+      expect(world.ledger).toEqual([]); // both batches ran once, in the dead process
+      expect(result.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'finished after 6 results' }); // its view holds both turns' results
       dying.abort();
     });
 

@@ -5,6 +5,26 @@ import { createMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 
 describe('machine diagrams', () => {
+  it('labels a guard with the params written in the machine, and not with params computed at run time', () => {
+    const machine = createMachine({
+      initial: 'a',
+      states: {
+        a: {
+          on: {
+            go: [
+              { guard: { type: 'into', params: { state: 'b' } }, target: 'b' },
+              { guard: { type: 'into', params: () => ({ state: 'c' }) }, target: 'c' },
+            ],
+          },
+        },
+        b: {},
+        c: {},
+      },
+    });
+    const guards = machineGraph(machine).edges.map((edge) => `${edge.target}:${edge.guard}`);
+    expect(guards).toEqual(['(machine).b:into(b)', '(machine).c:into']);
+  });
+
   it('reads the agent machine into states and labelled transitions', () => {
     const graph = machineGraph(agentMachine);
     // The agent machine grows with features; these states and transitions are its backbone.

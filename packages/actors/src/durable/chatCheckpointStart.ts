@@ -29,12 +29,12 @@ export function checkpointStart(
   const { chatId, messages, turns, rounds, lastSpeaker, sharedState, randomState } = checkpoint;
   const base = { chatId, messages, turns, rounds, lastSpeaker, sharedState, randomState };
   if (waiting.kind === 'selecting') return base;
-  if (waiting.kind === 'choice') return { ...base, resumedFrom: { ...checkpoint, version: 2, waiting }, resumeWaiting: waiting };
+  if (waiting.kind === 'choice') return { ...base, resumedFrom: { ...checkpoint, version: 2, waiting }, resumeWaiting: { into: 'selecting' } };
   const wrap =
     checkpoints === undefined ? undefined : (speakerRuntime: AgentRuntime, speaker: string) => checkpoints.speakerRuntime(speakerRuntime, speaker);
   const resumeWaiting = checkPersistedTurn(waiting, runtime, { checkpoint: true, wrap });
   // What the handle shows (and persists) before the chat starts: only a wait for a person, all the way in.
-  const persisted = resumeWaiting.kind === 'nested' || resumeWaiting.kind === 'participant' ? resumeWaiting : waiting;
+  const persisted = resumeWaiting.into === 'chat' || resumeWaiting.into === 'custom' ? resumeWaiting.turn : waiting;
   if (!isWait(persisted)) return { ...base, resumeWaiting };
   const version = persisted.kind === 'nested' || persisted.kind === 'participant' ? checkpoint.version : 2;
   return { ...base, resumedFrom: { ...checkpoint, version, waiting: persisted }, resumeWaiting };

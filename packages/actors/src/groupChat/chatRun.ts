@@ -1,7 +1,6 @@
 import { ApprovalError } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
-import { type Actor, type AnyActorRef, createActor } from 'xstate';
-import type { agentMachine } from '../agent/machine/agentMachine.js';
+import { createActor } from 'xstate';
 import { pendingRequests } from '../agent/machine/approvals.js';
 import { persistRun } from '../agent/run/runSnapshot.js';
 import { snapshotVersion } from './chatSnapshot.js';
@@ -19,6 +18,7 @@ import { type InspectOption, combineInspectors } from '../inspection/inspectOpti
 import { announceRun, globalInspectors } from '../inspection/runObservers.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
 import { startDirectTurns } from './directTurnRun.js';
+import { speakingResident } from './residentAgents.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
@@ -82,11 +82,15 @@ export function startChatRun(
     },
   });
 
-  const speakerRun = () => actor.getSnapshot().children.speaker as Actor<typeof agentMachine> | undefined;
+  /** The resident actor of the agent taking its turn now, on the actor path (see `residentAgents.ts`). */
+  const speakerRun = () => {
+    const snapshot = actor.getSnapshot();
+    return snapshot.status === 'active' && snapshot.matches({ speaking: 'agent' }) ? speakingResident(snapshot.context) : undefined;
+  };
   /** The agent taking its turn now (for tool-source list changes). */
   const speakingAgent = () => {
     const snapshot = actor.getSnapshot();
-    const run = snapshot.status === 'active' && snapshot.matches({ speaking: 'agent' }) ? speakerRun() : undefined;
+    const run = speakerRun();
     return run === undefined ? undefined : { name: speakerOf(snapshot.context), actor: run };
   };
 
@@ -96,7 +100,7 @@ export function startChatRun(
     if (resumedFrom !== undefined && notStarted()) return persistedWaiting(resumedFrom.waiting);
     if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: speakerOf(snapshot.context) };
     if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
-    const agent = snapshot.matches({ speaking: 'agent' }) ? speakerRun()?.getSnapshot() : undefined;
+    const agent = speakerRun()?.getSnapshot();
     if (agent?.matches('awaitingApproval')) {
       return { kind: 'approval', speaker: speakerOf(snapshot.context), requests: pendingRequests(agent.context.approvals) };
     }
@@ -201,8 +205,11 @@ export function startChatRun(
       const nested = waitingNested();
       let persisted: GroupChatSnapshot['waiting'];
       if (nested !== undefined) persisted = nested.persist();
-      else if (now.kind === 'approval') persisted = { ...now, run: persistRun(speakerRun() as Actor<typeof agentMachine>) };
-      else persisted = now;
+      else if (now.kind === 'approval') {
+        const run = speakerRun();
+        if (run === undefined) throw new Error('The chat waits for an approval without a speaking agent (a bug in agentchart).');
+        persisted = { ...now, run: persistRun(run) };
+      } else persisted = now;
       return structuredClone({
         version: snapshotVersion(persisted),
         chatId: context.run.chatId,
@@ -219,7 +226,7 @@ export function startChatRun(
   const transcript = () => {
     const snapshot = actor.getSnapshot();
     const direct = snapshot.context.run.directTurn;
-    return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? (snapshot.children.speaker as AnyActorRef | undefined));
+    return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? speakerRun());
   };
   return { run: handle, transcriptSoFar: transcript };
 }

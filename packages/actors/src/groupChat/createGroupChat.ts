@@ -205,7 +205,7 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
       randomState: copy.randomState,
       resumedFrom: copy,
       // The turn it stands in, checked by the persistence of the participant whose turn it is.
-      resumeWaiting: copy.waiting.kind === 'choice' ? copy.waiting : checkPersistedTurn(copy.waiting, runtime, {}),
+      resumeWaiting: copy.waiting.kind === 'choice' ? { into: 'selecting' } : checkPersistedTurn(copy.waiting, runtime, {}),
     };
   }
 }

@@ -1,14 +1,14 @@
 import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
-import type { DelegatedTurnState } from '../participant/participantProtocol.js';
+import type { ChatResume } from '../participant/turnPersistence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurnActor.js';
 import type { DirectTurnRun } from './directTurnRun.js';
-import type { ResumedSpeaker } from './speakerResume.js';
-import type { ChatEvent, ChatTurn, PersistableWaiting, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
+import type { ResidentAgents } from './residentAgents.js';
+import type { ChatEvent, ChatTurn, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
 /** What the selection step decided. */
 export type SelectionDecision =
@@ -38,6 +38,8 @@ export interface ManagerRun {
   currentTurn: CurrentTurn;
   /** The agent turns taken now without an agent actor, and the context they moved on (see `DirectTurnRun`). */
   directTurn: DirectTurnRun;
+  /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
+  agents: ResidentAgents;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */
@@ -73,16 +75,10 @@ export interface ManagerContext {
   handoff: string | undefined;
   reason: TerminationReason | undefined;
   error: ErrorInfo | undefined;
-  /** Set when resuming a persisted chat that waited for a person (a turn, a choice, a tool approval of its speaker, or inside its nested chat). */
-  resumeWaiting: PersistableWaiting | ResumedSpeaker | DelegatedTurnState | DecidedTurn | undefined;
+  /** Set when a resumed chat starts: where it goes on, as the persisted turn's participant decided (`TurnPersistence`); cleared once taken. */
+  resumeWaiting: ChatResume | undefined;
   /** What the turns of this run used so far (a resumed chat counts from the resume). */
   spend: ChatSpend;
-}
-
-/** A store checkpoint taken when a speaker was decided, before its turn began: resumed, that speaker's turn begins. */
-export interface DecidedTurn {
-  kind: 'turn';
-  speaker: string;
 }
 
 /** A chat's tokens so far, and what they cost (for turns whose model has a price). */

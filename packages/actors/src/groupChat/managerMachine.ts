@@ -1,7 +1,8 @@
-import type { Message, RunEvent, TokenBudget } from '@agentchart/core';
+import type { Message, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import { assign, emit, enqueueActions, sendTo, setup, stopChild } from 'xstate';
-import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
+import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
+import type { AgentMachineInput } from '../agent/machine/agentMachine.js';
+import { type AgentTurnDoneEvent, residentAgentMachine } from '../agent/machine/residentAgent.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
@@ -16,16 +17,16 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import { decideNextSpeaker } from './decideNextSpeaker.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, PersistableWaiting, SelectionSource } from './groupChatTypes.js';
-import type { DelegatedTurnState } from '../participant/participantProtocol.js';
-import { type DecidedTurn, type ManagerContext, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
+import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
+import type { ChatResume, ResumedTurnState } from '../participant/turnPersistence.js';
+import { type ManagerContext, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, reviewTurn, turnsPassedTo } from './reviewTurn.js';
 import { chatBudgetSpent, countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
-import { type ResumedSpeaker, resumedSpeakerLogic } from './speakerResume.js';
-import { speakerSpawner } from './speakerSpawner.js';
+import { resumedSpeakerLogic } from './speakerResume.js';
+import { agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -47,7 +48,8 @@ export interface ManagerInput {
   publish: (event: ChatEvent) => void;
   /** The run's `inspect` option, handed on to nested chats. */
   inspect?: InspectOption | undefined;
-  resumeWaiting?: PersistableWaiting | ResumedSpeaker | DelegatedTurnState | DecidedTurn | undefined;
+  /** Where a resumed chat starts, as the persisted turn's participant decided (`TurnPersistence`). */
+  resumeWaiting?: ChatResume | undefined;
   /** The run's token budget. */
   tokenBudget?: TokenBudget | undefined;
   /** The checkpoint hooks of a chat kept in a store. */
@@ -58,7 +60,8 @@ export type ManagerEvent =
   | ChatControlEvent
   | { type: 'start' }
   | { type: 'abort' }
-  | { type: 'xstate.done.actor.speaker'; output: RunResult }
+  /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
+  | AgentTurnDoneEvent
   /** A run of direct agent turns (no agent actor, see `DirectTurnRun`) ended with a turn that ended with `output`. */
   | { type: 'direct.turn.done'; output: RunResult };
 
@@ -92,10 +95,8 @@ export const managerMachine = setup({
     askSelector: askSelectorActor,
   },
   guards: {
-    resumingWithHuman: ({ context }) => context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn',
-    resumingWithApproval: ({ context }) => context.resumeWaiting?.kind === 'approval',
-    resumingInNestedChat: ({ context }) => context.resumeWaiting?.kind === 'nested',
-    resumingInCustomTurn: ({ context }) => context.resumeWaiting?.kind === 'participant',
+    /** The chat resumes a persisted turn in the speaking state `state` (`TurnResume.into`). */
+    resumesInto: ({ context }, { state }: { state: ResumedTurnState }) => context.resumeWaiting?.into === state,
     chatEnds: ({ context }) => context.reason !== undefined,
     decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
     decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
@@ -122,14 +123,15 @@ export const managerMachine = setup({
       messages: context.messages,
       resumed: context.turns.length > 0 || context.resumeWaiting !== undefined,
     })),
-    /** A person's turn resumed, or (a store checkpoint) a decided speaker's turn that had not begun: routed as decided. */
-    resumeHuman: assign(({ context }) => ({
-      speaker: context.resumeWaiting?.kind === 'human' || context.resumeWaiting?.kind === 'turn' ? context.resumeWaiting.speaker : undefined,
-      resumeWaiting: undefined,
-    })),
-    resumeSpeaker: assign(({ context }) => {
-      const waiting = context.resumeWaiting;
-      return { speaker: waiting?.kind === 'approval' || waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting.speaker : undefined };
+    /**
+     * A persisted turn resumes: its speaker speaks. A turn that begins again
+     * (`routing`: a person's, or one decided but not begun) needs nothing
+     * more; the others keep what they continue from until their state takes it.
+     */
+    resumeTurn: assign(({ context }) => {
+      const resume = context.resumeWaiting;
+      if (resume === undefined || resume.into === 'selecting') throw new Error('resumeTurn needs a persisted turn (the resumesInto guard).');
+      return { speaker: resume.speaker, resumeWaiting: resume.into === 'routing' ? undefined : resume };
     }),
     /**
      * After a turn (or at the start): the chat ends if the turn ended it or the
@@ -210,39 +212,58 @@ export const managerMachine = setup({
     /** A person is shown the chat through `events$`, so their turn needs no view. */
     beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
     /**
-     * An agent's turn begins and its run is spawned, in one update. A resumed
-     * turn's run goes on from its snapshot (the turn start is the same
-     * function of the persisted transcript, so its view is the one it had).
+     * An agent's turn begins, in one action: a direct turn, or (the actor
+     * path) the agent's resident actor takes it — spawned at the agent's
+     * first turn and started, a `turn` command afterwards (`residentAgents.ts`).
+     * A resumed turn's run goes on from its snapshot (the turn start is the
+     * same function of the persisted transcript, so its view is the one it had).
      */
-    beginAgentTurn: assign(({ context, spawn }) => {
+    beginAgentTurn: enqueueActions(({ context, enqueue }) => {
       const member = speakingMember(context, 'agent');
-      const { turn } = member;
+      const { turn, name } = member;
       const update = turnStart(context);
-      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
-      const spawnAgent = speakerSpawner(spawn);
-      const { chatId, publish, sharedState, newRunId, checkpoints } = context.run;
-      const runtime = turnRuntime(turn.runtime(context.run.inspected), context);
-      if (resumed === undefined) checkpoints?.turnBegins({ ...context, ...update });
-      if (resumed === undefined && takesDirectTurn(context, turn)) {
-        // No agent actor: the turn runs the agent's steps itself (docs/performance.md).
-        context.run.directTurn.begin(context.run, member.name, turn, runtime, update.view);
-        return update;
+      const { run } = context;
+      const resumed = context.resumeWaiting?.into === 'agent' ? context.resumeWaiting.run : undefined;
+      if (resumed !== undefined) {
+        const base = residentAgentMachine(turn.machine);
+        const logic = resumedSpeakerLogic(base, resumed.snapshot, run.sharedState);
+        enqueue.assign(({ spawn }) => {
+          spawnResident(spawn, run, name, { logic, base });
+          return { ...update, resumeWaiting: undefined };
+        });
+        // A turn restored from a store checkpoint goes on from its agent's step.
+        if (resumed.resumeAt !== undefined) enqueue.sendTo(agentChildId(name), { type: 'resume', at: resumed.resumeAt });
+        return;
       }
-      const child =
-        resumed === undefined
-          ? spawnAgent(turn.machine, {
-              id: 'speaker',
-              input: {
-                runtime: checkpoints === undefined ? runtime : checkpoints.speakerRuntime(runtime, member.name),
-                runId: newRunId(),
-                messages: update.view,
-                toolMode: turn.toolMode,
-                state: { slot: sharedState },
-              },
-            })
-          : spawnAgent(resumedSpeakerLogic(turn.machine, resumed.snapshot, sharedState), { id: 'speaker' });
-      onAgentEvents(child, (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: member.name, event }));
-      return update;
+      const runtime = turnRuntime(turn.runtime(run.inspected), context);
+      run.checkpoints?.turnBegins({ ...context, ...update });
+      if (takesDirectTurn(context, turn)) {
+        // No agent actor: the turn runs the agent's steps itself (docs/performance.md).
+        run.directTurn.begin(run, name, turn, runtime, update.view);
+        enqueue.assign(update);
+        return;
+      }
+      const input: AgentMachineInput = {
+        runtime: run.checkpoints === undefined ? runtime : run.checkpoints.speakerRuntime(runtime, name),
+        runId: run.newRunId(),
+        messages: update.view,
+        toolMode: turn.toolMode,
+        state: { slot: run.sharedState },
+      };
+      const plan = planAgentTurn(run.agents, name, input, turn.unusable);
+      if (plan.kind === 'command') {
+        enqueue.assign(update);
+        enqueue.sendTo(agentChildId(name), plan.command);
+        return;
+      }
+      if (plan.stale !== undefined) enqueue.stopChild(plan.stale);
+      enqueue.assign(({ spawn }) => {
+        spawnResident(spawn, run, name, { logic: plan.logic, base: plan.logic, input });
+        return update;
+      });
+      // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
+      const { unusable } = turn;
+      enqueue.sendTo(agentChildId(name), unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
     }),
     /** What `decide` and `announceDecision` do for a first speaker that takes a direct turn (`firstDirectTurn`). */
     chooseFirstDirectly: enqueueActions(({ context, event, enqueue }) => {
@@ -256,26 +277,14 @@ export const managerMachine = setup({
       }
       enqueue.emit({ type: 'speaker.selected', chatId, round: context.rounds + 1, speaker: decision.speaker, by: decision.by, eligible });
     }),
-    /** A new turn's run starts; a resumed one goes on where it waited. */
-    startSpeaker: enqueueActions(({ context, enqueue }) => {
-      const resumed = context.resumeWaiting?.kind === 'approval' ? context.resumeWaiting : undefined;
-      if (resumed !== undefined) {
-        enqueue.assign({ resumeWaiting: undefined });
-        // A turn restored from a store checkpoint goes on from its agent's step.
-        if (resumed.resumeAt !== undefined) enqueue.sendTo('speaker', { type: 'resume', at: resumed.resumeAt });
-      } else if (context.run.directTurn.current !== undefined) {
-        // A direct turn starts once this macrostep's events are out (`startDirectTurns`), where the agent actor would start.
-      } else {
-        // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
-        const { unusable } = speakingMember(context, 'agent').turn;
-        enqueue.sendTo('speaker', unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
-      }
-    }),
-    relayApprovalDecision: sendTo('speaker', ({ event }) => {
-      if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
-      const { id, approved, reason } = event;
-      return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
-    }),
+    relayApprovalDecision: sendTo(
+      ({ context }) => agentChildId(speakerOf(context)),
+      ({ event }) => {
+        if (event.type !== 'approval.decide') throw new Error('relayApprovalDecision needs an approval.decide event');
+        const { id, approved, reason } = event;
+        return reason === undefined ? { type: 'approval.decide' as const, id, approved } : { type: 'approval.decide' as const, id, approved, reason };
+      },
+    ),
     waitForHuman: enqueueActions(({ context, enqueue }) => {
       context.run.checkpoints?.waitingForHuman(context);
       enqueue.emit({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: speakerOf(context) });
@@ -292,9 +301,9 @@ export const managerMachine = setup({
       }
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
-    recordPartialTurn: enqueueActions(({ context, self, enqueue }) => {
-      // (A direct turn was stopped by the exit from `speaking.agent` that came first; the actor's snapshot still has its child.)
-      const turn = partialTurn(context, context.run.directTurn.stoppedTurn() ?? self.getSnapshot().children.speaker);
+    recordPartialTurn: enqueueActions(({ context, enqueue }) => {
+      // (A direct turn was stopped by the exit from `speaking.agent` that came first; a resident agent is the speaker's.)
+      const turn = partialTurn(context, context.run.directTurn.stoppedTurn() ?? speakingResident(context));
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -345,6 +354,7 @@ export const managerMachine = setup({
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
       directTurn: new DirectTurnRun(self, agentTurnOutcome),
+      agents: new Map(),
     },
     messages: input.messages,
     turns: input.turns,
@@ -367,10 +377,11 @@ export const managerMachine = setup({
     idle: {
       on: {
         start: [
-          { guard: 'resumingWithHuman', target: 'speaking', actions: ['announceStart', 'resumeHuman'] },
-          { guard: 'resumingWithApproval', target: 'speaking.agent', actions: ['announceStart', 'resumeSpeaker'] },
-          { guard: 'resumingInNestedChat', target: 'speaking.chat', actions: ['announceStart', 'resumeSpeaker'] },
-          { guard: 'resumingInCustomTurn', target: 'speaking.custom', actions: ['announceStart', 'resumeSpeaker'] },
+          // A resumed chat goes on in the speaking state its persisted turn names (`TurnResume.into`).
+          { guard: { type: 'resumesInto', params: { state: 'routing' } }, target: 'speaking', actions: ['announceStart', 'resumeTurn'] },
+          { guard: { type: 'resumesInto', params: { state: 'agent' } }, target: 'speaking.agent', actions: ['announceStart', 'resumeTurn'] },
+          { guard: { type: 'resumesInto', params: { state: 'chat' } }, target: 'speaking.chat', actions: ['announceStart', 'resumeTurn'] },
+          { guard: { type: 'resumesInto', params: { state: 'custom' } }, target: 'speaking.custom', actions: ['announceStart', 'resumeTurn'] },
           // A new run whose first speaker takes a direct agent turn: `selecting` and `speaking.routing` decided in one step.
           { guard: 'startsWithDirectTurn', target: 'speaking.agent', actions: ['announceStart', 'chooseFirstDirectly'] },
           { target: 'selecting', actions: 'announceStart' },
@@ -449,15 +460,15 @@ export const managerMachine = setup({
           ],
         },
         agent: {
-          entry: ['beginAgentTurn', 'startSpeaker'],
-          exit: [stopChild('speaker'), 'endDirectTurn'],
+          entry: 'beginAgentTurn',
+          exit: 'endDirectTurn',
           on: {
             abort: [
               { guard: 'directTurnHoldsAborts', actions: 'holdAbortForDirectTurn' },
               { target: '#groupChat.terminated', actions: ['catchUpDirectTurns', 'recordPartialTurn', 'endAborted'] },
             ],
             'approval.decide': { actions: 'relayApprovalDecision' },
-            'xstate.done.actor.speaker': {
+            'agent.turn.done': {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
@@ -602,7 +613,7 @@ function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): D
   return {
     participant: delegate,
     view: context.view,
-    resume: waiting?.kind === 'nested' || waiting?.kind === 'participant' ? waiting : undefined,
+    resume: waiting?.into === kind ? waiting.turn : undefined,
     context: {
       inspect,
       forward: (event: ChatEvent) => publish({ type: 'nested.event', chatId, speaker, event }),

@@ -5,7 +5,7 @@ import { type ManagerContext, speakerOf } from './managerContext.js';
 import type { Transcript } from './nestedChatProtocol.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
 
-/** The speaker's run as a partial turn reads it: the manager's `speaker` child, or a direct agent turn (`DirectAgentTurn`). */
+/** The speaker's run as a partial turn reads it: the speaking agent's resident actor (`residentAgents.ts`), or a direct agent turn (`DirectAgentTurn`). */
 export interface SpeakerRunView {
   getSnapshot(): unknown;
 }
@@ -16,10 +16,10 @@ const ABORTED_CALL_CONTENT = 'The chat was aborted before this call returned a r
 /**
  * The turn of the speaker cut short by an abort, if it produced anything: an
  * agent's (`partialAgentTurn`), a nested chat's or a custom participant's (`partialDelegatedTurn`).
- * `speakerRun` is the manager's `speaker` child.
+ * `speakerRun` is the speaking agent's resident actor.
  *
  * @example
- * const turn = partialTurn(context, self.getSnapshot().children.speaker);
+ * const turn = partialTurn(context, speakingResident(context));
  */
 export function partialTurn(context: ManagerContext, speakerRun: SpeakerRunView | undefined): TurnRecord | undefined {
   const kind = context.speaker === undefined ? undefined : context.runtime.members.get(context.speaker)?.kind;
@@ -33,7 +33,7 @@ export function partialTurn(context: ManagerContext, speakerRun: SpeakerRunView 
  * as a partial turn (what the chat's result would hold if it were aborted now).
  *
  * @example
- * const { messages, turns } = transcriptSoFar(snapshot.context, snapshot.children.speaker);
+ * const { messages, turns } = transcriptSoFar(snapshot.context, speakingResident(snapshot.context));
  */
 export function transcriptSoFar(context: ManagerContext, speakerRun: SpeakerRunView | undefined): Transcript {
   return partialTurn(context, speakerRun)?.update ?? context;

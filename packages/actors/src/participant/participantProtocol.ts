@@ -24,8 +24,9 @@ export interface ProvidesParticipantProtocol {
 export type ParticipantProtocol = AgentProtocol | HumanProtocol | DelegatedProtocol;
 
 /**
- * An agent: the chat runs the agent's own machine in its turn, as the
- * manager's `speaker` child, from the agent's configuration. Its turn is
+ * An agent: the chat runs the agent's own machine in its turns, in the
+ * agent's resident actor (the manager's child `agent:<name>`, see
+ * `residentAgents.ts`), from the agent's configuration. Its turn is
  * persisted as the agent's run (`run.persist()` format) while it waits for
  * approval, and resumed from it.
  */

@@ -8,8 +8,8 @@ import type { ChatRuntime } from '../groupChat/chatRuntime.js';
 import type { ChatStoreCheckpoint } from '../groupChat/chatSnapshot.js';
 import { checkDelegatedWaiting } from '../groupChat/delegatedWaiting.js';
 import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
-import type { GroupChatSnapshot, PersistableWaiting } from '../groupChat/groupChatTypes.js';
-import type { DecidedTurn } from '../groupChat/managerContext.js';
+import type { GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
+import type { DelegatedTurnState } from './participantProtocol.js';
 import { type ResumedSpeaker, restoreSpeakerRun } from '../groupChat/speakerResume.js';
 
 /**
@@ -25,12 +25,25 @@ import { type ResumedSpeaker, restoreSpeakerRun } from '../groupChat/speakerResu
  */
 export type PersistedTurn = Exclude<GroupChatSnapshot['waiting'] | ChatStoreCheckpoint, { kind: 'choice' } | { kind: 'selecting' }>;
 
-/** What the manager resumes a turn from (`ManagerInput.resumeWaiting`). */
+/**
+ * What the manager resumes a persisted turn from (`ManagerInput.resumeWaiting`),
+ * as the participant's persistence decided it: the speaking state the turn
+ * goes on in (`into`), and what that state continues from.
+ * - `routing`: the turn begins as decided — a person's wait (they are asked
+ *   again), or, in a store, a turn decided but not begun;
+ * - `agent`: the agent's run goes on from its snapshot (`restoreSpeakerRun`);
+ * - `chat`, `custom`: the delegated turn goes on from what it persisted.
+ */
 export type TurnResume =
-  | Exclude<PersistableWaiting, { kind: 'choice' }>
-  | ResumedSpeaker
-  | DecidedTurn
-  | Extract<PersistedTurn, { kind: 'nested' | 'participant' }>;
+  | { into: 'routing'; speaker: string }
+  | { into: 'agent'; speaker: string; run: ResumedSpeaker }
+  | { into: 'chat' | 'custom'; speaker: string; turn: DelegatedTurnState };
+
+/** Where a resumed chat starts: a persisted turn, or (`selecting`) a wait for a speaker choice, made again. */
+export type ChatResume = TurnResume | { into: 'selecting' };
+
+/** The manager's state a resumed turn goes on in. */
+export type ResumedTurnState = TurnResume['into'];
 
 /** How a check is made: for a store checkpoint, and with the speaking agent's runtime wrapped by the store's hooks. */
 export interface TurnCheckOptions {
@@ -67,7 +80,7 @@ export interface TurnPersistence {
  * The turn persistence of a chat's member, whatever its kind.
  *
  * @example
- * const resume = turnPersistenceOf(member, runtime).check(snapshot.waiting, {}); // { kind: 'approval', speaker: 'cleaner', snapshot }
+ * const resume = turnPersistenceOf(member, runtime).check(snapshot.waiting, {}); // { into: 'agent', speaker: 'cleaner', run }
  */
 export function turnPersistenceOf(member: ChatMember, runtime: ChatRuntime): TurnPersistence {
   if (member.kind === 'agent') return agentTurns(member, runtime);
@@ -111,8 +124,8 @@ function persistenceNamed(persisted: PersistedTurn, runtime: ChatRuntime): TurnP
 const nothingInDoubt = (persisted: PersistedTurn): PersistedTurnInDoubt => ({ persisted, inDoubt: [] });
 
 /** A turn decided but not begun (a store checkpoint): every kind begins it again. */
-const decided = (persisted: PersistedTurn): DecidedTurn | undefined =>
-  persisted.kind === 'turn' && persisted.run === undefined ? { kind: 'turn', speaker: persisted.speaker } : undefined;
+const decided = (persisted: PersistedTurn): TurnResume | undefined =>
+  persisted.kind === 'turn' && persisted.run === undefined ? { into: 'routing', speaker: persisted.speaker } : undefined;
 
 /**
  * A kind of turn this participant cannot have been persisted in: the
@@ -137,7 +150,8 @@ function agentTurns(member: Extract<ChatMember, { kind: 'agent' }>, runtime: Cha
       const begun = decided(persisted);
       if (begun !== undefined) return begun;
       if (persisted.kind === 'approval' || persisted.kind === 'turn') {
-        return restoreSpeakerRun({ speaker: persisted.speaker, run: persisted.run as PersistedRun }, runtime, wrap);
+        const run = restoreSpeakerRun({ speaker: persisted.speaker, run: persisted.run as PersistedRun }, runtime, wrap);
+        return { into: 'agent', speaker: run.speaker, run };
       }
       return refuseOther(persisted, runtime);
     },
@@ -164,7 +178,7 @@ function humanTurns(name: string, runtime: ChatRuntime): TurnPersistence {
     check(persisted, _options) {
       const begun = decided(persisted);
       if (begun !== undefined) return begun;
-      if (persisted.kind === 'human') return { kind: 'human', speaker: name };
+      if (persisted.kind === 'human') return { into: 'routing', speaker: name };
       return refuseOther(persisted, runtime);
     },
     withInDoubtRequests: nothingInDoubt,
@@ -177,8 +191,10 @@ function delegatedTurns(member: Extract<ChatMember, { kind: 'chat' | 'custom' }>
     check(persisted, { checkpoint }) {
       const begun = decided(persisted);
       if (begun !== undefined) return begun;
-      if (persisted.kind === 'nested' || persisted.kind === 'participant')
-        return checkDelegatedWaiting(persisted, runtime, { checkpoint: checkpoint === true });
+      if (persisted.kind === 'nested' || persisted.kind === 'participant') {
+        const turn = checkDelegatedWaiting(persisted, runtime, { checkpoint: checkpoint === true });
+        return { into: member.kind, speaker: turn.speaker, turn };
+      }
       return refuseOther(persisted, runtime);
     },
     withInDoubtRequests(persisted, journal) {

@@ -118,6 +118,17 @@ function guardName(guard: unknown): string | undefined {
   if (guard === undefined || guard === null) return undefined;
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'function') return guard.name || 'guard';
-  if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;
+  if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') {
+    const params = 'params' in guard ? staticParams(guard.params) : undefined;
+    return params === undefined ? guard.type : `${guard.type}(${params})`;
+  }
   return 'guard';
+}
+
+/** A guard's params written in the machine (`{ state: 'agent' }` → `agent`), so one guard's transitions are told apart; none for params computed at run time. */
+function staticParams(params: unknown): string | undefined {
+  if (params === null || typeof params !== 'object') return undefined;
+  const values = Object.values(params);
+  if (values.length === 0 || !values.every((value) => ['string', 'number', 'boolean'].includes(typeof value))) return undefined;
+  return values.map(String).join(', ');
 }

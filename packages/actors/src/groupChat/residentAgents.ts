@@ -1,0 +1,86 @@
+import type { ErrorInfo, RunEvent } from '@agentchart/core';
+import type { Actor } from 'xstate';
+import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
+import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
+import { type AgentTurnCommand, residentAgentMachine, turnCommand } from '../agent/machine/residentAgent.js';
+import { machineFor } from '../agent/run/agentRun.js';
+import type { ManagerContext } from './managerContext.js';
+import { speakerSpawner } from './speakerSpawner.js';
+
+/**
+ * A chat run's resident agents (docs/group-chat.md, "Resident agents"): on
+ * the actor path each agent's actor is spawned at its first turn, as the
+ * manager's child `agent:<name>`, and takes every later turn of the run as a
+ * `turn` command; the chat's end stops it. A turn whose agent machine is not
+ * the resident's (the agent's tool sources changed its rules) gets a new
+ * actor. A turn that fails ends the chat (`reviewTurn`), and the chat's end
+ * stops every resident: no turn follows one that may have left a model call
+ * or tools running.
+ */
+export interface ResidentAgent {
+  readonly actor: Actor<typeof agentMachine>;
+  /** The resident machine the actor runs (`residentAgentMachine` of the agent's machine). */
+  readonly logic: typeof agentMachine;
+  /** Puts the agent's run events on the chat's bus (as `agent.event`). */
+  readonly listener: (event: RunEvent) => void;
+}
+
+/** The resident agents of a chat run, by participant name (`ManagerRun.agents`). */
+export type ResidentAgents = Map<string, ResidentAgent>;
+
+/** The manager's child id of `name`'s resident agent. */
+export const agentChildId = (name: string): string => `agent:${name}`;
+
+/**
+ * The actor of the agent whose turn is being taken, if it is one on the
+ * actor path. Read it only while the manager is in `speaking.agent`: between
+ * turns the last speaker's resident holds its finished turn.
+ *
+ * @example
+ * const actor = snapshot.matches({ speaking: 'agent' }) ? speakingResident(snapshot.context) : undefined;
+ */
+export function speakingResident(context: Pick<ManagerContext, 'speaker' | 'run'>): Actor<typeof agentMachine> | undefined {
+  return context.speaker === undefined ? undefined : context.run.agents.get(context.speaker)?.actor;
+}
+
+/** How the speaking agent's turn begins on the actor path: its resident takes it, or a new resident is spawned for it. */
+export type AgentTurnPlan =
+  | { kind: 'command'; command: AgentTurnCommand }
+  | { kind: 'spawn'; stale: Actor<typeof agentMachine> | undefined; logic: typeof agentMachine };
+
+/**
+ * Plans `name`'s turn with `input`: a `turn` command to its resident when it
+ * has one running the same machine, else a spawn (stopping a stale resident).
+ *
+ * @example
+ * const plan = planAgentTurn(context.run.agents, 'writer', input, turn.unusable);
+ */
+export function planAgentTurn(agents: ResidentAgents, name: string, input: AgentMachineInput, unusable: ErrorInfo | undefined): AgentTurnPlan {
+  const logic = residentAgentMachine(machineFor(input.runtime));
+  const resident = agents.get(name);
+  if (resident !== undefined && resident.logic === logic) return { kind: 'command', command: turnCommand(input, unusable, resident.listener) };
+  if (resident !== undefined) agents.delete(name);
+  return { kind: 'spawn', stale: resident?.actor, logic };
+}
+
+/**
+ * Spawns `name`'s resident agent with XState's `spawn` (from an `assign`):
+ * `logic` is its resident machine, or that machine restored from a snapshot
+ * (`resumedSpeakerLogic`), `base` the resident machine itself.
+ *
+ * @example
+ * spawnResident(spawn, context.run, 'writer', { logic, base: logic, input });
+ */
+export function spawnResident(
+  spawn: unknown,
+  run: Pick<ManagerContext['run'], 'agents' | 'chatId' | 'publish'>,
+  name: string,
+  { logic, base, input }: { logic: typeof agentMachine; base: typeof agentMachine; input?: AgentMachineInput },
+): void {
+  const { chatId, publish } = run;
+  const listener = (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: name, event });
+  const id = agentChildId(name);
+  const actor = speakerSpawner(spawn)(logic, input === undefined ? { id } : { id, input });
+  onAgentEvents(actor, listener);
+  run.agents.set(name, { actor, logic: base, listener });
+}
