@@ -27,7 +27,7 @@ async function run(): Promise<void> {
     agentName: 'bench',
     runId: 'run',
     step: 0,
-    signal: controller.signal,
+    signal: () => controller.signal,
     stateFor: () => {
       throw new Error('not used');
     },

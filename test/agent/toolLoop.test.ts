@@ -257,6 +257,40 @@ describe('agent tool loop', () => {
     ]);
   });
 
+  it('a tool that reads its signal only after an abort sees it aborted, with the same signal for every call', async () => {
+    // A fused batch makes the run's abort controller when a call first reads `ctx.signal`: here, after the abort.
+    let release: () => void = () => undefined;
+    const seen: { aborted: boolean; reason: unknown }[] = [];
+    const signals: AbortSignal[] = [];
+    const late = defineTool({
+      name: 'late',
+      description: 'Reads its signal late.',
+      parameters: z.object({}),
+      execute: async (_args, ctx) => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        seen.push({ aborted: ctx.signal.aborted, reason: ctx.signal.reason });
+        signals.push(ctx.signal, ctx.signal);
+        return 'late';
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'late', arguments: {} }] }, { text: 'never' }]);
+    const controller = new AbortController();
+    const run = createAgent({ name: 'waiter', model, tools: [late] }).run('go', { signal: controller.signal });
+    run.events$.subscribe((event) => {
+      if (event.type === 'tool.call') setTimeout(() => controller.abort(), 5);
+    });
+    const result = await run.result;
+    expect(result.stopReason).toBe('aborted');
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.aborted).toBe(true);
+    expect(seen[0]?.reason).toMatchObject({ name: 'AbortedError', message: 'The run was aborted.' });
+    expect(signals[0]).toBe(signals[1]);
+  });
+
   it('an abort in the middle of a batch keeps the results that came back and answers the others as aborted', async () => {
     const model = scriptedModel([
       {

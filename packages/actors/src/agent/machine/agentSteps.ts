@@ -9,7 +9,7 @@
 import type { RunEvent, ToolCall, ToolMessage } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
+import { type AgentContext, type ReplyDraft, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
 import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
@@ -119,19 +119,23 @@ export const agentSteps = {
 
   takeReply: (context, event, enqueue) => {
     if (event.type !== 'model.reply') return;
-    const { usage, finishReason, ...reply } = event.reply;
-    const draft = { ...reply, toolCalls: makeCallIdsUnique(reply.toolCalls, context.messages) };
+    const { reply } = event;
+    const { usage, finishReason } = reply;
+    // The reply's draft fields (`ReplyDraft`), in their order, written out: a rest copy costs more on every step.
+    const draft: ReplyDraft = { text: reply.text, reasoning: reply.reasoning, toolCalls: makeCallIdsUnique(reply.toolCalls, context.messages) };
+    if (reply.malformed !== undefined) draft.malformed = reply.malformed;
     enqueue.assign({ draft });
-    const base = { runId: context.runId, agent: context.runtime.agentName, step: context.step };
+    const { runId, step } = context;
+    const agent = context.runtime.agentName;
     // A stream that ended without saying why: tool calls if it made some, else a plain stop.
     const reason = finishReason ?? (draft.toolCalls.length > 0 ? 'tool-calls' : 'stop');
     if (usage === undefined) {
-      enqueue.emit({ type: 'model.response', ...base, finishReason: reason });
+      enqueue.emit({ type: 'model.response', runId, agent, step, finishReason: reason });
       return;
     }
     enqueue.assign({ usage: addUsage(context.usage, usage) });
-    enqueue.emit({ type: 'usage', ...base, usage });
-    enqueue.emit({ type: 'model.response', ...base, finishReason: reason, usage });
+    enqueue.emit({ type: 'usage', runId, agent, step, usage });
+    enqueue.emit({ type: 'model.response', runId, agent, step, finishReason: reason, usage });
   },
 
   runBatch: (context, _event, enqueue) => {
@@ -160,16 +164,18 @@ export const agentSteps = {
 
   startBatch: (context, _event, enqueue) => {
     const { runtime } = context;
-    const base = { runId: context.runId, agent: runtime.agentName, step: context.step };
     if (runtime.toolRules === undefined || context.rules === undefined) {
       const calls = context.draft.toolCalls;
       enqueue.assign({
         batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
         approvals: noApprovals(),
       });
-      for (const call of calls) enqueue.emit({ type: 'tool.call', ...base, call });
+      const { runId, step } = context;
+      const agent = runtime.agentName;
+      for (const call of calls) enqueue.emit({ type: 'tool.call', runId, agent, step, call });
       return;
     }
+    const base = { runId: context.runId, agent: runtime.agentName, step: context.step };
     const tools = offeredToolsByName(context);
     const gated = gateToolCalls(runtime.toolRules, tools, context.rules, context.draft.toolCalls);
     const outcomes = gated.refusals.map(refusalOutcome);

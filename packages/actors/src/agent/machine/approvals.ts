@@ -60,7 +60,7 @@ export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprova
   const requests: ApprovalRequest[] = [];
   const env = {
     ...input,
-    signal: new AbortController().signal,
+    signal: () => new AbortController().signal,
     stateFor: (call: ToolCall) => input.state.withSource({ agent: input.agentName, toolName: call.name, callId: call.id }),
     onToolsChanged: () => {},
     // Screening only validates arguments: no tool runs, so there is no progress to report.

@@ -35,7 +35,8 @@ export interface ToolCallEnvironment {
   agentName: string;
   runId: string;
   step: number;
-  signal: AbortSignal;
+  /** The calls' abort signal, asked for when a tool first reads `ctx.signal` (a fused batch makes it then). */
+  signal(): AbortSignal;
   /** The shared state as this call sees it (its writes tagged with the call). */
   stateFor(call: ToolCall): SharedState;
   /** Told about every change a tool makes to the live list. */
@@ -108,7 +109,6 @@ class RunToolContext implements ToolContext {
   readonly toolName: string;
   readonly agentName: string;
   readonly runId: string;
-  readonly signal: AbortSignal;
   readonly #call: ToolCall;
   readonly #env: RunToolEnvironment;
   #state: ToolContext['state'] | undefined;
@@ -121,7 +121,11 @@ class RunToolContext implements ToolContext {
     this.toolName = tool.name;
     this.agentName = env.agentName;
     this.runId = env.runId;
-    this.signal = env.signal;
+  }
+
+  /** Read from the batch when asked for: a fused batch makes its run's abort controller only for a tool that reads it. */
+  get signal(): AbortSignal {
+    return this.#env.signal();
   }
 
   get idempotencyKey(): string {

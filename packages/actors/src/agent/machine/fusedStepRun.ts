@@ -42,14 +42,18 @@ export interface FusedStepIo {
  * @example
  * new FusedStepRun(context, 3, { emit, sendBack, controller, call }).start(reply);
  */
-export class FusedStepRun implements FusedStepInFlight {
+export class FusedStepRun implements FusedStepInFlight, StepOutput {
   /** The context fields this step (and the loop's steps before it) changed, for the machine to assign. */
   readonly patch: Partial<AgentContext>;
   readonly #context: AgentContext;
-  readonly #output: StepOutput;
+  /** Where the step functions write: this step itself (`assign`, `emit`, `sendTo`), no closures per step. */
+  readonly #output: StepOutput = this;
   readonly #slot: FusedStepSlot;
   readonly #io: FusedStepIo;
+  /** The run's abort controller for tool calls, taken from `io` when a call first reads its `signal`. */
   #controller: AbortController | undefined;
+  /** Why the step was stopped with calls running before any of them read its `signal`: the signal is aborted when made. */
+  #abortedWith: AbortedError | undefined;
   #running = 0;
   /** How deep in `#busy` the step is (a tool's synchronous report nests). */
   #depth = 0;
@@ -67,23 +71,29 @@ export class FusedStepRun implements FusedStepInFlight {
     this.patch = loop === undefined ? {} : loop.patch;
     this.#slot = start.runtime.fusedStep;
     this.#io = io;
+  }
+
+  /** A step function's context change: into the step's copy of the context and its patch. */
+  assign(part: Partial<AgentContext>): void {
     const context = this.#context as unknown as Record<string, unknown>;
     const patch = this.patch as Record<string, unknown>;
-    this.#output = {
-      assign(part) {
-        for (const key in part) {
-          const value = part[key as keyof AgentContext];
-          patch[key] = value;
-          context[key] = value;
-        }
-      },
-      emit: io.emit,
-      sendTo: (childId, command) => {
-        // `startStep` of the loop's next step: the model call is made here, not by the machine.
-        if (childId !== 'model' || io.call === undefined) throw new Error('A fused step sends no commands to children but the next model call.');
-        io.call(command as CallModelCommand, this);
-      },
-    };
+    for (const key in part) {
+      const value = part[key as keyof AgentContext];
+      patch[key] = value;
+      context[key] = value;
+    }
+  }
+
+  /** A step function's run event: out at once. */
+  emit(event: RunEvent): void {
+    this.#io.emit(event);
+  }
+
+  /** `startStep` of the loop's next step: the model call is made here, not by the machine. */
+  sendTo(childId: 'model' | 'toolRunner' | 'toolRules', command: AnyEventObject): void {
+    const io = this.#io;
+    if (childId !== 'model' || io.call === undefined) throw new Error('A fused step sends no commands to children but the next model call.');
+    io.call(command as CallModelCommand, this);
   }
 
   /**
@@ -122,14 +132,29 @@ export class FusedStepRun implements FusedStepInFlight {
   stop(): void {
     if (this.#phase === 'running') this.#phase = 'stopped';
     if (this.#slot.current === this) this.#slot.current = undefined;
-    if (this.#running > 0) this.#controller?.abort(new AbortedError('The run was aborted.'));
+    if (this.#running === 0) return;
+    const reason = new AbortedError('The run was aborted.');
+    if (this.#controller === undefined) this.#abortedWith ??= reason;
+    else this.#controller.abort(reason);
+  }
+
+  /**
+   * The signal of this batch's calls: the run's one controller, made by `io`
+   * when a call first reads it (most tools never do: a run then makes none),
+   * aborted at once when the step was stopped before.
+   */
+  #toolSignal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = this.#io.controller();
+      if (this.#abortedWith !== undefined && !this.#controller.signal.aborted) this.#controller.abort(this.#abortedWith);
+    }
+    return this.#controller.signal;
   }
 
   #runBatch(): void {
     const context = this.#context;
     const { runtime } = context;
     const agentName = runtime.agentName;
-    this.#controller = this.#io.controller();
     let state: ReturnType<typeof toolStateHandle> | undefined;
     const env: ToolCallEnvironment = {
       tools: offeredToolsByName(context),
@@ -139,7 +164,7 @@ export class FusedStepRun implements FusedStepInFlight {
       agentName,
       runId: context.runId,
       step: context.step,
-      signal: this.#controller.signal,
+      signal: () => this.#toolSignal(),
       stateFor: (call) => {
         state ??= toolStateHandle(context);
         return state.withSource({ agent: agentName, toolName: call.name, callId: call.id });

@@ -1,6 +1,8 @@
 import type { AnyTool, ToolCall } from '@agentchart/core';
 import type { ToolOutcome } from './agentContext.js';
 
+const NO_REFUSALS: ReadonlyMap<number, ToolOutcome> = new Map();
+
 /**
  * The refusals of a batch's `oneCallAtATime` calls: such a call runs only
  * when it is the only call of its reply. Returns an outcome per refused call
@@ -10,9 +12,10 @@ import type { ToolOutcome } from './agentContext.js';
  * oneCallAtATimeRefusals(tools, [deploy, lint]).get(0)?.content
  * // 'Tool "deploy" must be called on its own, ...'
  */
-export function oneCallAtATimeRefusals(tools: readonly AnyTool[], calls: readonly ToolCall[]): Map<number, ToolOutcome> {
+export function oneCallAtATimeRefusals(tools: readonly AnyTool[], calls: readonly ToolCall[]): ReadonlyMap<number, ToolOutcome> {
+  // A reply of one call (every step of a one-call-per-step loop) refuses nothing: no map per step.
+  if (calls.length < 2) return NO_REFUSALS;
   const refusals = new Map<number, ToolOutcome>();
-  if (calls.length < 2) return refusals;
   const alone = new Set(tools.filter((tool) => tool.oneCallAtATime === true).map((tool) => tool.name));
   const names = calls.map((call) => call.name).join(', ');
   calls.forEach((call, index) => {

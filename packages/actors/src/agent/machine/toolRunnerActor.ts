@@ -65,6 +65,7 @@ export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receiv
   const onProgress = (callId: string, toolName: string, progress: ToolProgress) => {
     if (!stopped) sendBack({ type: 'tool.progress', callId, toolName, progress } satisfies ToolProgressEvent);
   };
+  const signal = () => (controller as AbortController).signal;
   receive((command) => {
     controller ??= new AbortController();
     const env: ToolCallEnvironment = {
@@ -75,7 +76,7 @@ export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receiv
       agentName: command.agentName,
       runId: command.runId,
       step: command.step,
-      signal: controller.signal,
+      signal,
       stateFor: (call) => command.state.withSource({ agent: command.agentName, toolName: call.name, callId: call.id }),
       onToolsChanged,
       onProgress,

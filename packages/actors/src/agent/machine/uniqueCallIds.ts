@@ -37,6 +37,7 @@ export function makeCallIdsUnique(calls: readonly ToolCall[], transcript: readon
  * every id of the run (that set is made only when some id repeats).
  */
 function allFresh(calls: readonly ToolCall[], transcript: readonly Message[]): boolean {
+  if (calls.length === 1) return isFresh((calls[0] as ToolCall).id, transcript);
   for (let index = 1; index < calls.length; index++) {
     const id = (calls[index] as ToolCall).id;
     for (let before = 0; before < index; before++) if ((calls[before] as ToolCall).id === id) return false;
@@ -46,6 +47,20 @@ function allFresh(calls: readonly ToolCall[], transcript: readonly Message[]): b
       for (const call of calls) if (call.id === message.toolCallId) return false;
     } else if (message.role === 'assistant' && message.toolCalls !== undefined) {
       for (const earlier of message.toolCalls) for (const call of calls) if (call.id === earlier.id) return false;
+    }
+  }
+  return true;
+}
+
+/** `allFresh` for a reply of one call (the common case): one id against the transcript's. */
+function isFresh(id: string, transcript: readonly Message[]): boolean {
+  for (let index = 0; index < transcript.length; index++) {
+    const message = transcript[index] as Message;
+    if (message.role === 'tool') {
+      if (message.toolCallId === id) return false;
+    } else if (message.role === 'assistant') {
+      const earlier = message.toolCalls;
+      if (earlier !== undefined) for (let call = 0; call < earlier.length; call++) if ((earlier[call] as ToolCall).id === id) return false;
     }
   }
   return true;
