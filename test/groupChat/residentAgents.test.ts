@@ -102,27 +102,32 @@ describe('resident agents in a resumed chat', () => {
   });
 });
 
+/** An agent whose first reply calls `grow`, which sets `source`'s list to `list`; its later replies are `texts`. */
+function changerAdding(source: ReturnType<typeof memorySource>, list: AnyTool[], texts: string[]) {
+  return createAgent({
+    name: 'changer',
+    model: scriptedModel([{ toolCalls: [{ name: 'grow', arguments: {} }] }, ...texts.map((text) => ({ text }))]),
+    tools: [
+      defineTool({
+        name: 'grow',
+        description: 'Adds beta to the source.',
+        parameters: z.object({}),
+        execute: async () => {
+          await source.set(list);
+          return 'grown';
+        },
+      }),
+    ],
+  });
+}
+
 describe('resident agents and tool sources', () => {
   it("a list change between an agent's turns reaches its next turn; its actor stays while its machine does", async () => {
     const alpha = tool('alpha');
     const source = memorySource('mem', [alpha]);
     const model = scriptedModel(() => ({ text: 'listed' }));
     const grower = createAgent({ name: 'grower', model, toolSources: [source] });
-    const changer = createAgent({
-      name: 'changer',
-      model: scriptedModel([{ toolCalls: [{ name: 'grow', arguments: {} }] }, { text: 'grown' }, { text: 'again' }]),
-      tools: [
-        defineTool({
-          name: 'grow',
-          description: 'Adds beta to the source.',
-          parameters: z.object({}),
-          execute: async () => {
-            await source.set([alpha, tool('beta')]);
-            return 'grown';
-          },
-        }),
-      ],
-    });
+    const changer = changerAdding(source, [alpha, tool('beta')], ['grown', 'again']);
     const counter = agentActorCounter();
     const chat = createGroupChat({ agents: [grower, changer], speakerSelection: 'round_robin', maxRounds: 4, inspect: counter.inspect });
     const result = await chat.run('Grow.').result;
@@ -139,21 +144,7 @@ describe('resident agents and tool sources', () => {
       request.messages.at(-1)?.role === 'tool' ? { text: 'used it' } : { toolCalls: [{ name: 'alpha', arguments: {} }] },
     );
     const keeper = createAgent({ name: 'keeper', model, toolSources: [source], toolRules: [rules.maxCount('alpha', 1)] });
-    const changer = createAgent({
-      name: 'changer',
-      model: scriptedModel([{ toolCalls: [{ name: 'grow', arguments: {} }] }, { text: 'grown' }]),
-      tools: [
-        defineTool({
-          name: 'grow',
-          description: 'Adds beta to the source.',
-          parameters: z.object({}),
-          execute: async () => {
-            await source.set([alpha, tool('beta')]);
-            return 'grown';
-          },
-        }),
-      ],
-    });
+    const changer = changerAdding(source, [alpha, tool('beta')], ['grown']);
     const counter = agentActorCounter();
     const chat = createGroupChat({ agents: [keeper, changer], speakerSelection: 'round_robin', maxRounds: 3, inspect: counter.inspect });
     const result = await chat.run('Go.').result;
