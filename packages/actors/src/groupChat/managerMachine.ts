@@ -349,40 +349,42 @@ export const managerMachine = setup({
   },
 }).createMachine({
   id: 'groupChat',
-  context: ({ input, spawn, self }) => ({
-    runtime: input.runtime,
-    run: {
-      chatId: input.chatId,
-      newRunId: input.newRunId ?? newRunId,
-      publish: input.publish,
-      inspect: input.inspect,
-      inspected: input.inspect !== undefined || globalInspectors().length > 0,
-      // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
-      sharedState:
-        input.inspect !== undefined || globalInspectors().length > 0
+  context: ({ input, spawn, self }) => {
+    const inspected = input.inspect !== undefined || globalInspectors().length > 0;
+    return {
+      runtime: input.runtime,
+      run: {
+        chatId: input.chatId,
+        newRunId: input.newRunId ?? newRunId,
+        publish: input.publish,
+        inspect: input.inspect,
+        inspected,
+        // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
+        sharedState: inspected
           ? SharedStateSlot.of(spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }))
           : SharedStateSlot.lazy(self, input.sharedState),
-      tokenBudget: input.tokenBudget,
-      checkpoints: input.checkpoints,
-      currentTurn: { turn: undefined },
-      directTurn: new DirectTurnRun(self, agentTurnOutcome),
-      agents: new Map(),
-    },
-    messages: input.messages,
-    turns: input.turns,
-    rounds: input.rounds ?? input.turns.length,
-    lastSpeaker: 'lastSpeaker' in input ? input.lastSpeaker : input.turns.at(-1)?.speaker,
-    randomState: input.randomState,
-    selection: { eligible: [], decision: undefined, rejected: [] },
-    speaker: undefined,
-    view: [],
-    redirects: 0,
-    handoff: undefined,
-    reason: undefined,
-    error: undefined,
-    resumeWaiting: input.resumeWaiting,
-    spend: noSpend(),
-  }),
+        tokenBudget: input.tokenBudget,
+        checkpoints: input.checkpoints,
+        currentTurn: { turn: undefined },
+        directTurn: new DirectTurnRun(self, agentTurnOutcome),
+        agents: new Map(),
+      },
+      messages: input.messages,
+      turns: input.turns,
+      rounds: input.rounds ?? input.turns.length,
+      lastSpeaker: 'lastSpeaker' in input ? input.lastSpeaker : input.turns.at(-1)?.speaker,
+      randomState: input.randomState,
+      selection: { eligible: [], decision: undefined, rejected: [] },
+      speaker: undefined,
+      view: [],
+      redirects: 0,
+      handoff: undefined,
+      reason: undefined,
+      error: undefined,
+      resumeWaiting: input.resumeWaiting,
+      spend: noSpend(),
+    };
+  },
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
