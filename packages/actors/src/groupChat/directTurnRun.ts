@@ -6,7 +6,7 @@ import { turnRuntime } from './chatTokenBudget.js';
 import { DirectAgentTurn } from './directAgentTurn.js';
 import { type DirectHandOver, contextAfterHandOver, directHandOver } from './directHandOver.js';
 import { type ManagerContext, type ManagerRun, speakerOf } from './managerContext.js';
-import type { TurnOutcome } from './reviewTurn.js';
+import { type TurnOutcome, announceTurn } from './reviewTurn.js';
 
 /** What a run of direct turns needs of the manager actor it works for. */
 export interface DirectTurnManager {
@@ -218,8 +218,7 @@ export class DirectTurnRun {
     const { chatId, publish } = before.run;
     const speaker = speakerOf(before);
     const next = decision.speaker;
-    publish({ type: 'turn.finished', chatId, round: review.update.rounds, speaker, messages: review.messages });
-    if (outcome.handoff !== undefined) publish({ type: 'handoff', chatId, from: speaker, to: outcome.handoff, via: 'tool' });
+    announceTurn(publish, chatId, speaker, review, outcome);
     if (decision.by === 'after-work') publish({ type: 'handoff', chatId, from: speaker, to: next, via: 'after-work' });
     publish({ type: 'speaker.selected', chatId, round: review.update.rounds + 1, speaker: next, by: decision.by, eligible });
   }

@@ -23,7 +23,7 @@ import type { ChatResume, ResumedTurnState } from '../participant/turnPersistenc
 import { type ManagerContext, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
-import { type TurnOutcome, reviewTurn, turnsPassedTo } from './reviewTurn.js';
+import { type TurnOutcome, announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
 import { countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { resumedSpeakerLogic } from './speakerResume.js';
@@ -287,10 +287,7 @@ export const managerMachine = setup({
       const spend = countTurn(context.spend, outcome);
       enqueue.assign({ ...review.update, spend });
       context.run.checkpoints?.turnEnded({ ...context, ...review.update, spend });
-      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
-      if (outcome.handoff !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
-      }
+      announceTurn((event) => enqueue.emit(event), context.run.chatId, speaker, review, outcome);
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, enqueue }) => {
@@ -327,10 +324,7 @@ export const managerMachine = setup({
       const speaker = speakerOf(last.context);
       const recorded: ManagerContext = { ...last.context, ...review.update, spend };
       context.run.checkpoints?.turnEnded(recorded);
-      enqueue.emit({ type: 'turn.finished', chatId: context.run.chatId, round: review.update.rounds, speaker, messages: review.messages });
-      if (outcome.handoff !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: speaker, to: outcome.handoff, via: 'tool' });
-      }
+      announceTurn((event) => enqueue.emit(event), context.run.chatId, speaker, review, outcome);
       enqueue.assign({ ...caughtUp, ...review.update, spend, ...decisionUpdate(recorded) });
     }),
     /** An abort while a run of direct turns announces and starts a turn: sent again once that turn has started. */

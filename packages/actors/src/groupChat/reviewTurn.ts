@@ -1,6 +1,6 @@
 import type { ErrorInfo, Message, Usage } from '@agentchart/core';
 import { TERMINATE } from './chatMembers.js';
-import type { ChatTurn } from './groupChatTypes.js';
+import type { ChatEvent, ChatTurn } from './groupChatTypes.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
 
 /** What a finished turn brings: its messages, a handoff made with a tool, a failure. */
@@ -94,4 +94,18 @@ function producedNothing(messages: readonly Message[]): boolean {
       (message.role === 'assistant' && (message.content.trim() !== '' || (message.toolCalls?.length ?? 0) > 0)) ||
       (message.role === 'user' && message.content.trim() !== ''),
   );
+}
+
+/**
+ * Puts out the events of a recorded turn, in the manager's order:
+ * `turn.finished`, then the `handoff` its tool made (if any). Every path
+ * that records a turn — the manager's `recordTurn`, a run of direct turns'
+ * hand-over, the chat-ending direct turn — emits them through this.
+ *
+ * @example
+ * announceTurn(enqueue.emit, chatId, 'writer', review, outcome);
+ */
+export function announceTurn(emit: (event: ChatEvent) => void, chatId: string, speaker: string, review: TurnRecord, outcome: TurnOutcome): void {
+  emit({ type: 'turn.finished', chatId, round: review.update.rounds, speaker, messages: review.messages });
+  if (outcome.handoff !== undefined) emit({ type: 'handoff', chatId, from: speaker, to: outcome.handoff, via: 'tool' });
 }
