@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { abortInSecondNestedTurn, customTurns, nestedInStore, nestedTwoTurns, nestedWaitResumed } from './fixtures/residentParticipantScenarios.js';
 
 /** What these chats did when every delegated turn had its own actor (see `residentParticipantScenarios.ts`). */
@@ -32,5 +33,48 @@ describe('resident participants: the same events, results and snapshots as with 
 
   it('a nested chat in a chat kept in a store takes two turns', async () => {
     expect(await nestedInStore()).toEqual(before.nestedInStore);
+  });
+});
+
+/** The actors an inspector sees created: their id, machine id (or invoked source) and parent's id, with the actor itself. */
+function actorLog() {
+  const actors: { id: string; name: string; parent: string | undefined; ref: AnyActorRef }[] = [];
+  return {
+    actors,
+    inspect: (event: InspectionEvent) => {
+      if (event.type !== '@xstate.actor') return;
+      const ref = event.actorRef as AnyActorRef & { src?: unknown; logic?: { id?: string }; _parent?: { id?: string } };
+      const name = typeof ref.src === 'string' ? ref.src : (ref.logic?.id ?? '?');
+      actors.push({ id: ref.id, name, parent: ref._parent?.id, ref });
+    },
+  };
+}
+
+describe('resident participants: one actor per nested chat or custom participant for the chat run', () => {
+  it('the nested chat’s two turns are taken by one actor, participant:team, each turn invoked in it as nestedChat; stopped at the end', async () => {
+    const log = actorLog();
+    await nestedTwoTurns(log.inspect);
+    const residents = log.actors.filter(({ name }) => name === 'chatParticipant');
+    const outer = log.actors.find(({ name }) => name === 'groupChat');
+    expect(residents.map(({ id, parent }) => ({ id, parent }))).toEqual([{ id: 'participant:team', parent: outer?.id }]);
+    const turns = log.actors.filter(({ name }) => name === 'nestedChat');
+    expect(turns.map(({ id, parent }) => ({ id, parent }))).toEqual([
+      { id: 'turn', parent: 'participant:team' },
+      { id: 'turn', parent: 'participant:team' },
+    ]);
+    expect(residents[0]?.ref.getSnapshot().status).toBe('stopped');
+  });
+
+  it('a custom participant’s three turns are taken by one actor, participant:counter; an abort stops its turn and the chat’s end the actor', async () => {
+    const log = actorLog();
+    const outcome = (await customTurns(log.inspect)) as { aborted: { reason: string } };
+    expect(outcome.aborted.reason).toBe('aborted');
+    // One resident per run (two runs), three turns in the first, two in the aborted one.
+    const residents = log.actors.filter(({ name }) => name === 'customParticipant');
+    expect(residents.map(({ id }) => id)).toEqual(['participant:counter', 'participant:counter']);
+    expect(log.actors.filter(({ name }) => name === 'participantTurn')).toHaveLength(5);
+    for (const { ref } of residents) expect(ref.getSnapshot().status).toBe('stopped');
+    const turns = log.actors.filter(({ name }) => name === 'participantTurn');
+    for (const { ref } of turns) expect(ref.getSnapshot().status).not.toBe('active');
   });
 });

@@ -40,6 +40,8 @@ export interface ManagerRun {
   directTurn: DirectTurnRun;
   /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
   agents: ResidentAgents;
+  /** The run's resident participants (nested chats, custom participants) by name: spawned at their first turn as `participant:<name>` (see `residentParticipants.ts`). */
+  participants: Set<string>;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */

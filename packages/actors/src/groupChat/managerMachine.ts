@@ -21,13 +21,14 @@ import { viewFor } from './chatViews.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
 import type { ChatResume, ResumedTurnState } from '../participant/turnPersistence.js';
 import { type ManagerContext, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
-import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
+import type { DelegatedTurnInput } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
 import { countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { resumedSpeakerLogic } from './speakerResume.js';
 import { agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
+import { type ParticipantTurnDoneEvent, participantChildId, residentChatMachine, residentCustomMachine } from './residentParticipants.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -63,6 +64,8 @@ export type ManagerEvent =
   | { type: 'abort' }
   /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
   | AgentTurnDoneEvent
+  /** The speaking nested chat's or custom participant's resident actor ended its turn (see `residentParticipants.ts`). */
+  | ParticipantTurnDoneEvent
   /** A run of direct agent turns (no agent actor, see `DirectTurnRun`) ended with a turn that ended with `output`. */
   | { type: 'direct.turn.done'; output: RunResult };
 
@@ -91,8 +94,8 @@ export const managerMachine = setup({
   },
   actors: {
     sharedState: sharedStateMachine,
-    nestedChat: delegatedTurnActor,
-    participantTurn: delegatedTurnActor,
+    chatParticipant: residentChatMachine,
+    customParticipant: residentCustomMachine,
     askSelector: askSelectorActor,
   },
   guards: {
@@ -105,6 +108,7 @@ export const managerMachine = setup({
     speakerIsHuman: ({ context }) => memberKind(context) === 'human',
     speakerIsChat: ({ context }) => memberKind(context) === 'chat',
     speakerIsCustom: ({ context }) => memberKind(context) === 'custom',
+    doneBySpeaker: ({ context, event }) => event.type === 'participant.turn.done' && event.speaker === context.speaker,
     saidByWaitingHuman: ({ context, event }) => event.type === 'human.said' && event.speaker === context.speaker,
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
@@ -200,6 +204,26 @@ export const managerMachine = setup({
       const update = turnStart(context);
       context.run.checkpoints?.turnBegins({ ...context, ...update });
       return update;
+    }),
+    /**
+     * A nested chat's or a custom participant's turn is taken by its resident
+     * actor (`residentParticipants.ts`): spawned at the participant's first
+     * turn of the run, then a `turn` command with the turn's input (a resumed
+     * turn's persisted wait included).
+     */
+    takeDelegatedTurn: enqueueActions(({ context, enqueue }, { kind }: { kind: 'chat' | 'custom' }) => {
+      const { name } = speakingMember(context, kind);
+      const id = participantChildId(name);
+      if (!context.run.participants.has(name)) {
+        context.run.participants.add(name);
+        enqueue.spawnChild(kind === 'chat' ? 'chatParticipant' : 'customParticipant', { id, input: { name } });
+      }
+      enqueue.sendTo(id, { type: 'turn', input: delegatedTurnInput(context, kind) });
+    }),
+    /** Leaving a delegated turn before it ended (an abort): the turn is stopped, which aborts it (its `signal`). */
+    stopDelegatedTurn: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'participant.turn.done') return;
+      enqueue.sendTo(participantChildId(speakerOf(context)), { type: 'turn.stop' });
     }),
     /** A person is shown the chat through `events$`, so their turn needs no view. */
     beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
@@ -362,6 +386,7 @@ export const managerMachine = setup({
         currentTurn: { turn: undefined },
         directTurn: new DirectTurnRun(self, agentTurnOutcome),
         agents: new Map(),
+        participants: new Set(),
       },
       messages: input.messages,
       turns: input.turns,
@@ -512,30 +537,29 @@ export const managerMachine = setup({
             },
           },
         },
+        /** A nested chat's turn, taken by its resident participant actor (`participant:<name>`). */
         chat: {
-          on: { abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] } },
-          invoke: {
-            id: 'speaker',
-            src: 'nestedChat',
-            input: ({ context }) => delegatedTurnInput(context, 'chat'),
-            onDone: { target: '#groupChat.selecting', actions: [{ type: 'recordTurn', params: ({ event }) => event.output }] },
-            onError: {
+          entry: { type: 'takeDelegatedTurn', params: { kind: 'chat' } },
+          exit: 'stopDelegatedTurn',
+          on: {
+            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
+            'participant.turn.done': {
+              guard: 'doneBySpeaker',
               target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
+              actions: [{ type: 'recordTurn', params: ({ event }) => event.outcome }],
             },
           },
         },
         /** A custom participant's turn: the same delegated turn as a nested chat's, through its own protocol. */
         custom: {
-          on: { abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] } },
-          invoke: {
-            id: 'speaker',
-            src: 'participantTurn',
-            input: ({ context }) => delegatedTurnInput(context, 'custom'),
-            onDone: { target: '#groupChat.selecting', actions: [{ type: 'recordTurn', params: ({ event }) => event.output }] },
-            onError: {
+          entry: { type: 'takeDelegatedTurn', params: { kind: 'custom' } },
+          exit: 'stopDelegatedTurn',
+          on: {
+            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
+            'participant.turn.done': {
+              guard: 'doneBySpeaker',
               target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ event }) => ({ messages: [], error: toErrorInfo(event.error) }) }],
+              actions: [{ type: 'recordTurn', params: ({ event }) => event.outcome }],
             },
           },
         },
