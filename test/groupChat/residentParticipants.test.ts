@@ -78,3 +78,46 @@ describe('resident participants: one actor per nested chat or custom participant
     for (const { ref } of turns) expect(ref.getSnapshot().status).not.toBe('active');
   });
 });
+
+describe('a nested chat made by createGroupChat keeps one manager actor for the outer run', () => {
+  it('its two turns are two runs of one inner manager, stopped when the outer run ends', async () => {
+    const log = actorLog();
+    await nestedTwoTurns(log.inspect);
+    const managers = log.actors.filter(({ name }) => name === 'groupChat');
+    // The outer manager, and one inner manager for both of the team's turns (with an actor per turn: three).
+    expect(managers).toHaveLength(2);
+    const [outer, inner] = managers;
+    expect(inner?.parent).toBeUndefined();
+    // The outer run ended in its final state; the inner manager, idle after its second run, was stopped with it.
+    expect(outer?.ref.getSnapshot().status).toBe('done');
+    expect(inner?.ref.getSnapshot().status).toBe('stopped');
+    // Each inner run spawns its own agents (as a run of its own does); all stopped.
+    const innerAgents = log.actors.filter(({ name, parent }) => name === 'agent' && parent === inner?.id);
+    expect(innerAgents.map(({ id }) => id)).toEqual(['agent:researcher', 'agent:critic', 'agent:researcher', 'agent:critic']);
+    for (const { ref } of innerAgents) expect(ref.getSnapshot().status).toBe('stopped');
+  });
+
+  it('a run resumed inside the nested chat’s turn makes the inner manager; every manager ends with its outer run', async () => {
+    const log = actorLog();
+    await nestedWaitResumed(log.inspect);
+    // First process: the outer manager and one inner manager for both of the team's turns (an actor per turn: three);
+    // resumed: the outer manager and the inner one the resumed turn made.
+    expect(log.actors.filter(({ name }) => name === 'groupChat')).toHaveLength(4);
+    for (const { ref } of log.actors) expect(ref.getSnapshot().status).not.toBe('active');
+  });
+
+  it('an abort during the inner run stops the inner manager with the outer run', async () => {
+    const log = actorLog();
+    const aborted = (await abortInSecondNestedTurn(log.inspect)) as { result: { reason: string } };
+    expect(aborted.result.reason).toBe('aborted');
+    const managers = log.actors.filter(({ name }) => name === 'groupChat');
+    expect(managers).toHaveLength(2);
+    for (const { ref } of log.actors) expect(ref.getSnapshot().status).not.toBe('active');
+  });
+
+  it('in a chat kept in a store too', async () => {
+    const log = actorLog();
+    await nestedInStore(log.inspect);
+    expect(log.actors.filter(({ name }) => name === 'groupChat')).toHaveLength(2);
+  });
+});

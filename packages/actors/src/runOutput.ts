@@ -1,4 +1,4 @@
-import type { AnyActorRef } from 'xstate';
+import type { RootActor } from './rootRun/startRootRun.js';
 
 /** The end of a run's event stream: completed with the run, or errored with its actor's error. */
 interface EventStreamEnd {
@@ -15,7 +15,7 @@ interface EventStreamEnd {
  * @example
  * const result = runOutput<RunResult>(actor, events, () => stateChanges.unsubscribe());
  */
-export function runOutput<T>(actor: AnyActorRef, events: EventStreamEnd, release: () => void): Promise<T> {
+export function runOutput<T>(actor: Pick<RootActor, 'subscribe' | 'getSnapshot'>, events: EventStreamEnd, release: () => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     actor.subscribe({
       complete: () => {

@@ -7,6 +7,7 @@ import { type StoredChatCheckpoint, parseChatSnapshot } from '../groupChat/chatS
 import type { GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
 import type { ChatRunStarted } from '../groupChat/nestedChatProtocol.js';
 import type { TurnStore } from '../participant/participantProtocol.js';
+import type { Residence } from '../participant/residence.js';
 import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.js';
 import { type ChatStoreHooks, chatStoreHooks } from './chatStoreHooks.js';
 
@@ -20,8 +21,13 @@ import { type ChatStoreHooks, chatStoreHooks } from './chatStoreHooks.js';
 export interface NestedChatStore {
   /** The hooks a run of the nested chat checkpoints through, into the outer chat's checkpoint of the turn of `speaker`. */
   hooks(store: TurnStore, speaker: string): ChatStoreHooks;
-  /** Resumes the nested chat from `snapshot` (already checked by `check`), checkpointing through `checkpoints`. */
-  resume(snapshot: unknown, options: Pick<GroupChatRunOptions, 'signal' | 'inspect'>, checkpoints: ChatCheckpoints): ChatRunStarted;
+  /** Resumes the nested chat from `snapshot` (already checked by `check`), checkpointing through `checkpoints` (on the resident manager kept in `residence`, see `OwnChatRuns.run`). */
+  resume(
+    snapshot: unknown,
+    options: Pick<GroupChatRunOptions, 'signal' | 'inspect'>,
+    checkpoints: ChatCheckpoints,
+    residence?: Residence,
+  ): ChatRunStarted;
   /** Everything the resume checks (signature, every field, the speaking agent's run); the unsigned copy to resume from. */
   check(snapshot: unknown): StoredChatCheckpoint;
   /** The checkpoint with the in-doubt calls of the agent speaking inside turned into approval requests (signed again). */
@@ -41,7 +47,7 @@ export interface NestedChatStore {
 export function nestedChatStore(
   runtime: ChatRuntime,
   snapshotKey: SnapshotKey | undefined,
-  start: (start: ChatStart, options: Pick<GroupChatRunOptions, 'signal' | 'inspect'>) => ChatRunStarted,
+  start: (start: ChatStart, options: Pick<GroupChatRunOptions, 'signal' | 'inspect'>, residence?: Residence) => ChatRunStarted,
 ): NestedChatStore {
   const parse = (snapshot: unknown) => {
     const { signature: _signature, ...unsigned } = (snapshot ?? {}) as { signature?: unknown };
@@ -61,9 +67,9 @@ export function nestedChatStore(
           return { kind: 'nested', speaker, snapshot };
         });
       }, store.journal),
-    resume: (snapshot, options, checkpoints) => {
+    resume: (snapshot, options, checkpoints, residence) => {
       const checkpoint = parse(snapshot);
-      return start({ ...checkpointStart(checkpoint, checkpoint.waiting, runtime, checkpoints), checkpoints }, options);
+      return start({ ...checkpointStart(checkpoint, checkpoint.waiting, runtime, checkpoints), checkpoints }, options, residence);
     },
     check: (snapshot) => {
       const checkpoint = verified(snapshot);

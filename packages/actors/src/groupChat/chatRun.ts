@@ -19,9 +19,22 @@ import { announceRun, globalInspectors, runsObserved } from '../inspection/runOb
 import { startRootRun } from '../rootRun/startRootRun.js';
 import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
+import type { ManagerRunActor, ResidentChat } from './residentChat.js';
 
 /** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
 export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
+
+/**
+ * The run's manager (what is per actor; the rest of `startChatRun` is per
+ * run): a new manager actor, or the next run of a nested chat's resident
+ * manager (`ResidentChat`), which looks to the run like an actor of its own.
+ */
+function managerActor(input: ManagerInput, resident: ResidentChat | undefined): ManagerRunActor {
+  if (resident !== undefined) return resident.run(input, input.inspect);
+  const actor = createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
+  startDirectTurns(actor);
+  return actor;
+}
 
 const isControl = (event: ChatEvent): event is ChatControlEvent =>
   event.type === 'human.said' || event.type === 'speaker.chosen' || event.type === 'approval.decide';
@@ -38,15 +51,12 @@ export function startChatRun(
   { resumedFrom, ...start }: ChatStart,
   signal: AbortSignal | undefined,
   inspect: InspectOption | undefined,
+  resident?: ResidentChat,
 ): ChatRunStarted {
   const bus = new Subject<ChatEvent>();
   const publish = (event: ChatEvent) => bus.next(event);
-  const actor = createActor(managerMachine, {
-    input: { ...start, runtime, publish, inspect },
-    inspect: combineInspectors(inspect, ...globalInspectors()),
-  });
+  const actor = managerActor({ ...start, runtime, publish, inspect }, resident);
   start.checkpoints?.bind(() => actor.getSnapshot().context);
-  startDirectTurns(actor);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
   // (A run that fails before it starts errors the bus: `result` and `events$` report that, not this subscription.)
   // (A plain subscriber that checks the type: no operator between it and the bus.)

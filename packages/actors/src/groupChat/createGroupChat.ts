@@ -34,6 +34,8 @@ import { CHAT_INTERNALS, type ChatInternals, type ProvidesChatInternals } from '
 import { type SnapshotKey, checkSnapshotKey } from '../agent/run/snapshotSignature.js';
 import { storedChatResume, storedChatRun } from '../durable/storedChats.js';
 import { nestedChatStore } from '../durable/storedNestedChat.js';
+import type { Residence } from '../participant/residence.js';
+import { ResidentChat } from './residentChat.js';
 import type { StoreOptions } from '../durable/storedRuns.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
@@ -135,11 +137,13 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
   /** What this chat gives a chat it takes part in, beyond run and resume: its runs' transcripts so far, and resume's check. */
   [PARTICIPANT_PROTOCOL]() {
     return nestedChatProtocol(this, {
-      run: (input, runOptions, checkpoints) =>
-        checkpoints === undefined ? this.runChat(input, runOptions) : this.start({ ...this.newStart(input, runOptions), checkpoints }, runOptions),
-      resume: (snapshot, runOptions) => this.resumeChat(snapshot, runOptions),
+      run: (input, runOptions, checkpoints, residence) => {
+        const chatStart = this.newStart(input, runOptions);
+        return this.start(checkpoints === undefined ? chatStart : { ...chatStart, checkpoints }, runOptions, residence);
+      },
+      resume: (snapshot, runOptions, residence) => this.start(this.resumeStart(snapshot), runOptions, residence),
       checkSnapshot: (snapshot) => this.resumeStart(snapshot).resumedFrom,
-      stored: nestedChatStore(this.runtime, this.snapshotKey, (chatStart, runOptions) => this.start(chatStart, runOptions)),
+      stored: nestedChatStore(this.runtime, this.snapshotKey, (chatStart, runOptions, residence) => this.start(chatStart, runOptions, residence)),
     });
   }
 
@@ -162,14 +166,26 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
     return this.start(this.resumeStart(snapshot), runOptions);
   }
 
-  private start(chatStart: ChatStart, runOptions: StartOptions) {
+  /**
+   * Starts a run from `chatStart`. In a turn of an outer chat (`residence`,
+   * see `TurnContext.residence`) the run is taken by this chat's resident
+   * manager for the outer run, kept there (made by the first such run, or
+   * again after it failed).
+   */
+  private start(chatStart: ChatStart, runOptions: StartOptions, residence?: Residence) {
     const { runtime } = this;
     const budget = runOptions.maxTokens === undefined ? runtime.tokenBudget : tokenBudget(runOptions.maxTokens, 'chat.run(input, { maxTokens })');
+    const resident = residence?.keep(
+      this,
+      () => new ResidentChat(),
+      (kept) => kept.usable(),
+    );
     return startChatRun(
       runtime,
       { ...chatStart, tokenBudget: budget },
       runOptions.signal,
       combineInspectors(this.options.inspect, runOptions.inspect),
+      resident,
     );
   }
 

@@ -1,10 +1,10 @@
 import type { Message, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
+import { type AnyActorRef, assign, emit, enqueueActions, sendTo, setup } from 'xstate';
 import type { AgentMachineInput } from '../agent/machine/agentMachine.js';
 import { type AgentTurnDoneEvent, residentAgentMachine } from '../agent/machine/residentAgent.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
-import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
+import { SHARED_STATE_SYSTEM_ID, type SharedStateRef, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { RunResult } from '../agent/run/runResult.js';
 import { newRunId } from '../ids.js';
@@ -62,6 +62,8 @@ export type ManagerEvent =
   | ChatControlEvent
   | { type: 'start' }
   | { type: 'abort' }
+  /** A resident manager's next run, set up in `idle` (`residentManager.ts`; the standalone machine ignores it). */
+  | { type: 'run'; input: ManagerInput }
   /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
   | AgentTurnDoneEvent
   /** The speaking nested chat's or custom participant's resident actor ended its turn (see `residentParticipants.ts`). */
@@ -367,43 +369,8 @@ export const managerMachine = setup({
   },
 }).createMachine({
   id: 'groupChat',
-  context: ({ input, spawn, self }) => {
-    const inspected = input.inspect !== undefined || globalInspectors().length > 0;
-    return {
-      runtime: input.runtime,
-      run: {
-        chatId: input.chatId,
-        newRunId: input.newRunId ?? newRunId,
-        publish: input.publish,
-        inspect: input.inspect,
-        inspected,
-        // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
-        sharedState: inspected
-          ? SharedStateSlot.of(spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }))
-          : SharedStateSlot.lazy(self, input.sharedState),
-        tokenBudget: input.tokenBudget,
-        checkpoints: input.checkpoints,
-        currentTurn: { turn: undefined },
-        directTurn: new DirectTurnRun(self, agentTurnOutcome),
-        agents: new Map(),
-        participants: new Set(),
-      },
-      messages: input.messages,
-      turns: input.turns,
-      rounds: input.rounds ?? input.turns.length,
-      lastSpeaker: 'lastSpeaker' in input ? input.lastSpeaker : input.turns.at(-1)?.speaker,
-      randomState: input.randomState,
-      selection: { eligible: [], decision: undefined, rejected: [] },
-      speaker: undefined,
-      view: [],
-      redirects: 0,
-      handoff: undefined,
-      reason: undefined,
-      error: undefined,
-      resumeWaiting: input.resumeWaiting,
-      spend: noSpend(),
-    };
-  },
+  context: ({ input, spawn, self }) =>
+    initialManagerContext(input, self, () => spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } })),
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
@@ -567,22 +534,76 @@ export const managerMachine = setup({
     },
     terminated: { type: 'final', entry: 'announceEnd' },
   },
-  output: ({ context }) => {
-    const result: GroupChatResult = {
-      chatId: context.run.chatId,
-      messages: context.messages,
-      turns: context.turns,
-      sharedState: stateValues(context),
-      lastSpeaker: context.lastSpeaker,
-      reason: context.reason ?? 'aborted',
-      rounds: context.rounds,
-      usage: context.spend.usage,
-    };
-    if (context.error !== undefined) result.error = context.error;
-    if (context.spend.cost !== undefined) result.cost = context.spend.cost;
-    return result;
-  },
+  output: ({ context }) => managerOutput(context),
 });
+
+/**
+ * A run's manager context, from its input: the run's parts (`ManagerRun`:
+ * its ids, bus, shared state, checkpoints) and the transcript it starts
+ * from. The machine's context at creation, and a resident manager's at
+ * each new run (`residentManager.ts`). `spawnSharedState` makes the shared
+ * state's actor as a child (an inspected chat shows it from the start).
+ *
+ * @example
+ * const context = initialManagerContext(input, self, () => spawn('sharedState', { systemId: 'sharedState', input: { initial: input.sharedState } }));
+ */
+export function initialManagerContext(input: ManagerInput, self: AnyActorRef, spawnSharedState: () => SharedStateRef): ManagerContext {
+  const inspected = input.inspect !== undefined || globalInspectors().length > 0;
+  return {
+    runtime: input.runtime,
+    run: {
+      chatId: input.chatId,
+      newRunId: input.newRunId ?? newRunId,
+      publish: input.publish,
+      inspect: input.inspect,
+      inspected,
+      // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
+      sharedState: inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState),
+      tokenBudget: input.tokenBudget,
+      checkpoints: input.checkpoints,
+      currentTurn: { turn: undefined },
+      directTurn: new DirectTurnRun(self, agentTurnOutcome),
+      agents: new Map(),
+      participants: new Set(),
+    },
+    messages: input.messages,
+    turns: input.turns,
+    rounds: input.rounds ?? input.turns.length,
+    lastSpeaker: 'lastSpeaker' in input ? input.lastSpeaker : input.turns.at(-1)?.speaker,
+    randomState: input.randomState,
+    selection: { eligible: [], decision: undefined, rejected: [] },
+    speaker: undefined,
+    view: [],
+    redirects: 0,
+    handoff: undefined,
+    reason: undefined,
+    error: undefined,
+    resumeWaiting: input.resumeWaiting,
+    spend: noSpend(),
+  };
+}
+
+/**
+ * A run's result, as the manager outputs it when the run ends.
+ *
+ * @example
+ * const result = managerOutput(snapshot.context); // { chatId, messages, turns, reason, … }
+ */
+export function managerOutput(context: ManagerContext): GroupChatResult {
+  const result: GroupChatResult = {
+    chatId: context.run.chatId,
+    messages: context.messages,
+    turns: context.turns,
+    sharedState: stateValues(context),
+    lastSpeaker: context.lastSpeaker,
+    reason: context.reason ?? 'aborted',
+    rounds: context.rounds,
+    usage: context.spend.usage,
+  };
+  if (context.error !== undefined) result.error = context.error;
+  if (context.spend.cost !== undefined) result.cost = context.spend.cost;
+  return result;
+}
 
 /**
  * Whether the speaking agent's turn runs without an agent actor

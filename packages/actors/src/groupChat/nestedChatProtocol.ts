@@ -1,6 +1,7 @@
 import { type AssistantMessage, ConfigurationError, type Message } from '@agentchart/core';
 import type { NestedChatStore } from '../durable/storedNestedChat.js';
 import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
+import type { Residence } from '../participant/residence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import { replyText } from './chatViews.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
@@ -22,10 +23,15 @@ export interface ChatRunStarted {
  * and the check its `resume` makes of a snapshot.
  */
 export interface OwnChatRuns {
-  /** `chat.run`, with the run's transcript so far; `checkpoints` when the outer chat is kept in a store. */
-  run(input: Message[], options: GroupChatRunOptions, checkpoints?: ChatCheckpoints): ChatRunStarted;
-  /** `chat.resume`, with the run's transcript so far. */
-  resume(snapshot: unknown, options: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): ChatRunStarted;
+  /**
+   * `chat.run`, with the run's transcript so far; `checkpoints` when the
+   * outer chat is kept in a store. With `residence` (the turn's, see
+   * `TurnContext.residence`) the run is taken by the chat's resident manager
+   * kept there, made by its first run (`ResidentChat`).
+   */
+  run(input: Message[], options: GroupChatRunOptions, checkpoints?: ChatCheckpoints, residence?: Residence): ChatRunStarted;
+  /** `chat.resume`, with the run's transcript so far (on the resident manager kept in `residence`, as `run`). */
+  resume(snapshot: unknown, options: Pick<GroupChatRunOptions, 'signal' | 'inspect'>, residence?: Residence): ChatRunStarted;
   /** Everything `chat.resume` checks of a snapshot (throws `ChatSnapshotError`); the copy it would resume from. */
   checkSnapshot(snapshot: unknown): GroupChatSnapshot;
   /** Its turns in a chat kept in a store: checkpointed into the outer chat's, resumed from there. */
@@ -112,10 +118,10 @@ export function nestedChatProtocol(chat: NestedChatParticipant, own: OwnChatRuns
         if (context.store !== undefined) throw notStorable(name);
         return turnOf({ run: chat.run(view, options) }, context);
       }
-      if (context.store === undefined) return turnOf(own.run(view, options), context);
+      if (context.store === undefined) return turnOf(own.run(view, options, undefined, context.residence), context);
       // In a store: the nested chat's checkpoints are the outer chat's, from its task on.
       const hooks = own.stored.hooks(context.store, name);
-      const started = own.run(view, options, hooks.checkpoints);
+      const started = own.run(view, options, hooks.checkpoints, context.residence);
       hooks.started();
       return turnOf(started, context);
     },
@@ -128,9 +134,9 @@ export function nestedChatProtocol(chat: NestedChatParticipant, own: OwnChatRuns
               if (context.store !== undefined) throw notStorable(name);
               return turnOf({ run: resume.call(chat, snapshot, options) }, context);
             }
-            if (context.store === undefined) return turnOf(own.resume(snapshot, options), context);
+            if (context.store === undefined) return turnOf(own.resume(snapshot, options, context.residence), context);
             const { checkpoints } = own.stored.hooks(context.store, name);
-            return turnOf(own.stored.resume(snapshot, options, checkpoints), context);
+            return turnOf(own.stored.resume(snapshot, options, checkpoints, context.residence), context);
           }
         : undefined,
     checkPersisted: (persisted, options) => {

@@ -1,5 +1,6 @@
 import { toErrorInfo } from '@agentchart/core/internal';
-import { sendParent, setup } from 'xstate';
+import { type EventObject, fromCallback, sendParent, setup } from 'xstate';
+import { Residence } from '../participant/residence.js';
 import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
 import type { TurnOutcome } from './reviewTurn.js';
 
@@ -19,13 +20,13 @@ import type { TurnOutcome } from './reviewTurn.js';
  */
 
 /** The command that begins a resident participant's turn. */
-export interface ParticipantTurnCommand {
+interface ParticipantTurnCommand {
   type: 'turn';
   input: DelegatedTurnInput;
 }
 
 /** Stops the turn in progress, if any (its `signal` is aborted); the actor stays, idle. */
-export interface ParticipantTurnStop {
+interface ParticipantTurnStop {
   type: 'turn.stop';
 }
 
@@ -38,23 +39,36 @@ export interface ParticipantTurnDoneEvent {
 }
 
 /** What a resident participant is made with: its name (the trace labels its actor with it). */
-export interface ResidentParticipantInput {
+interface ResidentParticipantInput {
   name: string;
 }
 
+/** A resident participant's context: its name, and what its turns keep from turn to turn (`TurnContext.residence`). */
+interface ResidentParticipantContext {
+  name: string;
+  residence: Residence;
+}
+
+/** Lives as long as the resident participant: stopping it (the chat's end) stops what its residence keeps (a nested chat's resident manager). */
+const residenceKeeper = fromCallback<EventObject, Residence>(
+  ({ input }) =>
+    () =>
+      input.stop(),
+);
+
 /** The delegated turn's actor, as the inspector names it: a nested chat's turn, or a custom participant's. */
-export type DelegatedTurnSource = 'nestedChat' | 'participantTurn';
+type DelegatedTurnSource = 'nestedChat' | 'participantTurn';
 
 /** The manager's child id of `name`'s resident participant. */
 export const participantChildId = (name: string): string => `participant:${name}`;
 
 const residentSetup = setup({
   types: {
-    context: {} as ResidentParticipantInput,
+    context: {} as ResidentParticipantContext,
     input: {} as ResidentParticipantInput,
     events: {} as ParticipantTurnCommand | ParticipantTurnStop,
   },
-  actors: { nestedChat: delegatedTurnActor, participantTurn: delegatedTurnActor },
+  actors: { nestedChat: delegatedTurnActor, participantTurn: delegatedTurnActor, residence: residenceKeeper },
 });
 
 /**
@@ -68,7 +82,8 @@ const residentSetup = setup({
 function residentParticipantMachine(source: DelegatedTurnSource) {
   return residentSetup.createMachine({
     id: 'participant',
-    context: ({ input }) => ({ name: input.name }),
+    context: ({ input }) => ({ name: input.name, residence: new Residence() }),
+    invoke: { id: 'residence', src: 'residence', input: ({ context }) => context.residence },
     initial: 'idle',
     states: {
       idle: { on: { turn: 'taking' } },
@@ -77,9 +92,10 @@ function residentParticipantMachine(source: DelegatedTurnSource) {
         invoke: {
           id: 'turn',
           src: source,
-          input: ({ event }) => {
+          input: ({ context, event }) => {
             if (event.type !== 'turn') throw new Error('A resident participant takes a turn only on a turn command (a bug in agentchart).');
-            return event.input;
+            const { input } = event;
+            return { ...input, context: { ...input.context, residence: context.residence } };
           },
           onDone: {
             target: 'idle',

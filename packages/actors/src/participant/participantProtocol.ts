@@ -5,6 +5,7 @@ import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
 import type { ChatEvent, ChatWaiting, PersistedDelegatedWaiting } from '../groupChat/groupChatTypes.js';
 import type { TurnOutcome } from '../groupChat/reviewTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
+import type { Residence } from './residence.js';
 
 /**
  * The one way a group chat reaches its participants (internal): every kind of
@@ -130,6 +131,12 @@ export interface TurnContext {
   maxTokens: TokenBudgetOption | undefined;
   /** Set only when the chat is kept in a store: where the turn checkpoints and journals. */
   store?: TurnStore | undefined;
+  /**
+   * What lives with the participant's resident actor for the chat run, from
+   * turn to turn (a nested chat made by `createGroupChat` keeps its resident
+   * manager there), stopped when the chat run ends.
+   */
+  residence?: Residence | undefined;
 }
 
 /**

@@ -1,9 +1,20 @@
 import type { StateChange } from '@agentchart/core';
 import type { Observable, Subject } from 'rxjs';
-import type { AnyActorRef } from 'xstate';
 import { runOutput } from '../runOutput.js';
 import { type SharedStateHandle, type SharedStateHandleOptions, slotStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
+
+/**
+ * What a run's root actor must offer: an XState actor, or one run of a
+ * resident actor seen as the root actor of that run alone (`ResidentChat`).
+ */
+export interface RootActor<Event = unknown> {
+  start(): unknown;
+  send(event: { type: string }): void;
+  getSnapshot(): { status: string; output?: unknown };
+  on(type: '*', handler: (event: Event) => void): { unsubscribe(): void };
+  subscribe(observer: { complete?: () => void; error?: (error: unknown) => void }): { unsubscribe(): void };
+}
 
 /** How a run's root actor is started: the parts where an agent run and a chat run differ. */
 export interface RootRunOptions<Event> {
@@ -65,7 +76,7 @@ export interface RootRun<Event, Result> {
  *   stateEvent: (change) => stateChangedEvent(change, runId, name),
  * });
  */
-export function startRootRun<Event, Result>(actor: AnyActorRef, options: RootRunOptions<Event>): RootRun<Event, Result> {
+export function startRootRun<Event, Result>(actor: RootActor<Event>, options: RootRunOptions<Event>): RootRun<Event, Result> {
   const { bus, signal } = options;
   actor.on('*', (event: Event) => bus.next(event));
   const { slot } = options.sharedState;
