@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { ChatEvent } from '@agentchart/actors';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { abortInSecondNestedTurn, customTurns, nestedInStore, nestedTwoTurns, nestedWaitResumed } from './fixtures/residentParticipantScenarios.js';
 
@@ -80,7 +81,7 @@ describe('resident participants: one actor per nested chat or custom participant
 });
 
 describe('a nested chat made by createGroupChat keeps one manager actor for the outer run', () => {
-  it('its two turns are two runs of one inner manager, stopped when the outer run ends', async () => {
+  it('its two turns are two runs of one inner manager, whose agents serve both; stopped when the outer run ends', async () => {
     const log = actorLog();
     await nestedTwoTurns(log.inspect);
     const managers = log.actors.filter(({ name }) => name === 'groupChat');
@@ -91,9 +92,9 @@ describe('a nested chat made by createGroupChat keeps one manager actor for the 
     // The outer run ended in its final state; the inner manager, idle after its second run, was stopped with it.
     expect(outer?.ref.getSnapshot().status).toBe('done');
     expect(inner?.ref.getSnapshot().status).toBe('stopped');
-    // Each inner run spawns its own agents (as a run of its own does); all stopped.
+    // The inner chat's resident agents live across its runs: one actor each (with a manager per turn: two each), stopped with it.
     const innerAgents = log.actors.filter(({ name, parent }) => name === 'agent' && parent === inner?.id);
-    expect(innerAgents.map(({ id }) => id)).toEqual(['agent:researcher', 'agent:critic', 'agent:researcher', 'agent:critic']);
+    expect(innerAgents.map(({ id }) => id)).toEqual(['agent:researcher', 'agent:critic']);
     for (const { ref } of innerAgents) expect(ref.getSnapshot().status).toBe('stopped');
   });
 
@@ -119,5 +120,21 @@ describe('a nested chat made by createGroupChat keeps one manager actor for the 
     const log = actorLog();
     await nestedInStore(log.inspect);
     expect(log.actors.filter(({ name }) => name === 'groupChat')).toHaveLength(2);
+  });
+});
+
+describe('an inner agent carried over to the next inner run', () => {
+  it('writes the new run’s shared state, and its events carry the new run’s chat id', async () => {
+    const { events } = (await nestedTwoTurns()) as { events: ChatEvent[] };
+    const inner = events.flatMap((event) => (event.type === 'nested.event' ? [event.event] : []));
+    const runs = inner.flatMap((event) => (event.type === 'chat.started' ? [event.chatId] : []));
+    expect(runs).toHaveLength(2);
+    const changes = inner.flatMap((event) => (event.type === 'state.changed' ? [{ chatId: event.chatId, change: event.change }] : []));
+    expect(changes.map(({ chatId, change }) => ({ chatId, key: change.key, value: change.value }))).toEqual([
+      { chatId: runs[0], key: 'last_researcher', value: 'researcher turn 1' },
+      { chatId: runs[1], key: 'last_researcher', value: 'researcher turn 2' },
+    ]);
+    const toolCalls = inner.flatMap((event) => (event.type === 'agent.event' && event.event.type === 'tool.call' ? [event.chatId] : []));
+    expect(toolCalls).toEqual(runs);
   });
 });

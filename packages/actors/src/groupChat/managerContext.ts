@@ -40,8 +40,20 @@ export interface ManagerRun {
   directTurn: DirectTurnRun;
   /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
   agents: ResidentAgents;
+  /**
+   * Where the resident agents' events go: the run's chat id and bus. A
+   * resident manager's next run (`residentManager.ts`) points the same
+   * object at its own, so the agents it carries over reach the new run.
+   */
+  bridge: RunBridge;
   /** The run's resident participants (nested chats, custom participants) by name: spawned at their first turn as `participant:<name>` (see `residentParticipants.ts`). */
   participants: Set<string>;
+}
+
+/** The chat id and bus a run's resident agents put their events on (`ManagerRun.bridge`). */
+export interface RunBridge {
+  chatId: string;
+  publish: (event: ChatEvent) => void;
 }
 
 /** The selection in progress: who may speak, what was decided, the `auto` selector's rejected answers. */

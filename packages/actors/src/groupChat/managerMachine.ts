@@ -20,7 +20,7 @@ import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
 import type { ChatResume, ResumedTurnState } from '../participant/turnPersistence.js';
-import { type ManagerContext, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
+import { type ManagerContext, type ManagerRun, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import type { DelegatedTurnInput } from './delegatedTurnActor.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
@@ -245,6 +245,12 @@ export const managerMachine = setup({
       if (resumed !== undefined) {
         const base = residentAgentMachine(turn.machine);
         const logic = resumedSpeakerLogic(base, resumed.snapshot, run.sharedState);
+        // (An agent a resident manager carried over from its previous run gives way to the resumed one.)
+        const carried = run.agents.get(name);
+        if (carried !== undefined) {
+          run.agents.delete(name);
+          enqueue.stopChild(carried.actor);
+        }
         enqueue.assign(({ spawn }) => {
           spawnResident(spawn, run, name, { logic, base });
           return { ...update, resumeWaiting: undefined };
@@ -543,12 +549,22 @@ export const managerMachine = setup({
  * from. The machine's context at creation, and a resident manager's at
  * each new run (`residentManager.ts`). `spawnSharedState` makes the shared
  * state's actor as a child (an inspected chat shows it from the start).
+ * `carried`: the resident agents and participants a resident manager's
+ * previous run leaves idle, taken over by this run (their bridge pointed at it).
  *
  * @example
  * const context = initialManagerContext(input, self, () => spawn('sharedState', { systemId: 'sharedState', input: { initial: input.sharedState } }));
  */
-export function initialManagerContext(input: ManagerInput, self: AnyActorRef, spawnSharedState: () => SharedStateRef): ManagerContext {
+export function initialManagerContext(
+  input: ManagerInput,
+  self: AnyActorRef,
+  spawnSharedState: () => SharedStateRef,
+  carried?: Pick<ManagerRun, 'agents' | 'participants' | 'bridge'>,
+): ManagerContext {
   const inspected = input.inspect !== undefined || globalInspectors().length > 0;
+  const bridge = carried?.bridge ?? { chatId: input.chatId, publish: input.publish };
+  bridge.chatId = input.chatId;
+  bridge.publish = input.publish;
   return {
     runtime: input.runtime,
     run: {
@@ -563,8 +579,9 @@ export function initialManagerContext(input: ManagerInput, self: AnyActorRef, sp
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
       directTurn: new DirectTurnRun(self, agentTurnOutcome),
-      agents: new Map(),
-      participants: new Set(),
+      agents: carried?.agents ?? new Map(),
+      participants: carried?.participants ?? new Set(),
+      bridge,
     },
     messages: input.messages,
     turns: input.turns,

@@ -73,12 +73,13 @@ export function planAgentTurn(agents: ResidentAgents, name: string, input: Agent
  */
 export function spawnResident(
   spawn: unknown,
-  run: Pick<ManagerContext['run'], 'agents' | 'chatId' | 'publish'>,
+  run: Pick<ManagerContext['run'], 'agents' | 'bridge'>,
   name: string,
   { logic, base, input }: { logic: typeof agentMachine; base: typeof agentMachine; input?: AgentMachineInput },
 ): void {
-  const { chatId, publish } = run;
-  const listener = (event: RunEvent) => publish({ type: 'agent.event', chatId, speaker: name, event });
+  const { bridge } = run;
+  // The bridge, not the chat id and bus of the run that spawned it: a resident manager's next run takes the agent over.
+  const listener = (event: RunEvent) => bridge.publish({ type: 'agent.event', chatId: bridge.chatId, speaker: name, event });
   const id = agentChildId(name);
   const actor = speakerSpawner(spawn)(logic, input === undefined ? { id } : { id, input });
   onAgentEvents(actor, listener);

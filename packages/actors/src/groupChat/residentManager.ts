@@ -3,6 +3,7 @@ import { SHARED_STATE_SYSTEM_ID } from '../sharedState/sharedStateMachine.js';
 import type { ManagerContext } from './managerContext.js';
 import { type ManagerInput, initialManagerContext, managerMachine, managerOutput } from './managerMachine.js';
 import type { GroupChatResult } from './groupChatTypes.js';
+import { participantChildId } from './residentParticipants.js';
 
 /**
  * A resident manager (docs/group-chat.md, "Resident participants"): a nested
@@ -43,36 +44,56 @@ interface StateConfig {
   [key: string]: unknown;
 }
 
-/** A new run: the per-run context from its input, the shared state's actor made again when the chat is inspected. */
-const beginRun = assign(({ event, spawn, self }: { event: AnyEventObject; spawn: unknown; self: AnyActorRef }) => {
+/** What the resident machine's actions are given by XState (its config is derived untyped). */
+interface RunActionArgs {
+  context: ManagerContext;
+  event: AnyEventObject;
+  self: AnyActorRef;
+}
+
+/**
+ * A new run: the per-run context from its input (the shared state's actor
+ * made again when the chat is inspected), with the resident agents and
+ * participants the previous run left idle.
+ */
+const beginRun = assign(({ context, event, spawn, self }: RunActionArgs & { spawn: unknown }) => {
   const { input } = event as ManagerRunCommand;
   const spawnChild = spawn as (src: 'sharedState', options: { systemId: string; input: { initial: Record<string, unknown> } }) => never;
-  return initialManagerContext(input, self, () =>
-    spawnChild('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
-  );
+  const spawnSharedState = () => spawnChild('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } });
+  return initialManagerContext(input, self, spawnSharedState, context.run);
 });
 
 /**
- * The end of a run: what it spawned is stopped (as a standalone run's end
- * stops its children), then its output goes out.
+ * The end of a run: its output goes out. What it spawned is stopped (as a
+ * standalone run's end stops its children), except its resident agents and
+ * participants that are idle — between turns — which the next run takes
+ * over. One stopped in the middle of a turn (the run was aborted, or ended
+ * while an agent waited for approval) is stopped, as it would be.
  */
 const endRun = enqueueActions(
-  ({
-    context,
-    self,
-    enqueue,
-  }: {
-    context: ManagerContext;
-    self: AnyActorRef;
-    enqueue: { stopChild(ref: AnyActorRef): void; emit(event: RunEndedEvent): void };
-  }) => {
+  ({ context, self, enqueue }: RunActionArgs & { enqueue: { stopChild(ref: AnyActorRef): void; emit(event: RunEndedEvent): void } }) => {
+    const { agents, participants } = context.run;
+    const kept = new Set<AnyActorRef>();
+    for (const [name, { actor }] of agents) {
+      if (isIdle(actor)) kept.add(actor);
+      else agents.delete(name);
+    }
     const { children } = self.getSnapshot() as { children: Record<string, AnyActorRef | undefined> };
-    for (const child of Object.values(children)) if (child !== undefined) enqueue.stopChild(child);
-    context.run.agents.clear();
-    context.run.participants.clear();
+    for (const name of participants) {
+      const actor = children[participantChildId(name)];
+      if (actor !== undefined && isIdle(actor)) kept.add(actor);
+      else participants.delete(name);
+    }
+    for (const child of Object.values(children)) if (child !== undefined && !kept.has(child)) enqueue.stopChild(child);
     enqueue.emit({ type: RUN_ENDED, output: managerOutput(context) });
   },
 );
+
+/** Whether a resident is between turns (its `idle` state). */
+function isIdle(actor: AnyActorRef): boolean {
+  const snapshot = actor.getSnapshot() as { status: string; value?: unknown };
+  return snapshot.status === 'active' && snapshot.value === 'idle';
+}
 
 let residentMachine: typeof managerMachine | undefined;
 

@@ -46,9 +46,14 @@ interface StateConfig {
   [key: string]: unknown;
 }
 
-/** A new turn: the per-run context again (the agent's shared state kept), `run.started`, and the rules' mirror from their start. */
+/**
+ * A new turn: the per-run context again, `run.started`, and the rules' mirror
+ * from their start. The shared state is the chat's the turn names (a
+ * resident nested chat's next run has a new one), else the agent's own kept.
+ */
 const beginTurn = enqueueActions(({ context, event, enqueue }: { context: AgentContext; event: AnyEventObject; enqueue: TurnEnqueue }) => {
-  const next = initialAgentContext((event as AgentTurnCommand).input, context.sharedState);
+  const { input } = event as AgentTurnCommand;
+  const next = initialAgentContext(input, input.state !== undefined && 'slot' in input.state ? input.state.slot : context.sharedState);
   enqueue.assign(next);
   enqueue.emit({ type: 'run.started', runId: next.runId, agent: next.runtime.agentName, input: next.messages } satisfies RunEvent);
   // The rules' machine (for the inspector only) starts over with the turn, as a new run's would.
