@@ -16,17 +16,20 @@ import type { TurnOutcome } from './reviewTurn.js';
  * its error as a failed turn, to the manager (`participant.turn.done`) and
  * goes back to `idle`. `turn.stop` (sent when the manager leaves the turn
  * before it ended: an abort) stops the turn, which aborts it (its `signal`);
- * the chat's end stops the actor.
+ * the chat's end stops the actor. Each turn is given the actor's
+ * `Residence` (`TurnContext.residence`): what the participant keeps from
+ * turn to turn — a nested chat made by `createGroupChat` its resident
+ * manager (`ResidentChat`) — stopped when the actor stops.
  */
 
 /** The command that begins a resident participant's turn. */
-interface ParticipantTurnCommand {
+export interface ParticipantTurnCommand {
   type: 'turn';
   input: DelegatedTurnInput;
 }
 
 /** Stops the turn in progress, if any (its `signal` is aborted); the actor stays, idle. */
-interface ParticipantTurnStop {
+export interface ParticipantTurnStop {
   type: 'turn.stop';
 }
 
@@ -39,12 +42,12 @@ export interface ParticipantTurnDoneEvent {
 }
 
 /** What a resident participant is made with: its name (the trace labels its actor with it). */
-interface ResidentParticipantInput {
+export interface ResidentParticipantInput {
   name: string;
 }
 
 /** A resident participant's context: its name, and what its turns keep from turn to turn (`TurnContext.residence`). */
-interface ResidentParticipantContext {
+export interface ResidentParticipantContext {
   name: string;
   residence: Residence;
 }
