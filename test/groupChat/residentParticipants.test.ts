@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent } from '@agentchart/actors';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { abortInSecondNestedTurn, customTurns, nestedInStore, nestedTwoTurns, nestedWaitResumed } from './fixtures/residentParticipantScenarios.js';
+import {
+  abortInSecondNestedTurn,
+  customTurns,
+  nestedInStore,
+  nestedTwoTurns,
+  nestedWaitResumed,
+  reviewOffice,
+} from './fixtures/residentParticipantScenarios.js';
 
 /** What these chats did when every delegated turn had its own actor (see `residentParticipantScenarios.ts`). */
 const before = JSON.parse(readFileSync(new URL('./fixtures/residentParticipantScenarios.before.json', import.meta.url), 'utf8'));
@@ -136,5 +143,40 @@ describe('an inner agent carried over to the next inner run', () => {
     ]);
     const toolCalls = inner.flatMap((event) => (event.type === 'agent.event' && event.event.type === 'tool.call' ? [event.chatId] : []));
     expect(toolCalls).toEqual(runs);
+  });
+});
+
+describe('the outer run ends before the inner run began', () => {
+  it('a chat resumed inside the nested chat and aborted at once: the inner run is aborted, its manager stopped, nothing follows chat.finished', async () => {
+    const first = reviewOffice(undefined).run('Write a haiku.');
+    const snapshot = await new Promise<unknown>((resolve) => {
+      first.events$.subscribe((event) => {
+        if (event.type === 'nested.event' && event.event.type === 'human.waiting') queueMicrotask(() => resolve(first.snapshot()));
+      });
+    });
+    first.abort();
+    await first.result;
+    const log = actorLog();
+    const reasons: { id: string; reason: unknown }[] = [];
+    const inspect = (event: InspectionEvent) => {
+      log.inspect(event);
+      if (event.type !== '@xstate.snapshot') return;
+      const context = (event.snapshot as { context?: { reason?: unknown; run?: unknown } }).context;
+      if (context?.run !== undefined) reasons.push({ id: (event.actorRef as AnyActorRef).id, reason: context.reason });
+    };
+    const resumed = reviewOffice(inspect).resume(JSON.parse(JSON.stringify(snapshot)));
+    const events: ChatEvent[] = [];
+    resumed.events$.subscribe((event) => events.push(event));
+    resumed.abort();
+    const result = await resumed.result;
+    expect(result.reason).toBe('aborted');
+    expect(events.at(-1)?.type).toBe('chat.finished');
+    const managers = log.actors.filter(({ name }) => name === 'groupChat');
+    expect(managers).toHaveLength(2);
+    const inner = managers[1];
+    // The inner run took the abort (its result is an aborted run's) before its manager was stopped.
+    expect(reasons.filter(({ id }) => id === inner?.id).at(-1)?.reason).toBe('aborted');
+    expect(inner?.ref.getSnapshot().status).toBe('stopped');
+    for (const { ref } of log.actors) expect(ref.getSnapshot().status).not.toBe('active');
   });
 });

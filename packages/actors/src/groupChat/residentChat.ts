@@ -89,7 +89,8 @@ class ResidentRun implements ManagerRunActor {
 
   start(): void {
     this.#started = true;
-    if (this.#fresh && this.#end === undefined) this.#actor.start();
+    // (Never a stopped actor: XState would start it again.)
+    if (this.#fresh && this.#end === undefined && this.#actor.getSnapshot().status === 'active') this.#actor.start();
   }
 
   send(event: ManagerEvent): void {
@@ -110,9 +111,16 @@ class ResidentRun implements ManagerRunActor {
     return { unsubscribe: () => this.#observers.delete(observer) };
   }
 
-  /** The resident is stopped while this run goes on (the outer run ended): the run is aborted first, so that it ends as a run of its own would. */
+  /**
+   * The resident is stopped while this run goes on (the outer run ended
+   * before the run could take the abort its turn's `signal` gave it: it had
+   * not started yet). The run is aborted first, so that its result is an
+   * aborted run's; its events from here on are not put out, as a run of its
+   * own would put them out only after the outer run's events had ended.
+   */
   abortBeforeStop(): void {
     if (this.#end !== undefined) return;
+    this.#handlers.clear();
     if (this.#fresh && !this.#started) this.start();
     this.#actor.send({ type: 'abort' });
   }
