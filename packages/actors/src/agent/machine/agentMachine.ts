@@ -194,7 +194,7 @@ export const agentMachine = setup({
       runSteps(context, event, enqueue, ...replyTaken, agentSteps.countMalformedReply, agentSteps.remindOfRules, agentSteps.checkpointReply),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
+      runSteps(context, event, enqueue, ...replyTaken, agentSteps.endRules, agentSteps.completeRun),
     ),
     takeFusedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeFusedStep)),
     /** The common fused step: the run goes on, and the next model call starts in the same action. */
@@ -279,7 +279,8 @@ export const agentMachine = setup({
       };
     }),
     finish: enqueueActions(({ context, enqueue }, params: { reason: AgentContext['stopReason']; error?: ErrorInfo }) => {
-      enqueue.assign({ stopReason: params.reason, error: params.error });
+      // A final answer wrote its ending with its own assign (`completeRun`): no second copy of the snapshot.
+      if (context.stopReason !== params.reason || context.error !== params.error) enqueue.assign({ stopReason: params.reason, error: params.error });
       const finished: RunEvent = {
         type: 'run.finished',
         runId: context.runId,

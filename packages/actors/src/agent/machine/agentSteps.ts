@@ -234,6 +234,15 @@ export const agentSteps = {
     mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
   },
 
+  /**
+   * The run's ending, written with the final answer's own assign: `finish`
+   * (the `done` state's entry) then finds it there and makes no second
+   * `assign`, which in XState copies the snapshot once more.
+   */
+  completeRun: (_context, _event, enqueue) => {
+    enqueue.assign({ stopReason: 'completed', error: undefined });
+  },
+
   /** A reply that ends a fused loop: the loop's steps first (see `fusedStep.ts`), then the reply's steps see them. */
   takeLoopSteps: (_context, event, enqueue) => {
     if (event.type === 'model.reply' && event.loop !== undefined) enqueue.assign(event.loop);
