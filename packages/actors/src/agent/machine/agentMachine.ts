@@ -1,7 +1,7 @@
 import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, canEnd, initialToolRuleState } from '@agentchart/core';
 import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { type AnyActorRef, type AnyEventObject, assign, emit, enqueueActions, setup } from 'xstate';
-import { type AgentContext, emptyDraft } from './agentContext.js';
+import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps } from './agentSteps.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
@@ -41,7 +41,7 @@ export function initialAgentContext(input: AgentMachineInput, sharedState: Share
     messages: input.messages,
     step: 0,
     draft: emptyDraft(),
-    batch: { calls: [], outcomes: [], pending: 0 },
+    batch: noBatch(),
     toolCalls: [],
     usage: zeroUsage(),
     rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
