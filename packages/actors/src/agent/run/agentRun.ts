@@ -121,8 +121,11 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     sharedState: { slot: sharedState, options: { schema: runtime.stateSchema } },
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
   });
-  // The machine's events reach the bus through the root run; a fused step's come from the model caller.
-  onFusedStepEvents(actor, (event) => bus.next(event));
+  // The machine's events reach the bus through the root run; a fused step's come from the model caller,
+  // about six per step: with nobody subscribed to `events$` (the bus is never closed), `next` would do nothing.
+  onFusedStepEvents(actor, (event) => {
+    if (bus.observed) bus.next(event);
+  });
   const run = new AgentRunHandle(runId, actor, root);
   announceRun(run);
   return run;
