@@ -158,7 +158,8 @@ export const agentSteps = {
 
   appendReply: (context, _event, enqueue) => {
     const message = assembleAssistantMessage(context.draft, context.runtime.agentName);
-    enqueue.assign({ messages: [...context.messages, message] });
+    // One copy at its final length (see `appendToolResults`).
+    enqueue.assign({ messages: context.messages.concat([message]) });
     enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
   },
 
