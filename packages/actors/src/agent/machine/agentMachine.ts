@@ -1,7 +1,7 @@
 import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, canEnd, initialToolRuleState } from '@agentchart/core';
 import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { type AnyActorRef, type AnyEventObject, assign, emit, enqueueActions, setup } from 'xstate';
-import { type AgentContext, emptyDraft } from './agentContext.js';
+import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps } from './agentSteps.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
@@ -41,7 +41,7 @@ export function initialAgentContext(input: AgentMachineInput, sharedState: Share
     messages: input.messages,
     step: 0,
     draft: emptyDraft(),
-    batch: { calls: [], outcomes: [], pending: 0 },
+    batch: noBatch(),
     toolCalls: [],
     usage: zeroUsage(),
     rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
@@ -194,7 +194,7 @@ export const agentMachine = setup({
       runSteps(context, event, enqueue, ...replyTaken, agentSteps.countMalformedReply, agentSteps.remindOfRules, agentSteps.checkpointReply),
     ),
     acceptFinalAnswer: enqueueActions(({ context, event, enqueue }) =>
-      runSteps(context, event, enqueue, agentSteps.takeLoopSteps, agentSteps.takeReply, agentSteps.appendReply, agentSteps.endRules),
+      runSteps(context, event, enqueue, ...replyTaken, agentSteps.endRules, agentSteps.completeRun),
     ),
     takeFusedStep: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.takeFusedStep)),
     /** The common fused step: the run goes on, and the next model call starts in the same action. */
@@ -279,7 +279,8 @@ export const agentMachine = setup({
       };
     }),
     finish: enqueueActions(({ context, enqueue }, params: { reason: AgentContext['stopReason']; error?: ErrorInfo }) => {
-      enqueue.assign({ stopReason: params.reason, error: params.error });
+      // A final answer wrote its ending with its own assign (`completeRun`): no second copy of the snapshot.
+      if (context.stopReason !== params.reason || context.error !== params.error) enqueue.assign({ stopReason: params.reason, error: params.error });
       const finished: RunEvent = {
         type: 'run.finished',
         runId: context.runId,

@@ -9,7 +9,7 @@
 import type { RunEvent, ToolCall, ToolMessage } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, type ReplyDraft, type ToolCallRecord, type ToolOutcome, emptyDraft } from './agentContext.js';
+import { type AgentContext, type ReplyDraft, type ToolCallRecord, type ToolOutcome, emptyDraft, noBatch } from './agentContext.js';
 import type { AgentMachineEvent } from './agentMachine.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
@@ -158,7 +158,8 @@ export const agentSteps = {
 
   appendReply: (context, _event, enqueue) => {
     const message = assembleAssistantMessage(context.draft, context.runtime.agentName);
-    enqueue.assign({ messages: [...context.messages, message] });
+    // One copy at its final length (see `appendToolResults`).
+    enqueue.assign({ messages: context.messages.concat([message]) });
     enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
   },
 
@@ -234,6 +235,15 @@ export const agentSteps = {
     mirrorRuleEvents(context, enqueue, [{ type: 'end' }]);
   },
 
+  /**
+   * The run's ending, written with the final answer's own assign: `finish`
+   * (the `done` state's entry) then finds it there and makes no second
+   * `assign`, which in XState copies the snapshot once more.
+   */
+  completeRun: (_context, _event, enqueue) => {
+    enqueue.assign({ stopReason: 'completed', error: undefined });
+  },
+
   /** A reply that ends a fused loop: the loop's steps first (see `fusedStep.ts`), then the reply's steps see them. */
   takeLoopSteps: (_context, event, enqueue) => {
     if (event.type === 'model.reply' && event.loop !== undefined) enqueue.assign(event.loop);
@@ -306,8 +316,10 @@ export const agentSteps = {
 
   appendToolResults: (context, _event, enqueue) => {
     const { batch } = context;
-    const messages = context.messages.slice();
-    const records = context.toolCalls.slice();
+    // The batch's messages and records first, then one copy of each list at its final length (`concat`):
+    // a copy that grows by `push` allocates its backing store twice, on every step.
+    const messages: ToolMessage[] = [];
+    const records: ToolCallRecord[] = [];
     let failed = false;
     for (let index = 0; index < batch.calls.length; index++) {
       const call = batch.calls[index] as ToolCall;
@@ -324,9 +336,9 @@ export const agentSteps = {
       enqueue.emit({ type: 'message', runId: context.runId, agent: context.runtime.agentName, message });
     }
     enqueue.assign({
-      messages,
-      toolCalls: records,
-      batch: { calls: [], outcomes: [], pending: 0 },
+      messages: context.messages.concat(messages),
+      toolCalls: context.toolCalls.concat(records),
+      batch: noBatch(),
       approvals: noApprovals(),
       toolMode: afterToolIteration(context.toolMode),
       consecutiveErrorBatches: consecutiveErrorsAfterBatch(context, failed),

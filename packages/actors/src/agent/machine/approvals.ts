@@ -25,7 +25,20 @@ export interface ApprovalState {
   decisions: Record<string, ApprovalDecision>;
 }
 
-export const noApprovals = (): ApprovalState => ({ requests: [], decisions: {} });
+/** No requests and no decisions: one frozen object for every batch (approvals are never changed in place). */
+const NO_APPROVALS: ApprovalState = { requests: [], decisions: {} };
+Object.freeze(NO_APPROVALS.requests);
+Object.freeze(NO_APPROVALS.decisions);
+Object.freeze(NO_APPROVALS);
+
+/**
+ * The approvals of a batch that asks for none: one shared frozen object, so
+ * that a step allocates none (`recordDecision` and `requestApprovals` write
+ * new ones).
+ * @example
+ * enqueue.assign({ approvals: noApprovals() });
+ */
+export const noApprovals = (): ApprovalState => NO_APPROVALS;
 
 /** The requests of `state` that still wait for a decision. */
 export function pendingRequests(state: ApprovalState): ApprovalRequest[] {

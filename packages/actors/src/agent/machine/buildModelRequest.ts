@@ -6,8 +6,12 @@ import { applyToolRulesToRequest } from '../toolRules/toolRulesRequest.js';
 /** The request for the model's next step: system prompt, transcript, the tools offered now. */
 export function buildModelRequest(context: AgentContext): ChatRequest {
   const { runtime } = context;
-  const messages: readonly Message[] =
-    runtime.instructions === undefined ? context.messages : [{ role: 'system', content: runtime.instructions }, ...context.messages];
+  let messages: readonly Message[] = context.messages;
+  if (runtime.instructions !== undefined) {
+    const system: Message[] = [{ role: 'system', content: runtime.instructions }];
+    // `concat` copies the transcript at its final length; a spread after the system message grows its copy once more.
+    messages = system.concat(context.messages);
+  }
   const tools = offeredToolsNow(context);
   const request: ChatRequest = { messages, tools: tools.map((tool) => tool.spec), toolChoice: toChatToolChoice(context.toolMode, tools) };
   return runtime.toolRules && context.rules ? applyToolRulesToRequest(request, runtime.toolRules, context.rules) : request;

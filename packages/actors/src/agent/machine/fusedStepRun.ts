@@ -1,12 +1,21 @@
-import { AbortedError, type RunEvent } from '@agentchart/core';
+import {
+  AbortedError,
+  type AnyTool,
+  type FunctionMiddleware,
+  type RunEvent,
+  type SharedState,
+  type ToolCall,
+  type ToolProgress,
+} from '@agentchart/core';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, emptyDraft } from './agentContext.js';
+import { type AgentContext, type ToolOutcome, emptyDraft } from './agentContext.js';
 import { type StepOutput, agentSteps } from './agentSteps.js';
 import { offeredToolsByName } from './buildModelRequest.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import { type FusedStepInFlight, type FusedStepSlot, type StepDoneEvent, type StepsTakenEvent, stepContinues, stepMayFuse } from './fusedStep.js';
 import type { CallModelCommand, ModelReply } from './modelCaller.js';
 import { toolStateHandle } from '../run/runSharedState.js';
+import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 
 /** What a fused step needs from the model caller that runs it. */
 export interface FusedStepIo {
@@ -39,10 +48,15 @@ export interface FusedStepIo {
  * and the slot keeps showing this step (its patch holds the new step's
  * number) until the next reply comes.
  *
+ * The step is also its batch's `ToolCallEnvironment` (the tools, the
+ * signal, the shared state, progress and tool-list reports as getters and
+ * methods), so that a step makes no environment object and no closures for
+ * its calls (docs/performance.md, "Fifth session").
+ *
  * @example
  * new FusedStepRun(context, 3, { emit, sendBack, controller, call }).start(reply);
  */
-export class FusedStepRun implements FusedStepInFlight, StepOutput {
+export class FusedStepRun implements FusedStepInFlight, StepOutput, ToolCallEnvironment {
   /** The context fields this step (and the loop's steps before it) changed, for the machine to assign. */
   readonly patch: Partial<AgentContext>;
   readonly #context: AgentContext;
@@ -54,6 +68,9 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
   #controller: AbortController | undefined;
   /** Why the step was stopped with calls running before any of them read its `signal`: the signal is aborted when made. */
   #abortedWith: AbortedError | undefined;
+  /** The batch's tools and shared-state handle, made when first needed (see `tools`, `stateFor`). */
+  #tools: ReadonlyMap<string, AnyTool> | undefined;
+  #state: ReturnType<typeof toolStateHandle> | undefined;
   #running = 0;
   /** How deep in `#busy` the step is (a tool's synchronous report nests). */
   #depth = 0;
@@ -138,12 +155,42 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
     else this.#controller.abort(reason);
   }
 
+  /** The tools the batch's calls run against: those offered for the step, as the batch started. */
+  get tools(): ReadonlyMap<string, AnyTool> {
+    this.#tools ??= offeredToolsByName(this.#context);
+    return this.#tools;
+  }
+
+  get liveTools(): LiveToolSet {
+    return this.#context.runtime.liveTools;
+  }
+
+  get middleware(): readonly FunctionMiddleware[] {
+    return this.#context.runtime.middleware;
+  }
+
+  get detailedErrors(): boolean {
+    return this.#context.runtime.detailedErrors;
+  }
+
+  get agentName(): string {
+    return this.#context.runtime.agentName;
+  }
+
+  get runId(): string {
+    return this.#context.runId;
+  }
+
+  get step(): number {
+    return this.#context.step;
+  }
+
   /**
    * The signal of this batch's calls: the run's one controller, made by `io`
    * when a call first reads it (most tools never do: a run then makes none),
    * aborted at once when the step was stopped before.
    */
-  #toolSignal(): AbortSignal {
+  signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = this.#io.controller();
       if (this.#abortedWith !== undefined && !this.#controller.signal.aborted) this.#controller.abort(this.#abortedWith);
@@ -151,61 +198,66 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput {
     return this.#controller.signal;
   }
 
-  #runBatch(): void {
+  /** A call's view of the run's shared state (one handle per batch, made when a tool first reads it). */
+  stateFor(call: ToolCall): SharedState {
+    this.#state ??= toolStateHandle(this.#context);
+    return this.#state.withSource({ agent: this.#context.runtime.agentName, toolName: call.name, callId: call.id });
+  }
+
+  /** A running call's progress: what `relayToolProgress` emits in `acting`. */
+  onProgress(callId: string, toolName: string, progress: ToolProgress): void {
+    if (this.#phase !== 'running') return;
     const context = this.#context;
-    const { runtime } = context;
-    const agentName = runtime.agentName;
-    let state: ReturnType<typeof toolStateHandle> | undefined;
-    const env: ToolCallEnvironment = {
-      tools: offeredToolsByName(context),
-      liveTools: runtime.liveTools,
-      middleware: runtime.middleware,
-      detailedErrors: runtime.detailedErrors,
-      agentName,
-      runId: context.runId,
-      step: context.step,
-      signal: () => this.#toolSignal(),
-      stateFor: (call) => {
-        state ??= toolStateHandle(context);
-        return state.withSource({ agent: agentName, toolName: call.name, callId: call.id });
-      },
-      // What `relayToolProgress` emits in `acting`.
-      onProgress: (callId, toolName, progress) => {
-        if (this.#phase !== 'running') return;
-        this.#busy(() =>
-          this.#io.emit({ type: 'tool.progress', runId: context.runId, agent: agentName, step: context.step, callId, toolName, ...progress }),
-        );
-      },
-      onToolsChanged: (callId, change) => {
-        if (this.#phase !== 'running') return;
-        this.#busy(() =>
-          this.#io.emit({
-            type: 'tools.changed',
-            runId: context.runId,
-            agent: agentName,
-            step: context.step,
-            callId,
-            added: change.added,
-            removed: change.removed,
-            tools: runtime.liveTools.names(),
-          }),
-        );
-      },
-    };
-    const calls = context.batch.calls;
+    this.#busy(() =>
+      this.#io.emit({
+        type: 'tool.progress',
+        runId: context.runId,
+        agent: context.runtime.agentName,
+        step: context.step,
+        callId,
+        toolName,
+        ...progress,
+      }),
+    );
+  }
+
+  /** A running call changed the run's tool list: what `reportToolsChanged` emits. */
+  onToolsChanged(callId: string, change: ToolListChange): void {
+    if (this.#phase !== 'running') return;
+    const context = this.#context;
+    this.#busy(() =>
+      this.#io.emit({
+        type: 'tools.changed',
+        runId: context.runId,
+        agent: context.runtime.agentName,
+        step: context.step,
+        callId,
+        added: change.added,
+        removed: change.removed,
+        tools: context.runtime.liveTools.names(),
+      }),
+    );
+  }
+
+  /** Runs every call of the batch concurrently, this step as their environment. */
+  #runBatch(): void {
+    const calls = this.#context.batch.calls;
     this.#running = calls.length;
-    calls.forEach((call, index) => {
-      void executeToolCall(call, env).then((outcome) => {
-        this.#running -= 1;
-        if (this.#phase !== 'running') return;
-        this.#busy(() => {
-          const settled = { type: 'tool.settled' as const, index, outcome };
-          agentSteps.recordOutcome(this.#context, settled, this.#output);
-          if (this.#running > 0) return;
-          agentSteps.appendToolResults(this.#context, settled, this.#output);
-          this.#phase = 'finished';
-        });
-      });
+    for (let index = 0; index < calls.length; index++) {
+      void executeToolCall(calls[index] as ToolCall, this).then((outcome) => this.#settle(index, outcome));
+    }
+  }
+
+  /** A call's outcome: recorded; the last one puts the batch's results in the transcript. */
+  #settle(index: number, outcome: ToolOutcome): void {
+    this.#running -= 1;
+    if (this.#phase !== 'running') return;
+    this.#busy(() => {
+      const settled = { type: 'tool.settled' as const, index, outcome };
+      agentSteps.recordOutcome(this.#context, settled, this.#output);
+      if (this.#running > 0) return;
+      agentSteps.appendToolResults(this.#context, settled, this.#output);
+      this.#phase = 'finished';
     });
   }
 

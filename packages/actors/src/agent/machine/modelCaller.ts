@@ -43,7 +43,10 @@ export function addToReply(reply: ModelReply, event: ModelEvent): void {
       reply.reasoning += event.text;
       return;
     case 'tool-call':
-      reply.toolCalls.push(event.call);
+      // The reply's list goes into the transcript: its first call makes a one-element list (most replies have
+      // one call), where a push would give it room for 17 that the transcript would keep.
+      if (reply.toolCalls.length === 0) reply.toolCalls = [event.call];
+      else reply.toolCalls.push(event.call);
       return;
     case 'usage':
       reply.usage = reply.usage === undefined ? event.usage : addUsage(reply.usage, event.usage);

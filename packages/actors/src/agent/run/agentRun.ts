@@ -21,7 +21,7 @@ import { type PersistedRun, type ResumePoint, persistRun } from './runSnapshot.j
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
 import type { RunHandle } from '../../rootRun/runHandle.js';
-import { startRootRun } from '../../rootRun/startRootRun.js';
+import { type RootRun, startRootRun } from '../../rootRun/startRootRun.js';
 
 /** A running (or finished) agent run. */
 export interface AgentRun extends RunHandle<RunEvent, RunResult> {
@@ -121,17 +121,62 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     sharedState: { slot: sharedState, options: { schema: runtime.stateSchema } },
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
   });
-  // The machine's events reach the bus through the root run; a fused step's come from the model caller.
-  onFusedStepEvents(actor, (event) => bus.next(event));
+  // The machine's events reach the bus through the root run; a fused step's come from the model caller,
+  // about six per step: with nobody subscribed to `events$` (the bus is never closed), `next` would do nothing.
+  onFusedStepEvents(actor, (event) => {
+    if (bus.observed) bus.next(event);
+  });
+  const run = new AgentRunHandle(runId, actor, root);
+  announceRun(run);
+  return run;
+}
 
-  const pending = () => {
-    const snapshot = actor.getSnapshot();
-    return snapshot.matches('awaitingApproval') ? pendingRequests(snapshot.context.approvals) : [];
+/**
+ * An agent run's handle over its root run. A class rather than an object
+ * literal: V8 builds a literal with getters (`state`, `pendingApprovals`) on
+ * its slow path, about 1 KiB and a microsecond per run (docs/performance.md,
+ * "Fifth session"). `abort`, `approve`, `reject` and `persist` are the
+ * instance's own functions, so they still work detached
+ * (`setTimeout(run.abort)`).
+ */
+class AgentRunHandle implements AgentRun {
+  readonly events$: Observable<RunEvent>;
+  readonly result: Promise<RunResult>;
+  readonly abort: () => void;
+  readonly approve = (id: string): void => this.#decide(id, true);
+  readonly reject = (id: string, reason?: string): void => this.#decide(id, false, reason);
+  readonly persist = (): PersistedRun => {
+    const snapshot = persistRun(this.actor);
+    this.#persisted = true;
+    return snapshot;
   };
-  // After persist(), only the resumed copy may decide: two copies approving would run the call twice.
-  let persisted = false;
-  const decide = (id: string, approved: boolean, reason?: string) => {
-    if (persisted) {
+  readonly #root: RootRun<RunEvent, RunResult>;
+  /** After persist(), only the resumed copy may decide: two copies approving would run the call twice. */
+  #persisted = false;
+
+  constructor(
+    readonly runId: string,
+    readonly actor: Actor<typeof agentMachine>,
+    root: RootRun<RunEvent, RunResult>,
+  ) {
+    this.#root = root;
+    this.events$ = root.events$;
+    this.result = root.result;
+    this.abort = root.abort;
+  }
+
+  get state(): SharedStateHandle {
+    return this.#root.state;
+  }
+
+  get pendingApprovals(): readonly ApprovalRequest[] {
+    const snapshot = this.actor.getSnapshot();
+    return snapshot.matches('awaitingApproval') ? pendingRequests(snapshot.context.approvals) : [];
+  }
+
+  #decide(id: string, approved: boolean, reason?: string): void {
+    const { runId } = this;
+    if (this.#persisted) {
       throw new RunSnapshotError(
         'RUN_PERSISTED',
         `Run "${runId}" was persisted: decide its calls on the copy agent.resume(snapshot) returns, not on this one (only one copy may go on). ` +
@@ -144,35 +189,12 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
         `run.reject(id, reason): the reason is shown to the model, so it must be a string (got a value of type ${typeof reason}).`,
       );
     }
-    const waiting = pending();
+    const waiting = this.pendingApprovals;
     if (!waiting.some((request) => request.id === id))
       throw new ApprovalError(
         id,
         waiting.map((request) => request.id),
       );
-    actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
-  };
-
-  const run: AgentRun = {
-    runId,
-    events$: root.events$,
-    result: root.result,
-    abort: root.abort,
-    get state() {
-      return root.state;
-    },
-    get pendingApprovals() {
-      return pending();
-    },
-    approve: (id) => decide(id, true),
-    reject: (id, reason) => decide(id, false, reason),
-    persist: () => {
-      const snapshot = persistRun(actor);
-      persisted = true;
-      return snapshot;
-    },
-    actor,
-  };
-  announceRun(run);
-  return run;
+    this.actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
+  }
 }
