@@ -59,17 +59,13 @@ function actorLog() {
 }
 
 describe('resident participants: one actor per nested chat or custom participant for the chat run', () => {
-  it('the nested chat’s two turns are taken by one actor, participant:team, each turn invoked in it as nestedChat; stopped at the end', async () => {
+  it('the nested chat’s two turns are taken by one actor, participant:team, with no actor per turn; stopped at the end', async () => {
     const log = actorLog();
     await nestedTwoTurns(log.inspect);
-    const residents = log.actors.filter(({ name }) => name === 'chatParticipant');
+    const residents = log.actors.filter(({ name }) => name === 'nestedChat');
     const outer = log.actors.find(({ name }) => name === 'groupChat');
     expect(residents.map(({ id, parent }) => ({ id, parent }))).toEqual([{ id: 'participant:team', parent: outer?.id }]);
-    const turns = log.actors.filter(({ name }) => name === 'nestedChat');
-    expect(turns.map(({ id, parent }) => ({ id, parent }))).toEqual([
-      { id: 'turn', parent: 'participant:team' },
-      { id: 'turn', parent: 'participant:team' },
-    ]);
+    expect(log.actors.filter(({ parent }) => parent === 'participant:team')).toEqual([]);
     expect(residents[0]?.ref.getSnapshot().status).toBe('stopped');
   });
 
@@ -77,13 +73,11 @@ describe('resident participants: one actor per nested chat or custom participant
     const log = actorLog();
     const outcome = (await customTurns(log.inspect)) as { aborted: { reason: string } };
     expect(outcome.aborted.reason).toBe('aborted');
-    // One resident per run (two runs), three turns in the first, two in the aborted one.
-    const residents = log.actors.filter(({ name }) => name === 'customParticipant');
+    // One resident per run (two runs: three turns in the first, two in the aborted one), and no actor per turn.
+    const residents = log.actors.filter(({ name }) => name === 'participantTurn');
     expect(residents.map(({ id }) => id)).toEqual(['participant:counter', 'participant:counter']);
-    expect(log.actors.filter(({ name }) => name === 'participantTurn')).toHaveLength(5);
+    expect(log.actors.filter(({ parent }) => parent === 'participant:counter')).toEqual([]);
     for (const { ref } of residents) expect(ref.getSnapshot().status).toBe('stopped');
-    const turns = log.actors.filter(({ name }) => name === 'participantTurn');
-    for (const { ref } of turns) expect(ref.getSnapshot().status).not.toBe('active');
   });
 });
 

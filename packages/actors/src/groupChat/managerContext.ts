@@ -5,7 +5,7 @@ import type { ChatResume } from '../participant/turnPersistence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
-import type { CurrentTurn } from './delegatedTurnActor.js';
+import type { CurrentTurn } from './delegatedTurn.js';
 import type { DirectTurnRun } from './directTurnRun.js';
 import type { ResidentAgents } from './residentAgents.js';
 import type { ChatEvent, ChatTurn, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
@@ -46,8 +46,13 @@ export interface ManagerRun {
    * object at its own, so the agents it carries over reach the new run.
    */
   bridge: RunBridge;
-  /** The run's resident participants (nested chats, custom participants) by name: spawned at their first turn as `participant:<name>` (see `residentParticipants.ts`). */
-  participants: Set<string>;
+  /**
+   * The run's resident participants (nested chats, custom participants) by
+   * name: spawned at their first turn as `participant:<name>` (see
+   * `residentParticipants.ts`), `taking` while a turn of theirs goes on (a
+   * turn the run left before it ended — an abort — leaves it set).
+   */
+  participants: Map<string, { taking: boolean }>;
 }
 
 /** The chat id and bus a run's resident agents put their events on (`ManagerRun.bridge`). */

@@ -21,14 +21,14 @@ import { viewFor } from './chatViews.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
 import type { ChatResume, ResumedTurnState } from '../participant/turnPersistence.js';
 import { type ManagerContext, type ManagerRun, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
-import type { DelegatedTurnInput } from './delegatedTurnActor.js';
+import type { DelegatedTurnInput } from './delegatedTurn.js';
 import { partialTurn } from './partialTurn.js';
 import { type TurnOutcome, announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
 import { countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { resumedSpeakerLogic } from './speakerResume.js';
 import { agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
-import { type ParticipantTurnDoneEvent, participantChildId, residentChatMachine, residentCustomMachine } from './residentParticipants.js';
+import { type ParticipantTurnDoneEvent, participantChildId, residentParticipant } from './residentParticipants.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
 export type ChatControlEvent = Extract<ChatEvent, { type: 'human.said' | 'speaker.chosen' | 'approval.decide' }>;
@@ -96,8 +96,9 @@ export const managerMachine = setup({
   },
   actors: {
     sharedState: sharedStateMachine,
-    chatParticipant: residentChatMachine,
-    customParticipant: residentCustomMachine,
+    // A delegated participant's resident actor, named for the inspector by what it is: a nested chat or a participant of the user's own.
+    nestedChat: residentParticipant,
+    participantTurn: residentParticipant,
     askSelector: askSelectorActor,
   },
   guards: {
@@ -216,15 +217,20 @@ export const managerMachine = setup({
     takeDelegatedTurn: enqueueActions(({ context, enqueue }, { kind }: { kind: 'chat' | 'custom' }) => {
       const { name } = speakingMember(context, kind);
       const id = participantChildId(name);
-      if (!context.run.participants.has(name)) {
-        context.run.participants.add(name);
-        enqueue.spawnChild(kind === 'chat' ? 'chatParticipant' : 'customParticipant', { id, input: { name } });
-      }
+      const resident = context.run.participants.get(name);
+      if (resident === undefined) {
+        context.run.participants.set(name, { taking: true });
+        enqueue.spawnChild(kind === 'chat' ? 'nestedChat' : 'participantTurn', { id, input: { name } });
+      } else resident.taking = true;
       enqueue.sendTo(id, { type: 'turn', input: delegatedTurnInput(context, kind) });
     }),
-    /** Leaving a delegated turn before it ended (an abort): the turn is stopped, which aborts it (its `signal`). */
-    stopDelegatedTurn: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === 'participant.turn.done') return;
+    /** Leaving a delegated turn: it ended; or it is stopped before it ended (an abort), which aborts it (its `signal`). */
+    leaveDelegatedTurn: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'participant.turn.done') {
+        const resident = context.run.participants.get(event.speaker);
+        if (resident !== undefined) resident.taking = false;
+        return;
+      }
       enqueue.sendTo(participantChildId(speakerOf(context)), { type: 'turn.stop' });
     }),
     /** A person is shown the chat through `events$`, so their turn needs no view. */
@@ -513,7 +519,7 @@ export const managerMachine = setup({
         /** A nested chat's turn, taken by its resident participant actor (`participant:<name>`). */
         chat: {
           entry: { type: 'takeDelegatedTurn', params: { kind: 'chat' } },
-          exit: 'stopDelegatedTurn',
+          exit: 'leaveDelegatedTurn',
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'participant.turn.done': {
@@ -526,7 +532,7 @@ export const managerMachine = setup({
         /** A custom participant's turn: the same delegated turn as a nested chat's, through its own protocol. */
         custom: {
           entry: { type: 'takeDelegatedTurn', params: { kind: 'custom' } },
-          exit: 'stopDelegatedTurn',
+          exit: 'leaveDelegatedTurn',
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'participant.turn.done': {
@@ -580,7 +586,7 @@ export function initialManagerContext(
       currentTurn: { turn: undefined },
       directTurn: new DirectTurnRun(self, agentTurnOutcome),
       agents: carried?.agents ?? new Map(),
-      participants: carried?.participants ?? new Set(),
+      participants: carried?.participants ?? new Map(),
       bridge,
     },
     messages: input.messages,

@@ -79,9 +79,9 @@ const endRun = enqueueActions(
       else agents.delete(name);
     }
     const { children } = self.getSnapshot() as { children: Record<string, AnyActorRef | undefined> };
-    for (const name of participants) {
+    for (const [name, { taking }] of participants) {
       const actor = children[participantChildId(name)];
-      if (actor !== undefined && isIdle(actor)) kept.add(actor);
+      if (actor !== undefined && !taking) kept.add(actor);
       else participants.delete(name);
     }
     for (const child of Object.values(children)) if (child !== undefined && !kept.has(child)) enqueue.stopChild(child);
@@ -89,7 +89,7 @@ const endRun = enqueueActions(
   },
 );
 
-/** Whether a resident is between turns (its `idle` state). */
+/** Whether a resident agent is between turns (its `idle` state). */
 function isIdle(actor: AnyActorRef): boolean {
   const snapshot = actor.getSnapshot() as { status: string; value?: unknown };
   return snapshot.status === 'active' && snapshot.value === 'idle';

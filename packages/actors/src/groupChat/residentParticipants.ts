@@ -1,25 +1,29 @@
 import { toErrorInfo } from '@agentchart/core/internal';
-import { type EventObject, fromCallback, sendParent, setup } from 'xstate';
+import { fromCallback } from 'xstate';
 import { Residence } from '../participant/residence.js';
-import { type DelegatedTurnInput, delegatedTurnActor } from './delegatedTurnActor.js';
+import { type DelegatedTurnInput, takeDelegatedTurn } from './delegatedTurn.js';
 import type { TurnOutcome } from './reviewTurn.js';
 
 /**
  * Resident participants (docs/group-chat.md, "Resident participants"): a
  * nested chat or a custom participant is, like an agent, one actor for the
  * whole chat run. The manager spawns it at the participant's first turn, as
- * its child `participant:<name>`; every turn of that participant is a `turn`
- * command to it (the turn's `DelegatedTurnInput`: the view or the persisted
- * wait to resume, the turn's context). The actor takes the turn in its
- * `taking` state — the delegated turn, invoked as `nestedChat` or
- * `participantTurn` (what the inspector shows) — reports its outcome, or
- * its error as a failed turn, to the manager (`participant.turn.done`) and
- * goes back to `idle`. `turn.stop` (sent when the manager leaves the turn
- * before it ended: an abort) stops the turn, which aborts it (its `signal`);
- * the chat's end stops the actor. Each turn is given the actor's
- * `Residence` (`TurnContext.residence`): what the participant keeps from
- * turn to turn — a nested chat made by `createGroupChat` its resident
- * manager (`ResidentChat`) — stopped when the actor stops.
+ * its child `participant:<name>` (an actor of its `nestedChat` or
+ * `participantTurn` logic, as the inspector names it); every turn of that
+ * participant is a `turn` command to it (the turn's `DelegatedTurnInput`:
+ * the view or the persisted wait to resume, the turn's context). The actor
+ * takes the turn (`takeDelegatedTurn`) and reports its outcome, or its error
+ * as a failed turn, to the manager (`participant.turn.done`). `turn.stop`
+ * (sent when the manager leaves the turn before it ended: an abort) aborts
+ * the turn's `signal`; the chat's end stops the actor, which aborts a turn
+ * still going on. Each turn is given the actor's `Residence`
+ * (`TurnContext.residence`): what the participant keeps from turn to turn —
+ * a nested chat made by `createGroupChat` its resident manager
+ * (`ResidentChat`) — stopped when the actor stops.
+ *
+ * The actor is a callback actor, not a machine: a turn is a command it runs
+ * and a report it sends back, with no actor and no macrostep of its own per
+ * turn (docs/performance.md, "Resident participants").
  */
 
 /** The command that begins a resident participant's turn. */
@@ -28,7 +32,7 @@ export interface ParticipantTurnCommand {
   input: DelegatedTurnInput;
 }
 
-/** Stops the turn in progress, if any (its `signal` is aborted); the actor stays, idle. */
+/** Stops the turn in progress, if any (its `signal` is aborted); the actor stays. */
 export interface ParticipantTurnStop {
   type: 'turn.stop';
 }
@@ -41,85 +45,48 @@ export interface ParticipantTurnDoneEvent {
   outcome: TurnOutcome;
 }
 
-/** What a resident participant is made with: its name (the trace labels its actor with it). */
+/** What a resident participant is made with: its name (the `participant.turn.done` it sends names it). */
 export interface ResidentParticipantInput {
   name: string;
 }
 
-/** A resident participant's context: its name, and what its turns keep from turn to turn (`TurnContext.residence`). */
-export interface ResidentParticipantContext {
-  name: string;
-  residence: Residence;
-}
-
-/** Lives as long as the resident participant: stopping it (the chat's end) stops what its residence keeps (a nested chat's resident manager). */
-const residenceKeeper = fromCallback<EventObject, Residence>(
-  ({ input }) =>
-    () =>
-      input.stop(),
-);
-
-/** The delegated turn's actor, as the inspector names it: a nested chat's turn, or a custom participant's. */
-type DelegatedTurnSource = 'nestedChat' | 'participantTurn';
-
 /** The manager's child id of `name`'s resident participant. */
 export const participantChildId = (name: string): string => `participant:${name}`;
 
-const residentSetup = setup({
-  types: {
-    context: {} as ResidentParticipantContext,
-    input: {} as ResidentParticipantInput,
-    events: {} as ParticipantTurnCommand | ParticipantTurnStop,
-  },
-  actors: { nestedChat: delegatedTurnActor, participantTurn: delegatedTurnActor, residence: residenceKeeper },
-});
-
 /**
- * The resident machine of a delegated participant whose turn is invoked as
- * `source` (see above).
+ * The logic of a delegated participant's resident actor (see above).
  *
  * @example
- * const ref = spawn(residentParticipantMachine('nestedChat'), { id: 'participant:team', input: { name: 'team' } });
- * ref.send({ type: 'turn', input }); // … participant.turn.done to the parent, then idle
+ * const ref = spawn(residentParticipant, { id: 'participant:team', input: { name: 'team' } });
+ * ref.send({ type: 'turn', input }); // … participant.turn.done to the parent
  */
-function residentParticipantMachine(source: DelegatedTurnSource) {
-  return residentSetup.createMachine({
-    id: 'participant',
-    context: ({ input }) => ({ name: input.name, residence: new Residence() }),
-    invoke: { id: 'residence', src: 'residence', input: ({ context }) => context.residence },
-    initial: 'idle',
-    states: {
-      idle: { on: { turn: 'taking' } },
-      taking: {
-        on: { 'turn.stop': 'idle' },
-        invoke: {
-          id: 'turn',
-          src: source,
-          input: ({ context, event }) => {
-            if (event.type !== 'turn') throw new Error('A resident participant takes a turn only on a turn command (a bug in agentchart).');
-            const { input } = event;
-            return { ...input, context: { ...input.context, residence: context.residence } };
-          },
-          onDone: {
-            target: 'idle',
-            actions: sendParent(({ context, event }) => turnDone(context.name, event.output)),
-          },
-          onError: {
-            target: 'idle',
-            actions: sendParent(({ context, event }) => turnDone(context.name, { messages: [], error: toErrorInfo(event.error) })),
-          },
-        },
-      },
-    },
-  });
-}
-
-function turnDone(speaker: string, outcome: TurnOutcome): ParticipantTurnDoneEvent {
-  return { type: 'participant.turn.done', speaker, outcome };
-}
-
-/** A nested chat's resident: its turns are invoked as `nestedChat`. */
-export const residentChatMachine = residentParticipantMachine('nestedChat');
-
-/** A custom participant's resident: its turns are invoked as `participantTurn`. */
-export const residentCustomMachine = residentParticipantMachine('participantTurn');
+export const residentParticipant = fromCallback<ParticipantTurnCommand | ParticipantTurnStop, ResidentParticipantInput>(
+  ({ input, receive, sendBack }) => {
+    const residence = new Residence();
+    /** The turn going on: aborting it aborts the turn. */
+    let current: AbortController | undefined;
+    const report = (controller: AbortController, outcome: TurnOutcome) => {
+      // A turn stopped (or superseded) reports nothing: the manager has left it.
+      if (current !== controller) return;
+      current = undefined;
+      sendBack({ type: 'participant.turn.done', speaker: input.name, outcome } satisfies ParticipantTurnDoneEvent);
+    };
+    receive((event) => {
+      current?.abort();
+      current = undefined;
+      if (event.type === 'turn.stop') return;
+      const controller = new AbortController();
+      current = controller;
+      const turn = { ...event.input, context: { ...event.input.context, residence } };
+      takeDelegatedTurn(turn, controller.signal).then(
+        (outcome) => report(controller, outcome),
+        (error: unknown) => report(controller, { messages: [], error: toErrorInfo(error) }),
+      );
+    });
+    return () => {
+      current?.abort();
+      current = undefined;
+      residence.stop();
+    };
+  },
+);

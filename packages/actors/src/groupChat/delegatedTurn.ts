@@ -1,5 +1,4 @@
 import type { Message } from '@agentchart/core';
-import { fromPromise } from 'xstate';
 import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
 import type { TurnOutcome } from './reviewTurn.js';
 
@@ -21,12 +20,15 @@ export interface DelegatedTurnInput {
 
 /**
  * A turn a participant takes outside the manager's own states — a nested
- * chat's run, a custom participant's turn — as an actor: it starts (or
- * resumes) the turn through the participant's protocol, makes it the run's
- * current turn while it runs, and outputs its outcome. Stopping the actor
- * aborts the turn (its `signal`).
+ * chat's run, a custom participant's turn: it starts (or resumes) the turn
+ * through the participant's protocol, makes it the run's current turn while
+ * it runs, and resolves to its outcome. Aborting `signal` aborts the turn.
+ * Its resident participant actor takes it (`residentParticipants.ts`).
+ *
+ * @example
+ * const outcome = await takeDelegatedTurn(input, controller.signal);
  */
-export const delegatedTurnActor = fromPromise<TurnOutcome, DelegatedTurnInput>(async ({ input, signal }) => {
+export async function takeDelegatedTurn(input: DelegatedTurnInput, signal: AbortSignal): Promise<TurnOutcome> {
   const { participant, current } = input;
   const context: TurnContext = { ...input.context, signal };
   const turn =
@@ -39,4 +41,4 @@ export const delegatedTurnActor = fromPromise<TurnOutcome, DelegatedTurnInput>(a
   } finally {
     if (current.turn === turn) current.turn = undefined;
   }
-});
+}
