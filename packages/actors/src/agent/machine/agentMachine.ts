@@ -3,7 +3,7 @@ import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } 
 import { type AnyActorRef, type AnyEventObject, assign, emit, enqueueActions, setup } from 'xstate';
 import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
-import { agentSteps, runSteps } from './agentSteps.js';
+import { agentSteps, runSteps, toolProgressEvent } from './agentSteps.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
 import { offeredToolsByName } from './buildModelRequest.js';
 import type { ModelCallerEvent } from './modelCaller.js';
@@ -239,15 +239,7 @@ export const agentMachine = setup({
     /** A running call reported progress (see `ToolContext.reportProgress`). */
     relayToolProgress: emit(({ context, event }) => {
       const { callId, toolName, progress } = event as ToolProgressEvent;
-      return {
-        type: 'tool.progress' as const,
-        runId: context.runId,
-        agent: context.runtime.agentName,
-        step: context.step,
-        callId,
-        toolName,
-        ...progress,
-      };
+      return toolProgressEvent(context, callId, toolName, progress);
     }),
     requestApprovals: enqueueActions(({ context, enqueue }, requests: ApprovalRequest[]) => {
       enqueue.assign({ approvals: { requests, decisions: {} } });

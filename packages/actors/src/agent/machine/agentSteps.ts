@@ -6,7 +6,7 @@
  * a function call instead of an XState action of its own, which keeps the
  * per-step path short (docs/performance.md).
  */
-import type { RunEvent, ToolCall, ToolMessage } from '@agentchart/core';
+import type { RunEvent, ToolCall, ToolMessage, ToolProgress } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
 import { type AgentContext, type ReplyDraft, type ToolCallRecord, type ToolOutcome, emptyDraft, noBatch } from './agentContext.js';
@@ -89,6 +89,22 @@ function mirrorRuleEvents(context: AgentContext, enqueue: StepOutput, events: re
 
 /** What the model sees for a call the run was aborted before it returned. */
 const ABORTED_CALL: ToolOutcome = { content: 'The run was aborted before this call returned a result.', isError: true };
+
+/**
+ * The `tool.progress` run event of a running call of the step `context` is at
+ * (see `ToolContext.reportProgress`), on the actor path and in a fused step alike.
+ *
+ * @example
+ * enqueue.emit(toolProgressEvent(context, call.id, call.name, { message: 'half way' }));
+ */
+export function toolProgressEvent(
+  context: Pick<AgentContext, 'runId' | 'runtime' | 'step'>,
+  callId: string,
+  toolName: string,
+  progress: ToolProgress,
+): Extract<RunEvent, { type: 'tool.progress' }> {
+  return { type: 'tool.progress', runId: context.runId, agent: context.runtime.agentName, step: context.step, callId, toolName, ...progress };
+}
 
 /** The machine's steps, by the name of the action that runs each alone. */
 export const agentSteps = {

@@ -9,7 +9,7 @@ import {
 } from '@agentchart/core';
 import type { AnyEventObject } from 'xstate';
 import { type AgentContext, type ToolOutcome, emptyDraft } from './agentContext.js';
-import { type StepOutput, agentSteps } from './agentSteps.js';
+import { type StepOutput, agentSteps, toolProgressEvent } from './agentSteps.js';
 import { offeredToolsByName } from './buildModelRequest.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import { type FusedStepInFlight, type FusedStepSlot, type StepDoneEvent, type StepsTakenEvent, stepContinues, stepMayFuse } from './fusedStep.js';
@@ -207,18 +207,7 @@ export class FusedStepRun implements FusedStepInFlight, StepOutput, ToolCallEnvi
   /** A running call's progress: what `relayToolProgress` emits in `acting`. */
   onProgress(callId: string, toolName: string, progress: ToolProgress): void {
     if (this.#phase !== 'running') return;
-    const context = this.#context;
-    this.#busy(() =>
-      this.#io.emit({
-        type: 'tool.progress',
-        runId: context.runId,
-        agent: context.runtime.agentName,
-        step: context.step,
-        callId,
-        toolName,
-        ...progress,
-      }),
-    );
+    this.#busy(() => this.#io.emit(toolProgressEvent(this.#context, callId, toolName, progress)));
   }
 
   /** A running call changed the run's tool list: what `reportToolsChanged` emits. */
