@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ChatEvent } from '@agentchart/actors';
+import { type ChatEvent, createAgent, createGroupChat } from '@agentchart/actors';
+import { scriptedModel } from '@agentchart/providers';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import {
   abortInSecondNestedTurn,
@@ -171,6 +172,40 @@ describe('the outer run ends before the inner run began', () => {
     // The inner run took the abort (its result is an aborted run's) before its manager was stopped.
     expect(reasons.filter(({ id }) => id === inner?.id).at(-1)?.reason).toBe('aborted');
     expect(inner?.ref.getSnapshot().status).toBe('stopped');
+    for (const { ref } of log.actors) expect(ref.getSnapshot().status).not.toBe('active');
+  });
+});
+
+describe('a chat nested two deep', () => {
+  /** `office` (lead, team) over four rounds; `team` (writer, subteam) over two: subteam speaks once in each of team's two runs. */
+  const twoDeep = (inspect: (event: InspectionEvent) => void) => {
+    const say = (name: string) => createAgent({ name, model: scriptedModel(() => ({ text: `${name} says` })) });
+    const subteam = createGroupChat({
+      name: 'subteam',
+      description: 'Checks.',
+      agents: [say('checker')],
+      speakerSelection: 'round_robin',
+      maxRounds: 1,
+    });
+    const team = createGroupChat({
+      name: 'team',
+      description: 'Writes.',
+      agents: [say('writer'), subteam],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
+    return createGroupChat({ agents: [say('lead'), team], speakerSelection: 'round_robin', maxRounds: 4, inspect });
+  };
+
+  it('its resident participant in the middle chat serves both of that chat’s runs, and everything stops with the outer run', async () => {
+    const log = actorLog();
+    const result = await twoDeep(log.inspect).run('Write.').result;
+    expect(result.turns.map(({ speaker }) => speaker)).toEqual(['lead', 'team', 'lead', 'team']);
+    const managers = log.actors.filter(({ name }) => name === 'groupChat');
+    // The outer manager, one resident manager for team's two runs, one for subteam's two runs.
+    expect(managers).toHaveLength(3);
+    const subteam = log.actors.filter(({ id }) => id === 'participant:subteam');
+    expect(subteam.map(({ parent }) => parent)).toEqual([managers[1]?.id]);
     for (const { ref } of log.actors) expect(ref.getSnapshot().status).not.toBe('active');
   });
 });

@@ -46,13 +46,8 @@ export interface ManagerRun {
    * object at its own, so the agents it carries over reach the new run.
    */
   bridge: RunBridge;
-  /**
-   * The run's resident participants (nested chats, custom participants) by
-   * name: spawned at their first turn as `participant:<name>` (see
-   * `residentParticipants.ts`), `taking` while a turn of theirs goes on (a
-   * turn the run left before it ended — an abort — leaves it set).
-   */
-  participants: Map<string, { taking: boolean }>;
+  /** The run's resident participants (nested chats, custom participants) by name: spawned at their first turn as `participant:<name>` (see `residentParticipants.ts`). */
+  participants: Set<string>;
 }
 
 /** The chat id and bus a run's resident agents put their events on (`ManagerRun.bridge`). */

@@ -217,20 +217,15 @@ export const managerMachine = setup({
     takeDelegatedTurn: enqueueActions(({ context, enqueue }, { kind }: { kind: 'chat' | 'custom' }) => {
       const { name } = speakingMember(context, kind);
       const id = participantChildId(name);
-      const resident = context.run.participants.get(name);
-      if (resident === undefined) {
-        context.run.participants.set(name, { taking: true });
+      if (!context.run.participants.has(name)) {
+        context.run.participants.add(name);
         enqueue.spawnChild(kind === 'chat' ? 'nestedChat' : 'participantTurn', { id, input: { name } });
-      } else resident.taking = true;
+      }
       enqueue.sendTo(id, { type: 'turn', input: delegatedTurnInput(context, kind) });
     }),
-    /** Leaving a delegated turn: it ended; or it is stopped before it ended (an abort), which aborts it (its `signal`). */
-    leaveDelegatedTurn: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === 'participant.turn.done') {
-        const resident = context.run.participants.get(event.speaker);
-        if (resident !== undefined) resident.taking = false;
-        return;
-      }
+    /** Leaving a delegated turn before it ended (an abort): the turn is stopped, which aborts it (its `signal`). */
+    stopDelegatedTurn: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'participant.turn.done') return;
       enqueue.sendTo(participantChildId(speakerOf(context)), { type: 'turn.stop' });
     }),
     /** A person is shown the chat through `events$`, so their turn needs no view. */
@@ -519,7 +514,7 @@ export const managerMachine = setup({
         /** A nested chat's turn, taken by its resident participant actor (`participant:<name>`). */
         chat: {
           entry: { type: 'takeDelegatedTurn', params: { kind: 'chat' } },
-          exit: 'leaveDelegatedTurn',
+          exit: 'stopDelegatedTurn',
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'participant.turn.done': {
@@ -532,7 +527,7 @@ export const managerMachine = setup({
         /** A custom participant's turn: the same delegated turn as a nested chat's, through its own protocol. */
         custom: {
           entry: { type: 'takeDelegatedTurn', params: { kind: 'custom' } },
-          exit: 'leaveDelegatedTurn',
+          exit: 'stopDelegatedTurn',
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'participant.turn.done': {
@@ -586,7 +581,7 @@ export function initialManagerContext(
       currentTurn: { turn: undefined },
       directTurn: new DirectTurnRun(self, agentTurnOutcome),
       agents: carried?.agents ?? new Map(),
-      participants: carried?.participants ?? new Map(),
+      participants: carried?.participants ?? new Set(),
       bridge,
     },
     messages: input.messages,

@@ -65,10 +65,13 @@ const beginRun = assign(({ context, event, spawn, self }: RunActionArgs & { spaw
 
 /**
  * The end of a run: its output goes out. What it spawned is stopped (as a
- * standalone run's end stops its children), except its resident agents and
- * participants that are idle — between turns — which the next run takes
- * over. One stopped in the middle of a turn (the run was aborted, or ended
- * while an agent waited for approval) is stopped, as it would be.
+ * standalone run's end stops its children), except its resident agents that
+ * are idle — between turns — and its resident participants, which the next
+ * run takes over. An agent stopped in the middle of a turn (the run was
+ * aborted, or ended while it waited for approval) is stopped, as it would
+ * be. A participant has no turn left by then: a run ends in one of its turns
+ * only by an abort, whose exit from the turn stopped the turn
+ * (`stopDelegatedTurn`).
  */
 const endRun = enqueueActions(
   ({ context, self, enqueue }: RunActionArgs & { enqueue: { stopChild(ref: AnyActorRef): void; emit(event: RunEndedEvent): void } }) => {
@@ -79,9 +82,9 @@ const endRun = enqueueActions(
       else agents.delete(name);
     }
     const { children } = self.getSnapshot() as { children: Record<string, AnyActorRef | undefined> };
-    for (const [name, { taking }] of participants) {
+    for (const name of participants) {
       const actor = children[participantChildId(name)];
-      if (actor !== undefined && !taking) kept.add(actor);
+      if (actor !== undefined) kept.add(actor);
       else participants.delete(name);
     }
     for (const child of Object.values(children)) if (child !== undefined && !kept.has(child)) enqueue.stopChild(child);
