@@ -55,8 +55,51 @@ export interface McpCommonOptions {
   approval?: McpApproval | Readonly<Record<string, McpApproval>>;
   /** Tools (names the model sees) that must be called alone in a reply; `true`: all of them. */
   oneCallAtATime?: boolean | readonly string[];
-  /** Milliseconds to connect and initialize (default 30 s). */
+  /** Milliseconds to connect and initialize (default 30 s); `tools/list` waits as long as `timeoutMs`. */
   connectTimeoutMs?: number;
+  /**
+   * Which protocol line to speak. `auto` (default): the 2026-07-28 line when
+   * the server offers it (a `server/discover` request on the same connection),
+   * else the 2025-11-25 line and older (`initialize`). A version pins that line;
+   * a server that does not speak it fails to connect.
+   */
+  protocol?: McpProtocol;
+  /** Bounds on what the server sends (see `McpLimits`). */
+  limits?: Partial<McpLimits>;
+}
+
+/** The protocol lines `mcpServer({ protocol })` can pin. */
+export type McpProtocol = 'auto' | '2026-07-28' | '2025-11-25';
+
+/** Bounds on what an MCP server sends, so a hostile or broken server cannot exhaust the process. */
+export interface McpLimits {
+  /** Pages of `tools/list` read per listing (default 20); more is `MCP_LIST_FAILED`. */
+  readonly maxPages: number;
+  /** Tools per listing (default 1,000); more is `MCP_LIST_FAILED`. */
+  readonly maxTools: number;
+  /** Characters of one tool's input or output schema as JSON (default 262,144); a larger one is that tool's `MCP_TOOL_SCHEMA_INVALID`. */
+  readonly maxSchemaChars: number;
+  /** Nesting depth of one schema (default 32); deeper is that tool's `MCP_TOOL_SCHEMA_INVALID`. */
+  readonly maxSchemaDepth: number;
+  /** Characters of a result's text the model and the transcript keep (default 100,000); the rest is cut with a note. */
+  readonly maxResultChars: number;
+  /** Bytes of one message from a stdio server (default 16 MiB); a longer one fails the call with a clear error. */
+  readonly maxMessageBytes: number;
+}
+
+/** The default `McpLimits`. */
+export const DEFAULT_MCP_LIMITS: McpLimits = {
+  maxPages: 20,
+  maxTools: 1_000,
+  maxSchemaChars: 262_144,
+  maxSchemaDepth: 32,
+  maxResultChars: 100_000,
+  maxMessageBytes: 16 * 1024 * 1024,
+};
+
+/** The limits in effect. */
+export function limitsOf(options: McpServerOptions): McpLimits {
+  return { ...DEFAULT_MCP_LIMITS, ...(options.limits ?? {}) };
 }
 
 /** A server started as a child process, spoken to over its stdin and stdout. */
@@ -114,6 +157,16 @@ export function checkMcpServerOptions(options: McpServerOptions): void {
     throw new ConfigurationError(`${label}: \`timeoutMs\` must be a positive number of milliseconds (at most 2147483647), or null for no limit.`, {
       timeoutMs: timeout,
     });
+  }
+  if (options.protocol !== undefined && !['auto', '2026-07-28', '2025-11-25'].includes(options.protocol)) {
+    throw new ConfigurationError(`${label}: \`protocol\` must be 'auto', '2026-07-28' or '2025-11-25'.`, { protocol: options.protocol });
+  }
+  for (const [key, value] of Object.entries(options.limits ?? {})) {
+    if (!(key in DEFAULT_MCP_LIMITS) || !(typeof value === 'number' && Number.isInteger(value) && value > 0)) {
+      throw new ConfigurationError(`${label}: \`limits.${key}\` must be one of ${Object.keys(DEFAULT_MCP_LIMITS).join(', ')}, a positive whole number.`, {
+        limit: key,
+      });
+    }
   }
   const filter = options.filter;
   if (filter !== undefined && typeof filter !== 'function' && !(Array.isArray(filter) && filter.every((name) => typeof name === 'string'))) {
