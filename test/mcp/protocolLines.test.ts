@@ -99,7 +99,7 @@ describe('trace context in _meta', () => {
       const result = await context.with(trace.setSpan(context.active(), span), () => agent.run('Add.').result);
       span.end();
       const { traceId, spanId } = span.spanContext();
-      expect((result.toolCalls[0]?.value as { _meta: unknown })._meta).toEqual({
+      expect((result.toolCalls[0]!.value as { _meta: unknown })._meta).toEqual({
         'io.modelcontextprotocol/serverInfo': { name: 'modern', version: '2.0.0' },
         traceparent: `00-${traceId}-${spanId}-01`,
       });

@@ -26,7 +26,10 @@ export function httpAccess(options: {
   allowedOrigins?: readonly string[] | undefined;
 }): { check(request: IncomingMessage): HttpRefusal | undefined } {
   const bind = options.bindHost.includes(':') && !options.bindHost.startsWith('[') ? `[${options.bindHost}]` : options.bindHost;
-  const names = options.allowedHosts ?? [...LOOPBACK_HOSTS, ...(LOOPBACK_HOSTS.includes(bind) || bind === '[::]' || bind === '0.0.0.0' ? [] : [bind])];
+  const names = options.allowedHosts ?? [
+    ...LOOPBACK_HOSTS,
+    ...(LOOPBACK_HOSTS.includes(bind) || bind === '[::]' || bind === '0.0.0.0' ? [] : [bind]),
+  ];
   const hosts = new Set(names.map((name) => (name.includes(':') && !name.startsWith('[') ? name : `${name}:${options.port}`).toLowerCase()));
   const origins = new Set((options.allowedOrigins ?? names.map((name) => `http://${name}:${options.port}`)).map((origin) => origin.toLowerCase()));
   return {

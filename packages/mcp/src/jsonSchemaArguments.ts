@@ -84,7 +84,10 @@ function compileBounded(
 ): { ok: true; validate: ValidateFunction } | { ok: false; problem: string } {
   const size = JSON.stringify(jsonSchema).length;
   if (size > limits.maxSchemaChars) {
-    return { ok: false, problem: `the ${kind} schema has ${size} characters, more than the ${limits.maxSchemaChars} allowed (\`limits.maxSchemaChars\`)` };
+    return {
+      ok: false,
+      problem: `the ${kind} schema has ${size} characters, more than the ${limits.maxSchemaChars} allowed (\`limits.maxSchemaChars\`)`,
+    };
   }
   const depth = depthOf(jsonSchema, limits.maxSchemaDepth + 1);
   if (depth > limits.maxSchemaDepth) {

@@ -163,9 +163,12 @@ export function checkMcpServerOptions(options: McpServerOptions): void {
   }
   for (const [key, value] of Object.entries(options.limits ?? {})) {
     if (!(key in DEFAULT_MCP_LIMITS) || !(typeof value === 'number' && Number.isInteger(value) && value > 0)) {
-      throw new ConfigurationError(`${label}: \`limits.${key}\` must be one of ${Object.keys(DEFAULT_MCP_LIMITS).join(', ')}, a positive whole number.`, {
-        limit: key,
-      });
+      throw new ConfigurationError(
+        `${label}: \`limits.${key}\` must be one of ${Object.keys(DEFAULT_MCP_LIMITS).join(', ')}, a positive whole number.`,
+        {
+          limit: key,
+        },
+      );
     }
   }
   const filter = options.filter;

@@ -110,7 +110,14 @@ interface CallBounds {
   checkOutput: ((value: unknown) => string | undefined) | undefined;
 }
 
-async function callMcpTool(connection: McpConnection, mcpName: string, modelName: string, args: Record<string, unknown>, ctx: ToolContext, bounds: CallBounds) {
+async function callMcpTool(
+  connection: McpConnection,
+  mcpName: string,
+  modelName: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  bounds: CallBounds,
+) {
   const { timeoutMs } = bounds;
   const server = connection.name;
   const controller = new AbortController();
@@ -203,11 +210,14 @@ function callFailure(
   if (error instanceof McpServerError) return new ToolError(error.message, { ...details, reason: error.code });
   if (ProtocolError.isInstance(error)) {
     // A JSON-RPC error the server answered with: its code and message are the server's own.
-    return new ToolError(`MCP server "${server}" refused the call of "${modelName}" (JSON-RPC error ${error.code}): ${connection.redact(error.message)}`, {
-      ...details,
-      reason: 'server-error',
-      mcpCode: error.code,
-    });
+    return new ToolError(
+      `MCP server "${server}" refused the call of "${modelName}" (JSON-RPC error ${error.code}): ${connection.redact(error.message)}`,
+      {
+        ...details,
+        reason: 'server-error',
+        mcpCode: error.code,
+      },
+    );
   }
   return new ToolError(`MCP server "${server}" failed the call of "${modelName}": ${connection.redact(messageOf(error))}`, {
     ...details,
@@ -216,13 +226,21 @@ function callFailure(
 }
 
 /** A result whose structured content does not match the tool's `outputSchema` is an error the model reads. */
-function assertOutput(result: CallToolResult, check: (value: unknown) => string | undefined, server: string, mcpName: string, modelName: string): void {
-  const problem =
-    result.structuredContent === undefined ? 'it has an output schema but sent no structured content' : check(result.structuredContent);
+function assertOutput(
+  result: CallToolResult,
+  check: (value: unknown) => string | undefined,
+  server: string,
+  mcpName: string,
+  modelName: string,
+): void {
+  const problem = result.structuredContent === undefined ? 'it has an output schema but sent no structured content' : check(result.structuredContent);
   if (problem === undefined) return;
-  throw new ToolError(`MCP server "${server}" answered "${modelName}" with a result that breaks the tool's output schema: ${problem.slice(0, 500)}.`, {
-    server,
-    tool: mcpName,
-    reason: 'output-schema',
-  });
+  throw new ToolError(
+    `MCP server "${server}" answered "${modelName}" with a result that breaks the tool's output schema: ${problem.slice(0, 500)}.`,
+    {
+      server,
+      tool: mcpName,
+      reason: 'output-schema',
+    },
+  );
 }

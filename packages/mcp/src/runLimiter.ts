@@ -10,7 +10,8 @@ import { ConfigurationError } from '@agentchart/core';
  * release?.();
  */
 export function runLimiter(max: number): { readonly max: number; take(): (() => void) | undefined } {
-  if (!(Number.isInteger(max) && max > 0)) throw new ConfigurationError(`serveMcp: \`maxConcurrentRuns\` must be a positive whole number, not ${String(max)}.`);
+  if (!(Number.isInteger(max) && max > 0))
+    throw new ConfigurationError(`serveMcp: \`maxConcurrentRuns\` must be a positive whole number, not ${String(max)}.`);
   let running = 0;
   return {
     max,

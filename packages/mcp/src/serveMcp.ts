@@ -80,7 +80,9 @@ function registerTarget(server: SdkMcpServer, target: ServedTarget, limiter: Ret
       if (release === undefined) {
         return {
           isError: true,
-          content: [{ type: 'text', text: `The server is running ${limiter.max} tasks already (\`maxConcurrentRuns\`): try again when one has finished.` }],
+          content: [
+            { type: 'text', text: `The server is running ${limiter.max} tasks already (\`maxConcurrentRuns\`): try again when one has finished.` },
+          ],
         };
       }
       try {

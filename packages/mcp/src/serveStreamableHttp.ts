@@ -3,7 +3,12 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { ConfigurationError } from '@agentchart/core';
-import { type McpServer as SdkMcpServer, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import {
+  type McpServer as SdkMcpServer,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
 import { httpAccess } from './httpAccess.js';
 
 /** Where and how `serveHttp` listens. */
@@ -68,7 +73,8 @@ export async function serveStreamableHttp(createServerForSession: () => SdkMcpSe
     ['maxSessions', maxSessions],
     ['sessionIdleMs', idleMs],
   ] as const) {
-    if (!(Number.isInteger(value) && value > 0)) throw new ConfigurationError(`serveHttp: \`${name}\` must be a positive whole number.`, { [name]: value });
+    if (!(Number.isInteger(value) && value > 0))
+      throw new ConfigurationError(`serveHttp: \`${name}\` must be a positive whole number.`, { [name]: value });
   }
   const bindHost = options.host ?? '127.0.0.1';
   const sessions = new Map<string, Session>();
