@@ -293,7 +293,15 @@ describe('serveMcp().serveHttp() against hostile clients', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const wait = defineTool({ name: 'wait', description: 'Waits.', parameters: z.object({}), execute: async () => (await gate, 'ok') });
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits.',
+      parameters: z.object({}),
+      execute: async () => {
+        await gate;
+        return 'ok';
+      },
+    });
     const slow = createAgent({
       name: 'slow',
       model: scriptedModel([{ toolCalls: [{ name: 'wait', arguments: {} }] }, { text: 'Finished.' }]),

@@ -27,6 +27,12 @@ describe('mcpServer and the two protocol lines (a v2 SDK server over stdio)', ()
       try {
         const result = await agent.run('Add 2 and 3.').result;
         expect(result.toolCalls[0]).toMatchObject({ content: `Sum: 5 (over ${line})`, isError: false });
+        if (protocol === undefined) {
+          const call = result.toolCalls[0]!;
+          console.log(
+            `[an agent using a 2026-07-28 server over stdio]\ncalc calls ${call.call.name} ${JSON.stringify(call.call.arguments)}\n-> ${call.content}\nagent answers: ${result.text} (${result.stopReason}, ${result.steps} steps)`,
+          );
+        }
       } finally {
         await agent.close();
       }
