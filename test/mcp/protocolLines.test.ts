@@ -82,6 +82,54 @@ describe('mcpServer and the two protocol lines (a v2 SDK server over stdio)', ()
   });
 });
 
+describe('input requests from a server (multi-round-trip on 2026-07-28)', () => {
+  it("onInputRequest asks a person; the call is sent again with the answer; a decline is the server's to handle", async () => {
+    const asked: unknown[] = [];
+    const answers = [{ action: 'accept', content: { seat: '12A' } } as const, { action: 'decline' } as const];
+    const server = mcpServer({
+      name: 'airline',
+      ...modern,
+      timeoutMs: 500,
+      onInputRequest: async (request) => {
+        const { signal: _signal, ...shown } = request;
+        asked.push(shown);
+        await new Promise((resolve) => setTimeout(resolve, 800)); // longer than timeoutMs: the wait does not count
+        return answers[asked.length - 1]!;
+      },
+    });
+    const agent = createAgent({
+      name: 'agent',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'book', arguments: { flight: 'TP123' } }] },
+        { toolCalls: [{ name: 'book', arguments: { flight: 'TP456' } }] },
+        { text: 'Done.' },
+      ]),
+      toolSources: [server],
+    });
+    try {
+      const run = agent.run('Book.');
+      const events = collectEvents(run);
+      const result = await run.result;
+      expect(result.toolCalls.map((record) => [record.content, record.isError])).toEqual([
+        ['Booked TP123, seat 12A.', false],
+        ['Not booked: no seat chosen for TP456.', false],
+      ]);
+      expect(asked[0]).toEqual({
+        serverName: 'airline',
+        toolName: 'book',
+        callId: result.toolCalls[0]!.call.id,
+        runId: run.runId,
+        message: 'Which seat on TP123?',
+        requestedSchema: expect.objectContaining({ type: 'object', properties: { seat: { type: 'string' } } }),
+      });
+      const waits = (await events).filter((event) => event.type === 'tool.progress').map((event) => (event as { message?: string }).message);
+      expect(waits).toEqual(['waiting for a person: Which seat on TP123?', 'waiting for a person: Which seat on TP456?']);
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
 describe('trace context in _meta', () => {
   beforeAll(() => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

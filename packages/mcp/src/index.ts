@@ -7,6 +7,8 @@ export type {
   McpApproval,
   McpApprovalContext,
   McpToolDescription,
+  McpInputRequest,
+  McpInputAnswer,
   McpProtocol,
   McpLimits,
 } from './mcpServerOptions.js';

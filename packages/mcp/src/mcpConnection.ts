@@ -24,7 +24,12 @@ export interface McpCallOptions {
   signal: AbortSignal;
   /** Called on each progress notification of the call. */
   onProgress(progress: { progress: number; total?: number | undefined; message?: string | undefined }): void;
+  /** The call, for a server's input request during it; `waiting` pauses the call's timeout until the returned function is called. */
+  call?: { toolName: string; callId: string; runId: string; waiting(message: string): () => void };
 }
+
+/** The call an input request arrives during. */
+type CallScope = NonNullable<McpCallOptions['call']> & { signal: AbortSignal };
 
 /** The protocol line a connection speaks: `modern` is 2026-07-28, `legacy` 2025-11-25 and older. */
 export type McpEra = 'modern' | 'legacy';
@@ -64,6 +69,8 @@ export class McpConnection {
   readonly #listeners = new Set<() => void>();
   /** The progress listener of each call in flight, by the progress token it was sent with. */
   readonly #progress = new Map<string, McpCallOptions['onProgress']>();
+  /** The calls in flight, by their signal: the SDK hands a 2026-07-28 input request the signal of the call it belongs to. */
+  readonly #calls = new Map<AbortSignal, CallScope>();
   #nextProgressToken = 0;
   #client: Promise<Client> | undefined;
   #subscription: McpSubscription | undefined;
@@ -167,16 +174,20 @@ export class McpConnection {
     this.#progress.set(progressToken, options.onProgress);
     try {
       const _meta = { ...(await traceMeta()), progressToken };
-      return await client.callTool(
-        { name, arguments: args, _meta },
-        {
-          signal: options.signal,
-          // The per-call timeout is ours (it can be none); the SDK's own is set as far away as a timer allows.
-          timeout: 2_147_483_647,
-        },
-      );
+      const send = () =>
+        client.callTool(
+          { name, arguments: args, _meta },
+          {
+            signal: options.signal,
+            // The per-call timeout is ours (it can be none); the SDK's own is set as far away as a timer allows.
+            timeout: 2_147_483_647,
+          },
+        );
+      if (options.call !== undefined) this.#calls.set(options.signal, { ...options.call, signal: options.signal });
+      return await send();
     } finally {
       this.#progress.delete(progressToken);
+      this.#calls.delete(options.signal);
     }
   }
 
@@ -257,10 +268,11 @@ export class McpConnection {
     const protocol = options.protocol ?? 'auto';
     const stdio = 'command' in options && options.command !== undefined;
     const connectTimeout = options.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    const onInputRequest = options.onInputRequest;
     const client = new Client(
       { ...MCP_CLIENT_INFO },
       {
-        capabilities: {},
+        capabilities: onInputRequest === undefined ? {} : { elicitation: { form: {} } },
         versionNegotiation: {
           mode: forced ?? (protocol === 'auto' ? 'auto' : protocol === '2025-11-25' ? 'legacy' : { pin: protocol }),
           probe: { timeoutMs: stdio ? Math.min(connectTimeout, MCP_STDIO_PROBE_TIMEOUT_MS) : connectTimeout },
@@ -274,6 +286,29 @@ export class McpConnection {
       const { progressToken, progress, total, message } = notification.params;
       this.#progress.get(String(progressToken))?.({ progress, total, message });
     });
+    if (onInputRequest !== undefined) {
+      client.setRequestHandler('elicitation/create', async (request, ctx) => {
+        const params = request.params as { mode?: string; message?: unknown; requestedSchema?: unknown };
+        if (params.mode === 'url') return { action: 'decline' };
+        // A 2025-era server's request is not tied to a call by the SDK: it is the call's when only one is in flight.
+        const call = this.#calls.get(ctx.mcpReq.signal) ?? (this.#calls.size === 1 ? [...this.#calls.values()][0] : undefined);
+        const resume = call?.waiting(this.redact(String(params.message ?? '')));
+        try {
+          const answer = await onInputRequest({
+            serverName: this.name,
+            toolName: call?.toolName,
+            callId: call?.callId,
+            runId: call?.runId,
+            message: this.redact(String(params.message ?? '')),
+            requestedSchema: typeof params.requestedSchema === 'object' && params.requestedSchema !== null ? params.requestedSchema : {},
+            signal: call?.signal ?? AbortSignal.abort(),
+          });
+          return checkedAnswer(answer);
+        } finally {
+          resume?.();
+        }
+      });
+    }
     client.onerror = (error) => {
       this.#transportError = messageOf(error);
     };
@@ -308,6 +343,17 @@ export class McpConnection {
     };
     return client;
   }
+}
+
+/** A person's answer as the protocol carries it (anything else declines). */
+function checkedAnswer(answer: unknown): { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' | 'cancel' } {
+  if (typeof answer !== 'object' || answer === null) return { action: 'decline' };
+  const { action, content } = answer as { action?: unknown; content?: unknown };
+  if (action === 'cancel') return { action: 'cancel' };
+  if (action === 'accept' && typeof content === 'object' && content !== null && !Array.isArray(content)) {
+    return { action: 'accept', content: content as Record<string, unknown> };
+  }
+  return { action: 'decline' };
 }
 
 /** The stdio server closed while it was asked for its protocol line. */

@@ -66,7 +66,38 @@ export interface McpCommonOptions {
   protocol?: McpProtocol;
   /** Bounds on what the server sends (see `McpLimits`). */
   limits?: Partial<McpLimits>;
+  /**
+   * Answers a server's request for input from a person during a call (a form
+   * elicitation: on 2026-07-28 an `input_required` result, after which the
+   * call is sent again with the answer; on 2025-11-25 an `elicitation/create`
+   * request). Ask the person whose run it is, and resolve with their answer.
+   * While it waits the call's `timeoutMs` is paused. Without it, the client
+   * declares no elicitation capability and a server's request fails the call.
+   */
+  onInputRequest?: (request: McpInputRequest) => McpInputAnswer | Promise<McpInputAnswer>;
 }
+
+/** A server's question for a person, during one call. */
+export interface McpInputRequest {
+  readonly serverName: string;
+  /** The tool the call is of, as the model sees it (`undefined` outside a call). */
+  readonly toolName: string | undefined;
+  /** The call's id and run (`undefined` outside a call). */
+  readonly callId: string | undefined;
+  readonly runId: string | undefined;
+  /** What the server asks, redacted. */
+  readonly message: string;
+  /** The JSON Schema of the answer (flat: strings, numbers, booleans, enums). */
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+  /** Aborted when the call ends without an answer (the run aborted). */
+  readonly signal: AbortSignal;
+}
+
+/** A person's answer to `McpInputRequest`: `accept` with the content, or `decline` / `cancel`. */
+export type McpInputAnswer =
+  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
 
 /** The protocol lines `mcpServer({ protocol })` can pin. */
 export type McpProtocol = 'auto' | '2026-07-28' | '2025-11-25';
@@ -170,6 +201,9 @@ export function checkMcpServerOptions(options: McpServerOptions): void {
         },
       );
     }
+  }
+  if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') {
+    throw new ConfigurationError(`${label}: \`onInputRequest\` must be a function (request) => answer.`);
   }
   const filter = options.filter;
   if (filter !== undefined && typeof filter !== 'function' && !(Array.isArray(filter) && filter.every((name) => typeof name === 'string'))) {

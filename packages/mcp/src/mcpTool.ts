@@ -137,7 +137,14 @@ async function callMcpTool(
       arm();
       reportProgress(ctx, notification, connection.redact);
     };
-    const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress });
+    // While a person answers the server's question the call's time does not run; the wait is a progress event.
+    const waiting = (message: string) => {
+      clearTimeout(timer);
+      reportProgress(ctx, { progress: 0, message: `waiting for a person: ${message}` }, connection.redact);
+      return arm;
+    };
+    const call = { toolName: modelName, callId: ctx.callId, runId: ctx.runId, waiting };
+    const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress, call });
     const text = resultText(result, connection.redact, bounds.maxResultChars);
     if (result.isError !== true && bounds.checkOutput !== undefined) assertOutput(result, bounds.checkOutput, server, mcpName, modelName);
     if (result.isError === true) {
