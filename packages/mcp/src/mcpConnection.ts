@@ -300,7 +300,10 @@ export class McpConnection {
             callId: call?.callId,
             runId: call?.runId,
             message: this.redact(String(params.message ?? '')),
-            requestedSchema: typeof params.requestedSchema === 'object' && params.requestedSchema !== null ? params.requestedSchema : {},
+            requestedSchema:
+              typeof params.requestedSchema === 'object' && params.requestedSchema !== null
+                ? (params.requestedSchema as Record<string, unknown>)
+                : {},
             signal: call?.signal ?? AbortSignal.abort(),
           });
           return checkedAnswer(answer);
@@ -346,14 +349,26 @@ export class McpConnection {
 }
 
 /** A person's answer as the protocol carries it (anything else declines). */
-function checkedAnswer(answer: unknown): { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' | 'cancel' } {
+function checkedAnswer(answer: unknown): { action: 'accept'; content: Record<string, AnswerValue> } | { action: 'decline' | 'cancel' } {
   if (typeof answer !== 'object' || answer === null) return { action: 'decline' };
   const { action, content } = answer as { action?: unknown; content?: unknown };
   if (action === 'cancel') return { action: 'cancel' };
-  if (action === 'accept' && typeof content === 'object' && content !== null && !Array.isArray(content)) {
-    return { action: 'accept', content: content as Record<string, unknown> };
-  }
-  return { action: 'decline' };
+  if (action !== 'accept' || typeof content !== 'object' || content === null || Array.isArray(content)) return { action: 'decline' };
+  const values = Object.entries(content);
+  if (!values.every(([, value]) => isAnswerValue(value))) return { action: 'decline' };
+  return { action: 'accept', content: Object.fromEntries(values) as Record<string, AnswerValue> };
+}
+
+/** What a form answer's field may hold. */
+type AnswerValue = string | number | boolean | string[];
+
+function isAnswerValue(value: unknown): value is AnswerValue {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+  );
 }
 
 /** The stdio server closed while it was asked for its protocol line. */
