@@ -87,6 +87,7 @@ const HEARTBEAT_MS = 1_000;
  * const worker = await startWorker({ chats: { review: reviewChat }, executorId: 'worker-1', workerConcurrency: 20 });
  */
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const queuePollingMs = positiveMs(options.queuePollingMs ?? DEFAULT_QUEUE_POLLING_MS, 'queuePollingMs');
   if (started) throw new Error('A worker is already running in this process (DBOS is one per process).');
   const chats = new Map(Object.entries(options.chats));
   if (chats.size === 0) {
@@ -117,7 +118,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     await DBOS.registerQueue(queue, {
       workerConcurrency: options.workerConcurrency ?? 50,
       ...(options.globalConcurrency === undefined ? {} : { globalConcurrency: options.globalConcurrency }),
-      minPollingIntervalMs: positiveMs(options.queuePollingMs ?? DEFAULT_QUEUE_POLLING_MS, 'queuePollingMs'),
+      minPollingIntervalMs: queuePollingMs,
       onConflict: 'always_update',
     });
   } catch (error) {
