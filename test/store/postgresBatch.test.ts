@@ -18,7 +18,7 @@ afterAll(async () => {
 const rows = async () => (await pool.query('SELECT id, note FROM batch_rows ORDER BY id')).rows;
 
 describe('the Postgres driver batch', () => {
-  it('binds parameters as values, never as SQL, and returns each statement’s rows in order', async () => {
+  it('binds parameters as values, never as SQL, and returns each statement’s rows and row count in order', async () => {
     const driver = postgresDriver(pool, false);
     const hostile = "'); DROP TABLE batch_rows; --";
     const results = await driver.batch([
@@ -26,7 +26,11 @@ describe('the Postgres driver batch', () => {
       { sql: 'INSERT INTO batch_rows (id, note) VALUES ($1, $2)', params: [2, 'plain'] },
       { sql: 'SELECT count(*)::int AS n FROM batch_rows', params: [] },
     ]);
-    expect(results).toEqual([{ rows: [{ id: 1 }] }, { rows: [] }, { rows: [{ n: 2 }] }]);
+    expect(results).toEqual([
+      { rows: [{ id: 1 }], changes: 1 },
+      { rows: [], changes: 1 },
+      { rows: [{ n: 2 }], changes: 1 },
+    ]);
     expect(await rows()).toEqual([
       { id: 1, note: hostile },
       { id: 2, note: 'plain' },
@@ -44,7 +48,7 @@ describe('the Postgres driver batch', () => {
     ).rejects.toThrow(/duplicate key value violates unique constraint/);
     expect((await rows()).map((row) => row.id)).toEqual([1, 2]);
     const again = await driver.batch([{ sql: 'INSERT INTO batch_rows (id, note) VALUES ($1, $2) RETURNING note', params: [5, 'after'] }]);
-    expect(again).toEqual([{ rows: [{ note: 'after' }] }]);
+    expect(again).toEqual([{ rows: [{ note: 'after' }], changes: 1 }]);
   });
 
   it('is one transaction on a pool without pipelining too', async () => {

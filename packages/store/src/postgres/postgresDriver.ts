@@ -14,8 +14,7 @@ const MIGRATION_LOCK_KEY = 7_212_014;
  */
 export function postgresDriver(pool: pg.Pool, ownsPool: boolean): SqlDriver {
   const query = async (sql: string, params: readonly unknown[] = []): Promise<SqlRows> => {
-    const result = await pool.query(sql, params as unknown[]);
-    return { rows: result.rows as Record<string, unknown>[] };
+    return toRows(await pool.query(sql, params as unknown[]));
   };
   return {
     query,
@@ -35,9 +34,7 @@ export function postgresDriver(pool: pg.Pool, ownsPool: boolean): SqlDriver {
           failure = rejected.reason;
           throw failure;
         }
-        return answers
-          .slice(1, -1)
-          .map((answer) => ({ rows: (answer as PromiseFulfilledResult<pg.QueryResult>).value.rows as Record<string, unknown>[] }));
+        return answers.slice(1, -1).map((answer) => toRows((answer as PromiseFulfilledResult<pg.QueryResult>).value));
       } finally {
         // After a failure the connection's transaction state is not known for sure: do not reuse it.
         client.release(failure === undefined ? undefined : failure instanceof Error ? failure : true);
@@ -54,7 +51,7 @@ async function transaction<T>(pool: pg.Pool, work: (query: SqlDriver['query']) =
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const result = await work(async (sql, params = []) => ({ rows: (await client.query(sql, params as unknown[])).rows }));
+    const result = await work(async (sql, params = []) => toRows(await client.query(sql, params as unknown[])));
     await client.query('COMMIT');
     return result;
   } catch (error) {
@@ -66,6 +63,10 @@ async function transaction<T>(pool: pg.Pool, work: (query: SqlDriver['query']) =
 }
 
 type Answers = PromiseSettledResult<pg.QueryResult>[];
+
+function toRows(result: pg.QueryResult): SqlRows {
+  return { rows: result.rows as Record<string, unknown>[], changes: result.rowCount ?? 0 };
+}
 
 /**
  * Every statement sent before the first answer: one statement that fails
