@@ -36,24 +36,29 @@ function clockProblems(spans: readonly ReadableSpan[]): string[] {
 describe('span clocks', () => {
   it('every span starts and ends on one clock: a child ends before its parent, a span before the next one starts', async () => {
     const { tracer, spans } = memoryTracing();
-    const look = defineTool({ name: 'look', description: 'Looks.', parameters: z.object({}), execute: () => 'seen' });
+    // A tool that takes a few milliseconds, so that spans start in different milliseconds of the wall clock.
+    const look = defineTool({
+      name: 'look',
+      description: 'Looks.',
+      parameters: z.object({}),
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('seen'), 3)),
+    });
+    let calls = 0;
     const scout = createAgent({
       name: 'scout',
       tools: [look],
-      model: scriptedModel([
-        { toolCalls: [{ id: 'l1', name: 'look' }] },
-        { toolCalls: [{ id: 'l2', name: 'look' }] },
-        { toolCalls: [{ id: 'l3', name: 'look' }] },
-        { text: 'Seen it all.' },
-      ]),
+      model: scriptedModel(async (request) =>
+        request.messages.at(-1)?.role === 'tool' ? { text: 'Seen it.' } : { toolCalls: [{ id: `l${++calls}`, name: 'look' }] },
+      ),
     });
-    const scribe = createAgent({ name: 'scribe', model: scriptedModel([{ text: 'Written down.' }]) });
-    const chat = createGroupChat({ name: 'survey', agents: [scout, scribe], speakerSelection: 'round_robin', maxRounds: 2 });
+    const scribe = createAgent({ name: 'scribe', model: scriptedModel(async () => ({ text: 'Written down.' })) });
+    const chat = createGroupChat({ name: 'survey', agents: [scout, scribe], speakerSelection: 'round_robin', maxRounds: 32 });
     const run = chat.run('Survey the hill.');
     genAiTracing({ tracer }).traceChat(run);
     await run.result;
 
-    expect(spans()).toHaveLength(11);
+    // The workflow; 16 scout turns of invoke_agent, two chat calls and a tool call; 16 scribe turns of invoke_agent and a chat call.
+    expect(spans()).toHaveLength(1 + 16 * 4 + 16 * 2);
     expect(clockProblems(spans())).toEqual([]);
   });
 });
