@@ -1,41 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DurableChat, type GroupChat, createAgent, createGroupChat, resumeChatFromStore, resumePending, startChatInStore } from '@agentchart/actors';
-import { type RunStore, defineTool } from '@agentchart/core';
+import { type DurableChat, resumeChatFromStore, resumePending, startChatInStore } from '@agentchart/actors';
+import type { RunStore } from '@agentchart/core';
 import { genAiTracing } from '@agentchart/otel';
-import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { testClock } from '../store/runStoreContract.js';
+import { RESUMED_TREE, officeChat } from './officeChat.js';
 import { memoryTracing, spanTree } from './spanTree.js';
 
 const LEASE = 60_000;
 const dir = mkdtempSync(join(tmpdir(), 'agentchart-otel-resume-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `office`: `payer` calls `pay` (approval needed), then says "paid"; `clerk` says "filed". */
-export function officeChat(): GroupChat {
-  const pay = defineTool({ name: 'pay', description: 'Pays Bob.', parameters: z.object({}), approval: 'always', execute: () => 'paid 10' });
-  const payer = createAgent({
-    name: 'payer',
-    tools: [pay],
-    model: scriptedModel(async (request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'paid' } : { toolCalls: [{ id: 'p1', name: 'pay' }] })),
-  });
-  const clerk = createAgent({ name: 'clerk', model: scriptedModel(async () => ({ text: 'filed' })) });
-  return createGroupChat({ name: 'office', agents: [payer, clerk], speakerSelection: 'round_robin', maxRounds: 2 });
-}
-
-/** The spans of the resumed part of the chat: its approved call, the rest of the payer's turn, the clerk's turn. */
-export const RESUMED_TREE = [
-  'invoke_workflow office [INTERNAL] agent.name="office" agentchart.stop_reason="max-rounds" events=agentchart.speaker.selected',
-  '  invoke_agent payer [INTERNAL] agent.name="payer" agentchart.stop_reason="completed"',
-  '    execute_tool pay [INTERNAL] events=agentchart.approval.decided',
-  '    chat scripted [CLIENT]',
-  '  invoke_agent clerk [INTERNAL] agent.name="clerk" agentchart.stop_reason="completed"',
-  '    chat scripted [CLIENT]',
-].join('\n');
 const SHOWN = ['gen_ai.agent.name', 'agentchart.stop_reason'];
 
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
