@@ -106,7 +106,10 @@ class ExportedSpan implements Span {
 
   recordException(exception: Exception, time?: TimeInput): void {
     const at = time ?? this.limits.now();
-    if (typeof exception === 'string') return this.span.recordException(this.text(exception), at);
+    if (typeof exception === 'string') {
+      this.span.recordException(this.text(exception), at);
+      return;
+    }
     const bounded: { name: string; message: string; code?: string | number; stack?: string } = {
       name: exportedName(exception.name ?? 'Error'),
       message: this.text(exception.message ?? ''),

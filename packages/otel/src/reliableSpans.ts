@@ -116,11 +116,7 @@ export class ReliableSpans {
     };
     const args = contentAttribute(this.settings, event.args);
     if (args !== undefined) attributes[ATTR.toolCallArguments] = args;
-    this.toolCall = this.settings.startSpan(
-      `${OPERATION.executeTool} ${this.wrappedTool}`,
-      { kind: SpanKind.INTERNAL, attributes },
-      this.context,
-    );
+    this.toolCall = this.settings.startSpan(`${OPERATION.executeTool} ${this.wrappedTool}`, { kind: SpanKind.INTERNAL, attributes }, this.context);
   }
 
   private finishToolCall(event: ReliableToolEventOf<'reliable.tool.result'>): void {

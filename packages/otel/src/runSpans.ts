@@ -150,11 +150,7 @@ export class RunSpans {
       event.input.map((message) => conventionMessage(message)),
     );
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
-    this.agentSpan = this.settings.startSpan(
-      `${OPERATION.invokeAgent} ${event.agent}`,
-      { kind: SpanKind.INTERNAL, attributes },
-      this.scope.parent,
-    );
+    this.agentSpan = this.settings.startSpan(`${OPERATION.invokeAgent} ${event.agent}`, { kind: SpanKind.INTERNAL, attributes }, this.scope.parent);
     this.agentContext = trace.setSpan(this.scope.parent, this.agentSpan);
     this.transcript.push(...event.input);
   }

@@ -133,7 +133,10 @@ function checkRecords(context: WaitingContext, earlier: readonly AssistantMessag
   records.forEach((record, index) => {
     const call = byId.get(record.call.id);
     if (call === undefined || call.name !== record.call.name) {
-      fail(path('toolCalls', index, 'call'), `call "${exportedName(record.call.id)}" (${exportedName(record.call.name)}) is not a call the model made in this run`);
+      fail(
+        path('toolCalls', index, 'call'),
+        `call "${exportedName(record.call.id)}" (${exportedName(record.call.name)}) is not a call the model made in this run`,
+      );
     }
     if (results.get(record.call.id) !== record.content)
       fail(path('toolCalls', index, 'content'), `is not the tool result of call "${record.call.id}" in the transcript`);
@@ -247,7 +250,10 @@ function checkApprovals(
     if (batch.outcomes[index] !== null || requested.has(call.id)) return;
     const tool = env.liveTools.get(call.name);
     if (tool?.approval === 'always' && argumentsLookValid(tool, call)) {
-      fail(path('batch', 'calls', index), `call "${exportedName(call.id)}" of "${exportedName(call.name)}" needs approval but is not among the requests`);
+      fail(
+        path('batch', 'calls', index),
+        `call "${exportedName(call.id)}" of "${exportedName(call.name)}" needs approval but is not among the requests`,
+      );
     }
   });
   const held = rules?.awaitingApproval ?? null;
