@@ -1,6 +1,7 @@
 import type { AgentRun, ChatEvent, GroupChatRun } from '@agentchart/actors';
 import type { Message, RunEvent } from '@agentchart/core';
 import type { Observable } from 'rxjs';
+import { heldEvents } from './heldEvents.js';
 
 /** A tool call that waits for a person's decision, as the task's status shows it. */
 export interface PendingCall {
@@ -34,6 +35,7 @@ export interface TaskOutcome {
  * everything; this only reads it and forwards to it.
  */
 export interface ServedRun {
+  /** The run's events from its start (held until the task subscribes). */
   readonly events$: Observable<unknown>;
   progressOf(event: unknown): TaskProgress | undefined;
   waiting(): TaskWait | undefined;
@@ -48,7 +50,7 @@ export interface ServedRun {
 /** An agent's run as a task. */
 export function servedAgentRun(run: AgentRun): ServedRun {
   return {
-    events$: run.events$,
+    events$: heldEvents(run.events$),
     progressOf: (event) => agentProgress(event as RunEvent, undefined),
     waiting: () => {
       const pending = run.pendingApprovals;
@@ -74,7 +76,7 @@ export function servedAgentRun(run: AgentRun): ServedRun {
 /** A group chat's run as a task. */
 export function servedChatRun(run: GroupChatRun): ServedRun {
   return {
-    events$: run.events$,
+    events$: heldEvents(run.events$),
     progressOf: (event) => chatProgress(event as ChatEvent),
     waiting: () => {
       const waiting = run.waiting();

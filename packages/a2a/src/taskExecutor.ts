@@ -30,21 +30,22 @@ export class TaskExecutor implements AgentExecutor {
     if (context.task === undefined) {
       bus.publish(AgentEvent.task(newTask(taskId, contextId, context)));
       const input = textOfParts(userMessage.parts);
-      const session = await this.#open(taskId, contextId, bus, () => startServedRun(this.target, taskId, input, this.kept));
-      if (session !== undefined) await session.attach(bus);
+      const opened = await this.#open(taskId, contextId, bus, () => startServedRun(this.target, taskId, input, this.kept));
+      await opened?.settled;
       return;
     }
-    bus.publish(AgentEvent.task({ ...context.task, contextId }));
-    const session = this.#sessions.get(taskId) ?? (await this.#open(taskId, contextId, bus, () => this.#resume(taskId)));
-    if (session === undefined) return;
-    const settled = session.attach(bus);
+    bus.publish(AgentEvent.task({ ...context.task, contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() } }));
+    const live = this.#sessions.get(taskId);
+    const opened = live === undefined ? await this.#open(taskId, contextId, bus, () => this.#resume(taskId)) : { session: live, settled: live.attach(bus) };
+    if (opened === undefined) return;
+    const { session, settled } = opened;
     const problem = answerTask(session.run, session.run.waiting(), userMessage);
     if (problem !== undefined) session.refuse(problem);
     await settled;
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    const session = this.#sessions.get(taskId) ?? (this.kept === undefined ? undefined : await this.#open(taskId, '', bus, () => this.#resume(taskId)));
+    const session = this.#sessions.get(taskId) ?? (this.kept === undefined ? undefined : (await this.#open(taskId, '', bus, () => this.#resume(taskId)))?.session);
     if (session === undefined) return;
     await session.cancel(bus);
   };
@@ -59,8 +60,17 @@ export class TaskExecutor implements AgentExecutor {
     return resumeServedRun(this.target, taskId, this.kept);
   }
 
-  /** Starts (or resumes) the run of a task; a failure to is the task's failed status. */
-  async #open(taskId: string, contextId: string, bus: ExecutionEventBus, open: () => Promise<TaskSession['run']>): Promise<TaskSession | undefined> {
+  /**
+   * Starts (or resumes) the run of a task, listening on `bus` from its first
+   * event; `settled` resolves when it next waits or ends. A failure to start
+   * is the task's failed status.
+   */
+  async #open(
+    taskId: string,
+    contextId: string,
+    bus: ExecutionEventBus,
+    open: () => Promise<TaskSession['run']>,
+  ): Promise<{ session: TaskSession; settled: Promise<void> } | undefined> {
     let run: TaskSession['run'];
     try {
       run = await open();
@@ -77,10 +87,11 @@ export class TaskExecutor implements AgentExecutor {
       bus.finished();
       return undefined;
     }
-    const session = new TaskSession(taskId, contextId, run);
+    const session = new TaskSession(taskId, contextId, run, bus);
+    const settled = session.attach(bus);
     this.#sessions.set(taskId, session);
     void session.ended.then(() => this.#sessions.delete(taskId));
-    return session;
+    return { session, settled };
   }
 }
 

@@ -21,11 +21,14 @@ export class TaskSession {
   /** Resolves once the end was published. */
   readonly ended: Promise<void>;
 
+  /** Starts listening to `run`, on `bus` (see `attach` for the next requests). */
   constructor(
     readonly taskId: string,
     readonly contextId: string,
     readonly run: ServedRun,
+    bus: ExecutionEventBus,
   ) {
+    this.#bus = bus;
     this.#subscription = run.events$.subscribe({
       next: (event) => {
         const progress = run.progressOf(event);
