@@ -37,11 +37,13 @@ export function releaseTeam(log: ToolLog = []) {
     name: 'engineer',
     instructions: 'Runs the checks and deploys.',
     tools: [runChecks, deploy],
-    model: scriptedModel([
-      { toolCalls: [{ name: 'run_checks', arguments: {} }] },
-      { toolCalls: [{ name: 'deploy', arguments: { version: 'v2' } }] },
-      { text: 'Checks green; deploy of v2 handled.' },
-    ]),
+    // Answers from what it is shown, so a chat resumed in another process goes on where it was.
+    model: scriptedModel((request) => {
+      const last = request.messages.at(-1);
+      if (last?.role === 'tool' && last.toolName === 'run_checks') return { toolCalls: [{ id: 'deploy-1', name: 'deploy', arguments: { version: 'v2' } }] };
+      if (last?.role === 'tool' && last.toolName === 'deploy') return { text: 'Checks green; deploy of v2 handled.' };
+      return { toolCalls: [{ id: 'checks-1', name: 'run_checks', arguments: {} }] };
+    }),
   });
   const reviewer = createAgent({
     name: 'reviewer',

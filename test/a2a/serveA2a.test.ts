@@ -86,7 +86,7 @@ describe('serveA2a: tasks', () => {
       expect.stringMatching(/^status TASK_STATE_WORKING: engineer calls run_checks \| /),
       expect.stringMatching(/^status TASK_STATE_WORKING: engineer: run_checks done: all 12 checks green \| /),
       expect.stringMatching(/^status TASK_STATE_WORKING: engineer calls deploy \| /),
-      expect.stringMatching(/^status TASK_STATE_INPUT_REQUIRED: Waiting for approval: deploy \(.+\)\. Answer with one data part per call/),
+      expect.stringMatching(/^status TASK_STATE_INPUT_REQUIRED: Waiting for approval: deploy \(deploy-1\)\. Answer with one data part per call/),
     ]);
     const waiting = first.events.at(-1)?.payload;
     if (waiting?.$case !== 'statusUpdate') throw new Error('expected a status update');
