@@ -170,3 +170,29 @@ describe('serveA2a: tasks', () => {
     expect(stateName((await client.getTask({ tenant: '', id: taskId })).status?.state)).toBe('TASK_STATE_CANCELED');
   });
 });
+
+describe('serveA2a: protocol versions', () => {
+  const rpc = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((response) => response.json());
+
+  it('answers A2A-Version: 1.0 in 1.0 and a request without the header in 0.3, through the compatibility layer', async () => {
+    server = await serveA2a({ agents: [greeter(), { agent: greeter(), name: 'greeter_03' }] });
+    const v1 = await rpc(
+      server.urlOf('greeter'),
+      { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'Greet Ada.' }] } } },
+      { 'A2A-Version': '1.0' },
+    );
+    expect(v1.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(v1.result.task.artifacts[0].parts).toEqual([{ text: 'Hello, Ada!', mediaType: 'text/plain' }]);
+    const v03 = await rpc(server.urlOf('greeter_03'), {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: 'm2', role: 'user', parts: [{ kind: 'text', text: 'Greet Ada.' }] } },
+    });
+    expect([v03.result.kind, v03.result.status.state]).toEqual(['task', 'completed']);
+    expect(v03.result.artifacts[0].parts).toEqual([{ kind: 'text', text: 'Hello, Ada!' }]);
+    const legacyCard = await (await fetch(`${server.urlOf('greeter')}.well-known/agent-card.json`)).json();
+    expect([legacyCard.protocolVersion, legacyCard.url, legacyCard.capabilities.streaming]).toEqual(['0.3', server.urlOf('greeter'), true]);
+  });
+});
