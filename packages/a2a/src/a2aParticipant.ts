@@ -85,7 +85,7 @@ function remoteTurn(
       const parts = context
         .unseen(view)
         .filter((message) => !(message.role === 'assistant' && message.name === name))
-        .map((message) => textPart(message.name === undefined ? String(message.content) : `${message.name}: ${message.content}`));
+        .map((message) => textPart('name' in message && message.name !== undefined ? `${message.name}: ${message.content}` : message.content));
       reply = await send(parts.length > 0 ? parts : [textPart('(your turn)')]);
     } else {
       reply = await send(await next());
