@@ -9,7 +9,12 @@ export function clientFor(baseUrl: string): Promise<Client> {
 }
 
 export const text = (value: string): Part => ({ content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: undefined });
-export const data = (value: Record<string, unknown>): Part => ({ content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined });
+export const data = (value: Record<string, unknown>): Part => ({
+  content: { $case: 'data', value },
+  mediaType: 'application/json',
+  filename: '',
+  metadata: undefined,
+});
 
 /** A send request of a user message (in a task, when given). */
 export function userMessage(parts: Part[], ids: { taskId?: string; contextId?: string } = {}) {
@@ -46,12 +51,16 @@ export function describe(event: StreamResponse): string {
     const parts = partsOf(payload.value.status?.message?.parts);
     return `status ${stateName(payload.value.status?.state)}: ${parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' | ')}`;
   }
-  if (payload?.$case === 'artifactUpdate') return `artifact ${payload.value.artifact?.artifactId}: ${partsOf(payload.value.artifact?.parts).join('')}`;
+  if (payload?.$case === 'artifactUpdate')
+    return `artifact ${payload.value.artifact?.artifactId}: ${partsOf(payload.value.artifact?.parts).join('')}`;
   return `message: ${partsOf(payload?.value.parts).join('')}`;
 }
 
 /** Reads a stream to its end, each event described. */
-export async function collect(stream: AsyncIterable<StreamResponse>, onEvent: (event: StreamResponse) => void = () => {}): Promise<{ lines: string[]; events: StreamResponse[] }> {
+export async function collect(
+  stream: AsyncIterable<StreamResponse>,
+  onEvent: (event: StreamResponse) => void = () => {},
+): Promise<{ lines: string[]; events: StreamResponse[] }> {
   const lines: string[] = [];
   const events: StreamResponse[] = [];
   for await (const event of stream) {

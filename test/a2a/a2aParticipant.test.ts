@@ -24,7 +24,10 @@ describe('a2aParticipant: a remote A2A agent in a group chat', () => {
   it('sends the task and every message since its previous turn, in one context per chat run; its answer is the turn', async () => {
     const booker = await remote((index) => ({ answer: ['Booked the 9:00 train.', 'Added a return at 18:00.', 'Booked a hotel.'][index] ?? 'none' }));
     const participant = a2aParticipant({ name: 'booker', url: booker.url });
-    const planner = createAgent({ name: 'planner', model: plannerModel(['Go to Lyon on Friday.', 'Come back the same day.', 'Stay overnight instead.']) });
+    const planner = createAgent({
+      name: 'planner',
+      model: plannerModel(['Go to Lyon on Friday.', 'Come back the same day.', 'Stay overnight instead.']),
+    });
     const chat = createGroupChat({ agents: [planner, participant], speakerSelection: 'round_robin', maxRounds: 4 });
 
     const result = await chat.run('Plan a trip to Lyon.').result;
@@ -35,12 +38,19 @@ describe('a2aParticipant: a remote A2A agent in a group chat', () => {
       ['planner', 'Come back the same day.'],
       ['booker', 'Added a return at 18:00.'],
     ]);
-    expect(booker.received.map((entry) => entry.texts)).toEqual([['Plan a trip to Lyon.', 'planner: Go to Lyon on Friday.'], ['planner: Come back the same day.']]);
+    expect(booker.received.map((entry) => entry.texts)).toEqual([
+      ['Plan a trip to Lyon.', 'planner: Go to Lyon on Friday.'],
+      ['planner: Come back the same day.'],
+    ]);
     const [first, second] = booker.received;
     expect(second?.contextId).toBe(first?.contextId);
     expect([first?.continued, second?.continued]).toEqual([false, false]);
 
-    const again = createGroupChat({ agents: [createAgent({ name: 'planner', model: plannerModel(['Stay overnight instead.']) }), participant], speakerSelection: 'round_robin', maxRounds: 2 });
+    const again = createGroupChat({
+      agents: [createAgent({ name: 'planner', model: plannerModel(['Stay overnight instead.']) }), participant],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
     await again.run('Plan a trip to Nice.').result;
     expect(booker.received[2]?.texts).toEqual(['Plan a trip to Nice.', 'planner: Stay overnight instead.']);
     expect(booker.received[2]?.contextId).not.toBe(first?.contextId);
@@ -49,7 +59,11 @@ describe('a2aParticipant: a remote A2A agent in a group chat', () => {
   it("makes the chat wait while the remote task is input-required; a person's answer goes to the same task", async () => {
     const booker = await remote((index) => (index === 0 ? { ask: 'Which date?' } : { answer: 'Booked for May 3.' }));
     const planner = createAgent({ name: 'planner', model: plannerModel(['Book the train.']) });
-    const chat = createGroupChat({ agents: [planner, a2aParticipant({ name: 'booker', url: booker.url })], speakerSelection: 'round_robin', maxRounds: 2 });
+    const chat = createGroupChat({
+      agents: [planner, a2aParticipant({ name: 'booker', url: booker.url })],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
     const run = chat.run('Plan a trip.');
     const waited = new Promise<unknown>((resolve) => {
       const timer = setInterval(() => {
@@ -76,7 +90,11 @@ describe('a2aParticipant: a remote A2A agent in a group chat', () => {
   ])('fails the turn when the remote task ends %o, with an error the chat reports', async (step, code, message) => {
     const booker = await remote(() => step);
     const planner = createAgent({ name: 'planner', model: plannerModel(['Book the train.']) });
-    const chat = createGroupChat({ agents: [planner, a2aParticipant({ name: 'booker', url: booker.url })], speakerSelection: 'round_robin', maxRounds: 2 });
+    const chat = createGroupChat({
+      agents: [planner, a2aParticipant({ name: 'booker', url: booker.url })],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
     const result = await chat.run('Plan a trip.').result;
     expect(result.reason).toBe('error');
     expect(result.error?.message).toMatch(message);
@@ -88,7 +106,11 @@ describe('a2aParticipant: a remote A2A agent in a group chat', () => {
     const server: A2aServer = await serveA2a({ chats: [releaseTeam(log)] });
     closers.push(() => server.close());
     const lead = createAgent({ name: 'lead', model: plannerModel(['Ship v2 today.']) });
-    const chat = createGroupChat({ agents: [lead, a2aParticipant({ name: 'release', url: server.urlOf('release_team') })], speakerSelection: 'round_robin', maxRounds: 2 });
+    const chat = createGroupChat({
+      agents: [lead, a2aParticipant({ name: 'release', url: server.urlOf('release_team') })],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
     const run = chat.run('Release v2.');
     const waited = new Promise<unknown>((resolve) => {
       const timer = setInterval(() => {
@@ -99,7 +121,12 @@ describe('a2aParticipant: a remote A2A agent in a group chat', () => {
         run.approve('deploy-1');
       }, 5);
     });
-    expect(await waited).toEqual({ kind: 'approval', speaker: 'release', requests: [{ id: 'deploy-1', toolName: 'deploy', arguments: { version: 'v2' }, step: 0 }], within: ['release'] });
+    expect(await waited).toEqual({
+      kind: 'approval',
+      speaker: 'release',
+      requests: [{ id: 'deploy-1', toolName: 'deploy', arguments: { version: 'v2' }, step: 0 }],
+      within: ['release'],
+    });
     const result = await run.result;
     expect(result.messages.at(-1)).toMatchObject({ name: 'release', content: 'Reviewed: v2 release is done.' });
     expect(log).toEqual(['run_checks', 'deploy v2']);

@@ -40,7 +40,8 @@ export function releaseTeam(log: ToolLog = []) {
     // Answers from what it is shown, so a chat resumed in another process goes on where it was.
     model: scriptedModel((request) => {
       const last = request.messages.at(-1);
-      if (last?.role === 'tool' && last.toolName === 'run_checks') return { toolCalls: [{ id: 'deploy-1', name: 'deploy', arguments: { version: 'v2' } }] };
+      if (last?.role === 'tool' && last.toolName === 'run_checks')
+        return { toolCalls: [{ id: 'deploy-1', name: 'deploy', arguments: { version: 'v2' } }] };
       if (last?.role === 'tool' && last.toolName === 'deploy') return { text: 'Checks green; deploy of v2 handled.' };
       return { toolCalls: [{ id: 'checks-1', name: 'run_checks', arguments: {} }] };
     }),

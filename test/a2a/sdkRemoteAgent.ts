@@ -40,18 +40,51 @@ export async function sdkRemoteAgent(name: string, steps: (received: Received, i
       const { taskId, contextId } = context;
       bus.publish(
         AgentEvent.task(
-          context.task ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }, artifacts: [], history: [message], metadata: undefined },
+          context.task ?? {
+            id: taskId,
+            contextId,
+            status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined },
+            artifacts: [],
+            history: [message],
+            metadata: undefined,
+          },
         ),
       );
       const status = (state: TaskState, text: string, extra: Part[] = []) => {
-        const reply: Message = { messageId: `${taskId}-${received.length}`, contextId, taskId, role: Role.ROLE_AGENT, parts: [part(text), ...extra], metadata: undefined, extensions: [], referenceTaskIds: [] };
-        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: reply, timestamp: new Date().toISOString() }, metadata: undefined }));
+        const reply: Message = {
+          messageId: `${taskId}-${received.length}`,
+          contextId,
+          taskId,
+          role: Role.ROLE_AGENT,
+          parts: [part(text), ...extra],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        };
+        bus.publish(
+          AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: reply, timestamp: new Date().toISOString() }, metadata: undefined }),
+        );
       };
       if ('answer' in step) {
-        bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId: 'a', name: 'answer', description: '', parts: [part(step.answer)], metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined }));
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: { artifactId: 'a', name: 'answer', description: '', parts: [part(step.answer)], metadata: undefined, extensions: [] },
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        );
         status(TaskState.TASK_STATE_COMPLETED, 'done');
       } else if ('ask' in step) {
-        status(TaskState.TASK_STATE_INPUT_REQUIRED, step.ask, step.data === undefined ? [] : [{ content: { $case: 'data', value: step.data }, mediaType: 'application/json', filename: '', metadata: undefined }]);
+        status(
+          TaskState.TASK_STATE_INPUT_REQUIRED,
+          step.ask,
+          step.data === undefined
+            ? []
+            : [{ content: { $case: 'data', value: step.data }, mediaType: 'application/json', filename: '', metadata: undefined }],
+        );
       } else if ('fail' in step) status(TaskState.TASK_STATE_FAILED, step.fail);
       else status(TaskState.TASK_STATE_CANCELED, step.cancel);
       bus.finished();
@@ -69,7 +102,9 @@ export async function sdkRemoteAgent(name: string, steps: (received: Received, i
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'book', name: 'book', description: 'Books trips.', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      { id: 'book', name: 'book', description: 'Books trips.', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] },
+    ],
     signatures: [],
   });
   const app = express();

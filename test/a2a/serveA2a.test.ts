@@ -69,7 +69,11 @@ describe('serveA2a: tasks', () => {
     expect(stateName(task.status?.state)).toBe('TASK_STATE_COMPLETED');
     expect(task.artifacts.map((artifact) => [artifact.artifactId, partsOf(artifact.parts)])).toEqual([['answer', ['Hello, Ada!']]]);
     const again = await client.getTask({ tenant: '', id: task.id });
-    expect([again.id, stateName(again.status?.state), partsOf(again.artifacts[0]?.parts)]).toEqual([task.id, 'TASK_STATE_COMPLETED', ['Hello, Ada!']]);
+    expect([again.id, stateName(again.status?.state), partsOf(again.artifacts[0]?.parts)]).toEqual([
+      task.id,
+      'TASK_STATE_COMPLETED',
+      ['Hello, Ada!'],
+    ]);
   });
 
   it('streams a chat: the speakers and tools as working updates, the approval as input-required, then the answer and the final status', async () => {
@@ -90,7 +94,8 @@ describe('serveA2a: tasks', () => {
     ]);
     const waiting = first.events.at(-1)?.payload;
     if (waiting?.$case !== 'statusUpdate') throw new Error('expected a status update');
-    const pending = (partsOf(waiting.value.status?.message?.parts)[1] as { pending: { callId: string; toolName: string; arguments: unknown }[] }).pending;
+    const pending = (partsOf(waiting.value.status?.message?.parts)[1] as { pending: { callId: string; toolName: string; arguments: unknown }[] })
+      .pending;
     expect(pending.map(({ toolName, arguments: args }) => ({ toolName, args }))).toEqual([{ toolName: 'deploy', args: { version: 'v2' } }]);
     expect(log).toEqual(['run_checks']);
 
@@ -117,7 +122,11 @@ describe('serveA2a: tasks', () => {
     expect(stateName(waiting.status?.state)).toBe('TASK_STATE_INPUT_REQUIRED');
     const [, pendingData] = partsOf(waiting.status?.message?.parts) as [string, { pending: { callId: string }[] }];
     const callId = pendingData.pending[0]!.callId;
-    const done = asTask(await client.sendMessage(userMessage([data({ reject: callId, reason: 'Not on a Friday.' })], { taskId: waiting.id, contextId: waiting.contextId })));
+    const done = asTask(
+      await client.sendMessage(
+        userMessage([data({ reject: callId, reason: 'Not on a Friday.' })], { taskId: waiting.id, contextId: waiting.contextId }),
+      ),
+    );
     expect(stateName(done.status?.state)).toBe('TASK_STATE_COMPLETED');
     expect(log).toEqual(['run_checks']);
   });
@@ -160,7 +169,16 @@ describe('serveA2a: tasks', () => {
     const stream = client.sendMessageStream(userMessage([text('Crunch.')]));
     const reading = collect(stream);
     await toolStarted;
-    const tasks = await client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: '', historyLength: 0, statusTimestampAfter: undefined, includeArtifacts: false } as never);
+    const tasks = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 10,
+      pageToken: '',
+      historyLength: 0,
+      statusTimestampAfter: undefined,
+      includeArtifacts: false,
+    } as never);
     const taskId = tasks.tasks[0]!.id;
     const canceled = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
     expect(stateName(canceled.status?.state)).toBe('TASK_STATE_CANCELED');
@@ -173,7 +191,9 @@ describe('serveA2a: tasks', () => {
 
 describe('serveA2a: protocol versions', () => {
   const rpc = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((response) => response.json());
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((response) =>
+      response.json(),
+    );
 
   it('answers A2A-Version: 1.0 in 1.0 and a request without the header in 0.3, through the compatibility layer', async () => {
     server = await serveA2a({ agents: [greeter(), { agent: greeter(), name: 'greeter_03' }] });

@@ -54,7 +54,9 @@ describe('agentchart a2a serve', () => {
     expect(partsOf(task.artifacts[0]?.parts)).toEqual(['Hello, Ada!']);
   });
 
-  it('keeps a task in the store across a restart: a new server on the same SQLite file continues it, the approved call runs once', { timeout: 90_000 }, async () => {
+  it('keeps a task in the store across a restart: a new server on the same SQLite file continues it, the approved call runs once', {
+    timeout: 90_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-restart-'));
     const logFile = join(dir, 'tools.log');
     const store = join(dir, 'tasks.db');
@@ -72,8 +74,12 @@ describe('agentchart a2a serve', () => {
       const after = await clientFor(second.urls.release_team!);
       const read = await after.getTask({ tenant: '', id: waiting.id });
       expect(stateName(read.status?.state)).toBe('TASK_STATE_INPUT_REQUIRED');
-      expect(partsOf(read.status?.message?.parts)[1]).toEqual({ pending: [{ callId: 'deploy-1', toolName: 'deploy', arguments: { version: 'v2' } }] });
-      const done = asTask(await after.sendMessage(userMessage([data({ approve: 'deploy-1' })], { taskId: waiting.id, contextId: waiting.contextId })));
+      expect(partsOf(read.status?.message?.parts)[1]).toEqual({
+        pending: [{ callId: 'deploy-1', toolName: 'deploy', arguments: { version: 'v2' } }],
+      });
+      const done = asTask(
+        await after.sendMessage(userMessage([data({ approve: 'deploy-1' })], { taskId: waiting.id, contextId: waiting.contextId })),
+      );
       expect(stateName(done.status?.state)).toBe('TASK_STATE_COMPLETED');
       expect(partsOf(done.artifacts[0]?.parts)).toEqual(['Reviewed: v2 release is done.']);
       expect(readFileSync(logFile, 'utf8')).toBe('run_checks\ndeploy v2\n');

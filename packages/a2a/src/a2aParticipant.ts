@@ -45,7 +45,7 @@ type TurnState = z.infer<typeof TurnStateSchema>;
  */
 export function a2aParticipant(options: A2aParticipantOptions): CustomParticipant {
   if (typeof options?.name !== 'string' || typeof options.url !== 'string') {
-    throw new ConfigurationError('a2aParticipant({ name, url }) takes the participant name and the remote agent\'s base URL.');
+    throw new ConfigurationError("a2aParticipant({ name, url }) takes the participant name and the remote agent's base URL.");
   }
   const remote = new A2aRemote(checkedUrl(options.url, `a2aParticipant({ name: ${JSON.stringify(options.name)} })`));
   const contexts = chatContexts();
@@ -118,8 +118,12 @@ function remoteTurn(
   }
 
   const pendingOf = (state: TurnState) => {
-    const pending = state.data.find((value) => Array.isArray(value.pending))?.pending as { callId?: unknown; toolName?: unknown; arguments?: unknown }[] | undefined;
-    return (pending ?? []).flatMap((call) => (typeof call.callId === 'string' ? [{ id: call.callId, toolName: String(call.toolName), arguments: call.arguments, step: 0 }] : []));
+    const pending = state.data.find((value) => Array.isArray(value.pending))?.pending as
+      | { callId?: unknown; toolName?: unknown; arguments?: unknown }[]
+      | undefined;
+    return (pending ?? []).flatMap((call) =>
+      typeof call.callId === 'string' ? [{ id: call.callId, toolName: String(call.toolName), arguments: call.arguments, step: 0 }] : [],
+    );
   };
   const decide = (id: string, decision: Record<string, unknown>) => {
     const state = waitingFor;

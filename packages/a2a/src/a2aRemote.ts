@@ -22,7 +22,12 @@ export class A2aRemote {
   client(): Promise<Client> {
     this.#client ??= new ClientFactory().createFromUrl(this.url).catch((error: unknown) => {
       this.#client = undefined;
-      throw new A2aError('A2A_UNREACHABLE', `Could not read the Agent Card of ${this.url}: ${error instanceof Error ? error.message : String(error)}. Check the URL (with its trailing slash) and that the agent runs.`, { url: this.url }, { cause: error });
+      throw new A2aError(
+        'A2A_UNREACHABLE',
+        `Could not read the Agent Card of ${this.url}: ${error instanceof Error ? error.message : String(error)}. Check the URL (with its trailing slash) and that the agent runs.`,
+        { url: this.url },
+        { cause: error },
+      );
     });
     return this.#client;
   }
@@ -33,10 +38,18 @@ export class A2aRemote {
     const message = a2aMessage('user', parts, ids);
     let result: Message | Task;
     try {
-      result = await client.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined }, signal === undefined ? {} : { signal });
+      result = await client.sendMessage(
+        { tenant: '', message, configuration: undefined, metadata: undefined },
+        signal === undefined ? {} : { signal },
+      );
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new A2aError('A2A_UNREACHABLE', `The A2A agent at ${this.url} did not answer: ${error instanceof Error ? error.message : String(error)}`, { url: this.url }, { cause: error });
+      throw new A2aError(
+        'A2A_UNREACHABLE',
+        `The A2A agent at ${this.url} did not answer: ${error instanceof Error ? error.message : String(error)}`,
+        { url: this.url },
+        { cause: error },
+      );
     }
     if (!('status' in result)) return { kind: 'answer', text: textOfParts(result.parts), taskId: undefined, contextId: result.contextId };
     return this.#read(result);
@@ -52,19 +65,33 @@ export class A2aRemote {
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     const statusParts = task.status?.message?.parts ?? [];
     if (state === TaskState.TASK_STATE_COMPLETED) {
-      const answer = task.artifacts.map((artifact) => textOfParts(artifact.parts)).filter((text) => text !== '').join('\n\n');
+      const answer = task.artifacts
+        .map((artifact) => textOfParts(artifact.parts))
+        .filter((text) => text !== '')
+        .join('\n\n');
       return { kind: 'answer', text: answer !== '' ? answer : textOfParts(statusParts), taskId: task.id, contextId: task.contextId };
     }
     if (state === TaskState.TASK_STATE_INPUT_REQUIRED || state === TaskState.TASK_STATE_AUTH_REQUIRED) {
-      return { kind: 'input-required', taskId: task.id, contextId: task.contextId, question: textOfParts(statusParts), data: dataOfParts(statusParts) };
+      return {
+        kind: 'input-required',
+        taskId: task.id,
+        contextId: task.contextId,
+        question: textOfParts(statusParts),
+        data: dataOfParts(statusParts),
+      };
     }
     const name = TaskState[state] ?? String(state);
     const why = textOfParts(statusParts).replace(/[.!]+$/, '');
     const details = { url: this.url, taskId: task.id, state: name };
-    if (state === TaskState.TASK_STATE_CANCELED) throw new A2aError('A2A_REMOTE_CANCELED', `The A2A task ${task.id} at ${this.url} was canceled${why === '' ? '' : `: ${why}`}.`, details);
+    if (state === TaskState.TASK_STATE_CANCELED)
+      throw new A2aError('A2A_REMOTE_CANCELED', `The A2A task ${task.id} at ${this.url} was canceled${why === '' ? '' : `: ${why}`}.`, details);
     if (state === TaskState.TASK_STATE_FAILED || state === TaskState.TASK_STATE_REJECTED) {
       throw new A2aError('A2A_REMOTE_FAILED', `The A2A task ${task.id} at ${this.url} ended ${name}${why === '' ? '' : `: ${why}`}.`, details);
     }
-    throw new A2aError('A2A_UNEXPECTED_REPLY', `The A2A agent at ${this.url} returned task ${task.id} in state ${name}, which is neither an answer nor a wait for input.`, details);
+    throw new A2aError(
+      'A2A_UNEXPECTED_REPLY',
+      `The A2A agent at ${this.url} returned task ${task.id} in state ${name}, which is neither an answer nor a wait for input.`,
+      details,
+    );
   }
 }

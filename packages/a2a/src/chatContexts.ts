@@ -40,7 +40,9 @@ export function chatContexts(): ChatContexts {
       contextId,
       seen,
       unseen: (view) => {
-        const fresh = view.slice(context.seen).filter((message) => message.role === 'user' || (message.role === 'assistant' && message.content !== ''));
+        const fresh = view
+          .slice(context.seen)
+          .filter((message) => message.role === 'user' || (message.role === 'assistant' && message.content !== ''));
         context.seen = view.length;
         return fresh;
       },

@@ -6,4 +6,3 @@ export const A2A_BASE_PATH = '/a2a/';
 
 /** The artifact that carries a task's final answer. */
 export const ANSWER_ARTIFACT_ID = 'answer';
-

@@ -16,10 +16,14 @@ export function heldEvents<T>(source: Observable<T>): Observable<T> {
   let forward: ((event: T) => void) | undefined;
   let done: { error?: unknown } | undefined;
   let finish: ((end: { error?: unknown }) => void) | undefined;
+  const end = (how: { error?: unknown }) => {
+    if (finish === undefined) done = how;
+    else finish(how);
+  };
   source.subscribe({
     next: (event) => (forward === undefined ? held?.push(event) : forward(event)),
-    error: (error: unknown) => (finish === undefined ? (done = { error }) : finish({ error })),
-    complete: () => (finish === undefined ? (done = {}) : finish({})),
+    error: (error: unknown) => end({ error }),
+    complete: () => end({}),
   });
   return new Observable<T>((subscriber) => {
     if (forward !== undefined) throw new Error('heldEvents has one subscriber.');

@@ -13,7 +13,10 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
  * @example
  * hostAllowed(request, { bind: '127.0.0.1', port: 4000 }); // false for Host: evil.example:4000
  */
-export function hostAllowed(request: IncomingMessage, options: { bind: string; port: number; allowedHosts?: readonly string[] | undefined }): boolean {
+export function hostAllowed(
+  request: IncomingMessage,
+  options: { bind: string; port: number; allowedHosts?: readonly string[] | undefined },
+): boolean {
   const host = request.headers.host?.toLowerCase();
   if (host === undefined) return false;
   if (LOOPBACK_BINDS.has(options.bind)) return LOOPBACK_NAMES.some((name) => host === `${name}:${options.port}`);

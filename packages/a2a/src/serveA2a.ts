@@ -92,7 +92,11 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     const base = `${A2A_BASE_PATH}${target.name}/`;
     const executor = new TaskExecutor(target, kept);
     executors.push(executor);
-    const handler = new DefaultRequestHandler(agentCardOf(target, `${url}${target.name}/`, options.version ?? '0.1.0'), new StoredTaskStore(target, options.store), executor);
+    const handler = new DefaultRequestHandler(
+      agentCardOf(target, `${url}${target.name}/`, options.version ?? '0.1.0'),
+      new StoredTaskStore(target, options.store),
+      executor,
+    );
     app.use(`${base}.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler, legacyCompat: { enabled: true } }));
     app.use(base, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
   }

@@ -67,7 +67,9 @@ export async function serveA2aCommand(argv: readonly string[], options: ServeA2a
   const agents = loaded.agents ?? loaded.default?.agents ?? [];
   const chats = loaded.chats ?? loaded.default?.chats ?? [];
   if (agents.length === 0 && chats.length === 0) {
-    throw new ConfigurationError(`${values.module} exports no agents or chats: export \`agents\` and/or \`chats\` (lists), or a default { agents, chats }.`);
+    throw new ConfigurationError(
+      `${values.module} exports no agents or chats: export \`agents\` and/or \`chats\` (lists), or a default { agents, chats }.`,
+    );
   }
   if (values.store !== undefined && options.openStore === undefined) {
     console.error('agentchart a2a: --store needs a CLI that can open stores (the `agentchart` command).');

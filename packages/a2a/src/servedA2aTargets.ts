@@ -55,7 +55,11 @@ export function servedA2aTargets(agents: readonly (Agent | ServedA2aAgent)[], ch
         kind: 'chat',
         name: served.name ?? chat.name,
         description: served.description ?? chat.description ?? `A group chat of ${chat.participants.join(', ')}.`,
-        skills: chat.members.map((member) => ({ id: member.name, name: member.name, description: member.description || `The participant "${member.name}".` })),
+        skills: chat.members.map((member) => ({
+          id: member.name,
+          name: member.name,
+          description: member.description || `The participant "${member.name}".`,
+        })),
         chat,
       };
     }),

@@ -28,5 +28,9 @@ export async function resumeServedRun(target: A2aTarget, taskId: string, kept: S
 }
 
 function storeOptions(kept: ServedStore) {
-  return { store: kept.store, ...(kept.owner === undefined ? {} : { owner: kept.owner }), ...(kept.leaseMs === undefined ? {} : { leaseMs: kept.leaseMs }) };
+  return {
+    store: kept.store,
+    ...(kept.owner === undefined ? {} : { owner: kept.owner }),
+    ...(kept.leaseMs === undefined ? {} : { leaseMs: kept.leaseMs }),
+  };
 }

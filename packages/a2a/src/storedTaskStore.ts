@@ -57,7 +57,8 @@ function storedTask(stored: StoredRun): Task {
 }
 
 function statusLine(stored: StoredRun): string {
-  if (stored.status === 'finished') return `Finished (${String((stored.state as { reason?: unknown; stopReason?: unknown }).reason ?? (stored.state as { stopReason?: unknown }).stopReason)}).`;
+  if (stored.status === 'finished')
+    return `Finished (${String((stored.state as { reason?: unknown; stopReason?: unknown }).reason ?? (stored.state as { stopReason?: unknown }).stopReason)}).`;
   return stored.status === 'waiting' ? 'Waiting for input (read from the store).' : 'Working (read from the store).';
 }
 
@@ -68,10 +69,12 @@ function storedWait(stored: StoredRun): TaskWait | undefined {
     const waiting = state?.waiting;
     if (waiting?.kind === 'approval') return { kind: 'approval', pending: pendingOf(waiting.requests) };
     if (waiting?.kind === 'human' && typeof waiting.speaker === 'string') return { kind: 'human', speaker: waiting.speaker };
-    if (waiting?.kind === 'choice' && Array.isArray(waiting.eligible)) return { kind: 'choice', eligible: waiting.eligible.filter((name) => typeof name === 'string') };
+    if (waiting?.kind === 'choice' && Array.isArray(waiting.eligible))
+      return { kind: 'choice', eligible: waiting.eligible.filter((name) => typeof name === 'string') };
     return undefined;
   }
-  const approvals = (state?.machine as { context?: { approvals?: { requests?: unknown; decisions?: Record<string, unknown> } } } | undefined)?.context?.approvals;
+  const approvals = (state?.machine as { context?: { approvals?: { requests?: unknown; decisions?: Record<string, unknown> } } } | undefined)?.context
+    ?.approvals;
   const decided = approvals?.decisions ?? {};
   const pending = pendingOf(approvals?.requests).filter((call) => !(call.callId in decided));
   return pending.length === 0 ? undefined : { kind: 'approval', pending };
@@ -80,6 +83,8 @@ function storedWait(stored: StoredRun): TaskWait | undefined {
 function pendingOf(requests: unknown): PendingCall[] {
   if (!Array.isArray(requests)) return [];
   return requests.flatMap((request: { id?: unknown; toolName?: unknown; arguments?: unknown }) =>
-    typeof request?.id === 'string' && typeof request.toolName === 'string' ? [{ callId: request.id, toolName: request.toolName, arguments: request.arguments }] : [],
+    typeof request?.id === 'string' && typeof request.toolName === 'string'
+      ? [{ callId: request.id, toolName: request.toolName, arguments: request.arguments }]
+      : [],
   );
 }

@@ -52,7 +52,9 @@ type Decision = { callId: string; approve: true } | { callId: string; approve: f
 function decisionOf(value: Record<string, unknown>): Decision[] {
   if (typeof value.approve === 'string') return [{ callId: value.approve, approve: true }];
   if (typeof value.reject === 'string') {
-    return [typeof value.reason === 'string' ? { callId: value.reject, approve: false, reason: value.reason } : { callId: value.reject, approve: false }];
+    return [
+      typeof value.reason === 'string' ? { callId: value.reject, approve: false, reason: value.reason } : { callId: value.reject, approve: false },
+    ];
   }
   return [];
 }

@@ -34,9 +34,16 @@ export class TaskExecutor implements AgentExecutor {
       await opened?.settled;
       return;
     }
-    bus.publish(AgentEvent.task({ ...context.task, contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() } }));
+    bus.publish(
+      AgentEvent.task({
+        ...context.task,
+        contextId,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() },
+      }),
+    );
     const live = this.#sessions.get(taskId);
-    const opened = live === undefined ? await this.#open(taskId, contextId, bus, () => this.#resume(taskId)) : { session: live, settled: live.attach(bus) };
+    const opened =
+      live === undefined ? await this.#open(taskId, contextId, bus, () => this.#resume(taskId)) : { session: live, settled: live.attach(bus) };
     if (opened === undefined) return;
     const { session, settled } = opened;
     const problem = answerTask(session.run, session.run.waiting(), userMessage);
@@ -45,7 +52,8 @@ export class TaskExecutor implements AgentExecutor {
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    const session = this.#sessions.get(taskId) ?? (this.kept === undefined ? undefined : (await this.#open(taskId, '', bus, () => this.#resume(taskId)))?.session);
+    const session =
+      this.#sessions.get(taskId) ?? (this.kept === undefined ? undefined : (await this.#open(taskId, '', bus, () => this.#resume(taskId)))?.session);
     if (session === undefined) return;
     await session.cancel(bus);
   };
@@ -80,7 +88,11 @@ export class TaskExecutor implements AgentExecutor {
         AgentEvent.statusUpdate({
           taskId,
           contextId,
-          status: { state: TaskState.TASK_STATE_FAILED, message: a2aMessage('agent', [textPart(text)], { taskId, contextId }), timestamp: new Date().toISOString() },
+          status: {
+            state: TaskState.TASK_STATE_FAILED,
+            message: a2aMessage('agent', [textPart(text)], { taskId, contextId }),
+            timestamp: new Date().toISOString(),
+          },
           metadata: undefined,
         }),
       );

@@ -52,11 +52,19 @@ export class TaskSession {
     });
   }
 
-  /** Publishes the wait again, with a line saying what was wrong with the answer. */
+  /**
+   * Says what was wrong with an answer: a waiting task is input-required
+   * again, with the problem and the same wait; a working one stays working
+   * (the request is answered when it next waits or ends).
+   */
   refuse(problem: string): void {
     const wait = this.run.waiting();
-    this.#status(TaskState.TASK_STATE_INPUT_REQUIRED, [textPart(problem), ...(wait === undefined ? [] : waitParts(wait))]);
-    this.#lastWait = wait === undefined ? '' : JSON.stringify(wait);
+    if (wait === undefined) {
+      this.#status(TaskState.TASK_STATE_WORKING, [textPart(problem)]);
+      return;
+    }
+    this.#status(TaskState.TASK_STATE_INPUT_REQUIRED, [textPart(problem), ...waitParts(wait)]);
+    this.#lastWait = JSON.stringify(wait);
     this.#pause();
   }
 
@@ -91,7 +99,14 @@ export class TaskSession {
           AgentEvent.artifactUpdate({
             taskId: this.taskId,
             contextId: this.contextId,
-            artifact: { artifactId: ANSWER_ARTIFACT_ID, name: 'answer', description: 'The final answer.', parts: [textPart(outcome.text)], metadata: undefined, extensions: [] },
+            artifact: {
+              artifactId: ANSWER_ARTIFACT_ID,
+              name: 'answer',
+              description: 'The final answer.',
+              parts: [textPart(outcome.text)],
+              metadata: undefined,
+              extensions: [],
+            },
             append: false,
             lastChunk: true,
             metadata: undefined,
@@ -105,7 +120,9 @@ export class TaskSession {
   }
 
   #status(state: TaskState, parts: Part[]): void {
-    this.#bus?.publish(AgentEvent.statusUpdate({ taskId: this.taskId, contextId: this.contextId, status: this.statusOf(state, parts), metadata: undefined }));
+    this.#bus?.publish(
+      AgentEvent.statusUpdate({ taskId: this.taskId, contextId: this.contextId, status: this.statusOf(state, parts), metadata: undefined }),
+    );
   }
 
   /** A status of this task. */
@@ -132,10 +149,15 @@ export function waitParts(wait: TaskWait): Part[] {
   if (wait.kind === 'approval') {
     const names = wait.pending.map((call) => `${call.toolName} (${call.callId})`).join(', ');
     return [
-      textPart(`Waiting for approval: ${names}. Answer with one data part per call: { "approve": "<callId>" } or { "reject": "<callId>", "reason": "…" }.`),
+      textPart(
+        `Waiting for approval: ${names}. Answer with one data part per call: { "approve": "<callId>" } or { "reject": "<callId>", "reason": "…" }.`,
+      ),
       dataPart({ pending: wait.pending.map((call) => ({ callId: call.callId, toolName: call.toolName, arguments: call.arguments })) }),
     ];
   }
   if (wait.kind === 'human') return [textPart(`Waiting for ${wait.speaker}'s turn: answer with a text part.`), dataPart({ speaker: wait.speaker })];
-  return [textPart(`Waiting for the choice of the next speaker: answer with a text part naming one of ${wait.eligible.join(', ')}.`), dataPart({ eligible: [...wait.eligible] })];
+  return [
+    textPart(`Waiting for the choice of the next speaker: answer with a text part naming one of ${wait.eligible.join(', ')}.`),
+    dataPart({ eligible: [...wait.eligible] }),
+  ];
 }

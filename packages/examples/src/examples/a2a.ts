@@ -17,7 +17,9 @@ try {
   const url = server.urlOf('release_team');
   const client = await new ClientFactory().createFromUrl(url);
   const card = await client.getAgentCard();
-  console.log(`Agent Card at ${url}.well-known/agent-card.json: ${card.name}, skills ${card.skills.map((skill) => skill.id).join(', ')}, streaming ${card.capabilities?.streaming}`);
+  console.log(
+    `Agent Card at ${url}.well-known/agent-card.json: ${card.name}, skills ${card.skills.map((skill) => skill.id).join(', ')}, streaming ${card.capabilities?.streaming}`,
+  );
 
   console.log('\nclient → message/stream "Ship v2."');
   let ids = { taskId: '', contextId: '' };
@@ -31,10 +33,18 @@ try {
   }
 
   console.log(`\nclient → message/stream in the same task: ${pending.map((call) => `{ "approve": "${call.callId}" }`).join(', ')}`);
-  for await (const event of client.sendMessageStream(send(pending.map((call) => data({ approve: call.callId })), ids))) console.log(describe(event));
+  for await (const event of client.sendMessageStream(
+    send(
+      pending.map((call) => data({ approve: call.callId })),
+      ids,
+    ),
+  ))
+    console.log(describe(event));
 
   const task = await client.getTask({ tenant: '', id: ids.taskId });
-  console.log(`\nclient → tasks/get: ${TaskState[task.status?.state ?? 0]}, answer "${task.artifacts.map((artifact) => texts(artifact.parts)).join('')}"`);
+  console.log(
+    `\nclient → tasks/get: ${TaskState[task.status?.state ?? 0]}, answer "${task.artifacts.map((artifact) => texts(artifact.parts)).join('')}"`,
+  );
 } finally {
   await server.close();
 }
@@ -48,7 +58,16 @@ function data(value: Record<string, unknown>): Part {
 }
 
 function send(parts: Part[], ids: { taskId?: string; contextId?: string } = {}) {
-  const message = { messageId: randomUUID(), contextId: ids.contextId ?? '', taskId: ids.taskId ?? '', role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
+  const message = {
+    messageId: randomUUID(),
+    contextId: ids.contextId ?? '',
+    taskId: ids.taskId ?? '',
+    role: Role.ROLE_USER,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
   return { tenant: '', message, configuration: undefined, metadata: undefined };
 }
 
