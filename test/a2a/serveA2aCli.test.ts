@@ -35,7 +35,7 @@ function serve(args: string[], env: Record<string, string> = {}): Promise<{ chil
 }
 
 describe('agentchart a2a serve', () => {
-  it('prints its usage and exits 0 with --help', async () => {
+  it('prints its usage and exits 0 with --help', { timeout: 60_000 }, async () => {
     const child = spawn(process.execPath, [bin, 'a2a', '--help'], { cwd: root });
     let out = '';
     child.stdout.on('data', (chunk) => {
