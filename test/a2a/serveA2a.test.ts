@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { TaskState } from '@a2a-js/sdk';
 import { type A2aServer, serveA2a } from '@agentchart/a2a';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asTask, clientFor, collect, data, partsOf, stateName, taskIdOf, text, userMessage } from './a2aClients.js';
@@ -166,20 +165,12 @@ describe('serveA2a: tasks', () => {
     });
     server = await serveA2a({ agents: [slowWorker(log, started)] });
     const client = await clientFor(server.urlOf('worker'));
-    const stream = client.sendMessageStream(userMessage([text('Crunch.')]));
-    const reading = collect(stream);
+    const stream = client.sendMessageStream(userMessage([text('Crunch.')]))[Symbol.asyncIterator]();
+    const first = await stream.next();
+    if (first.done || first.value.payload?.$case !== 'task') throw new Error('The stream did not begin with the task.');
+    const taskId = first.value.payload.value.id;
+    const reading = collect({ [Symbol.asyncIterator]: () => stream });
     await toolStarted;
-    const tasks = await client.listTasks({
-      tenant: '',
-      contextId: '',
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 10,
-      pageToken: '',
-      historyLength: 0,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    } as never);
-    const taskId = tasks.tasks[0]!.id;
     const canceled = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
     expect(stateName(canceled.status?.state)).toBe('TASK_STATE_CANCELED');
     const { lines } = await reading;

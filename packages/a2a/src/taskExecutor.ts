@@ -20,11 +20,6 @@ export class TaskExecutor implements AgentExecutor {
     private readonly kept: ServedStore | undefined,
   ) {}
 
-  /** The tasks whose runs are live in this server. */
-  get liveTasks(): readonly string[] {
-    return [...this.#sessions.keys()];
-  }
-
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId, userMessage } = context;
     if (context.task === undefined) {
