@@ -2,7 +2,7 @@ import { createAgent, createGroupChat } from '@agentchart/actors';
 import { A2aError, type A2aServer, a2aParticipant, a2aTool, serveA2a } from '@agentchart/a2a';
 import { scriptedModel } from '@agentchart/providers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ToolLog, releaseTeam } from './a2aTeams.js';
+import { type ToolLog, releaseTeam, slowWorker } from './a2aTeams.js';
 import { type RemoteStep, sdkRemoteAgent } from './sdkRemoteAgent.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -82,6 +82,58 @@ describe('a2aParticipant: a remote A2A agent in a group chat', () => {
       [['May 3'], true],
     ]);
     expect(booker.received[1]?.taskId).toBe(booker.received[0]?.taskId);
+  });
+
+  it('persists a wait with the chat: the resumed chat answers the same remote task', async () => {
+    const booker = await remote((index) => (index === 0 ? { ask: 'Which date?' } : { answer: 'Booked for May 3.' }));
+    const chatOf = () =>
+      createGroupChat({
+        agents: [createAgent({ name: 'planner', model: plannerModel(['Book the train.']) }), a2aParticipant({ name: 'booker', url: booker.url })],
+        speakerSelection: 'round_robin',
+        maxRounds: 2,
+      });
+    const first = chatOf().run('Plan a trip.');
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (first.waiting() === undefined) return;
+        clearInterval(timer);
+        resolve();
+      }, 5);
+    });
+    const snapshot = JSON.parse(JSON.stringify(first.snapshot()));
+    first.abort();
+    await first.result;
+    const resumed = chatOf().resume(snapshot);
+    expect(resumed.waiting()).toEqual({ kind: 'human', speaker: 'booker', within: ['booker'] });
+    resumed.say('May 3');
+    const result = await resumed.result;
+    expect(result.messages.at(-1)).toMatchObject({ name: 'booker', content: 'Booked for May 3.' });
+    expect(booker.received.map((entry) => [entry.texts, entry.continued, entry.taskId === booker.received[0]?.taskId])).toEqual([
+      [['Plan a trip.', 'planner: Book the train.'], false, true],
+      [['May 3'], true, true],
+    ]);
+  });
+
+  it('cancels the remote task when the chat is aborted during its turn: the remote run and its tool are aborted', async () => {
+    const log: ToolLog = [];
+    let started = () => {};
+    const toolStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const server: A2aServer = await serveA2a({ agents: [slowWorker(log, started)] });
+    closers.push(() => server.close());
+    const lead = createAgent({ name: 'lead', model: plannerModel(['Crunch the numbers.']) });
+    const chat = createGroupChat({
+      agents: [lead, a2aParticipant({ name: 'cruncher', url: server.urlOf('worker') })],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
+    const run = chat.run('Report.');
+    await toolStarted;
+    run.abort();
+    const result = await run.result;
+    expect(result.reason).toBe('aborted');
+    await expect.poll(() => log).toEqual(['crunch started', 'crunch aborted']);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import type { ChatWaiting, CustomParticipant, ParticipantTurn, ParticipantTurnOp
 import { ConfigurationError, type Message } from '@agentchart/core';
 import { z } from 'zod';
 import { dataPart, textPart } from './a2aParts.js';
+import { CANCEL_GRACE_MS } from './constants.js';
 import { A2aRemote, type RemoteReply } from './a2aRemote.js';
 import { type ChatContexts, chatContexts } from './chatContexts.js';
 
@@ -72,12 +73,25 @@ function remoteTurn(
   let waitingFor: TurnState | undefined = resumed;
   const decisions = new Map<string, Record<string, unknown>>();
   let answer: (parts: ReturnType<typeof textPart>[]) => void = () => {};
+  let stopWaiting: (error: Error) => void = () => {};
   let taskId: string | undefined = resumed?.taskId;
+  /** After persist(), the remote task belongs to the copy that resumes it: an abort here does not cancel it. */
+  let persisted = false;
 
   const next = (): Promise<ReturnType<typeof textPart>[]> =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       answer = resolve;
+      stopWaiting = reject;
+      if (signal.aborted) reject(new Error('The chat was aborted.'));
     });
+  signal.addEventListener(
+    'abort',
+    () => {
+      stopWaiting(new Error('The chat was aborted.'));
+      if (waitingFor !== undefined && !persisted) void remote.cancel(waitingFor.taskId);
+    },
+    { once: true },
+  );
 
   const reply = (async () => {
     let reply: RemoteReply;
@@ -101,14 +115,28 @@ function remoteTurn(
     return reply.text;
   })();
 
+  /**
+   * Sends one message and follows its task. An abort cancels the remote task
+   * (once its id is known, which the stream's first event tells), then stops
+   * reading; a remote agent that never names its task is given a moment.
+   */
   async function send(parts: ReturnType<typeof textPart>[]): Promise<RemoteReply> {
     if (signal.aborted) throw new Error('The chat was aborted.');
+    const reading = new AbortController();
+    let cancelWhenKnown = false;
+    const cancel = (id: string) => void remote.cancel(id).finally(() => reading.abort());
     const onAbort = () => {
-      if (taskId !== undefined) void remote.cancel(taskId);
+      if (taskId !== undefined) return cancel(taskId);
+      cancelWhenKnown = true;
+      setTimeout(() => reading.abort(), CANCEL_GRACE_MS).unref();
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const reply = await remote.send(parts, { contextId: context.contextId, ...(taskId === undefined ? {} : { taskId }) }, signal);
+      const reply = await remote.send(parts, { contextId: context.contextId, ...(taskId === undefined ? {} : { taskId }) }, reading.signal, (id) => {
+        taskId = id;
+        if (cancelWhenKnown) cancel(id);
+      });
+      if (signal.aborted) throw new Error('The chat was aborted.');
       context.contextId = reply.contextId;
       taskId = reply.kind === 'answer' ? undefined : reply.taskId;
       return reply;
@@ -148,7 +176,10 @@ function remoteTurn(
     },
     approve: (id) => decide(id, { approve: id }),
     reject: (id, reason) => decide(id, reason === undefined ? { reject: id } : { reject: id, reason }),
-    persist: () => waitingFor ?? { contextId: context.contextId, taskId: taskId ?? '', seen: context.seen, question: '', data: [] },
+    persist: () => {
+      persisted = true;
+      return waitingFor ?? { contextId: context.contextId, taskId: taskId ?? '', seen: context.seen, question: '', data: [] };
+    },
     partial: () => (waitingFor === undefined ? '' : waitingFor.question),
   };
 }

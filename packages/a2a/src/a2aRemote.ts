@@ -1,4 +1,4 @@
-import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
+import { type Artifact, type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { A2aError } from './a2aError.js';
 import { a2aMessage, dataOfParts, textOfParts } from './a2aParts.js';
@@ -32,16 +32,34 @@ export class A2aRemote {
     return this.#client;
   }
 
-  /** Sends `parts` (in a context, and a task when it continues one) and waits until the task answers, waits for input, or ends. */
-  async send(parts: Part[], ids: { contextId?: string; taskId?: string }, signal?: AbortSignal): Promise<RemoteReply> {
+  /**
+   * Sends `parts` (in a context, and a task when it continues one) and
+   * follows the task (streamed when the card says it streams) until it
+   * answers, waits for input, or ends; `onTask` hears the task's id as soon
+   * as it is known.
+   */
+  async send(
+    parts: Part[],
+    ids: { contextId?: string; taskId?: string },
+    signal?: AbortSignal,
+    onTask: (taskId: string) => void = () => {},
+  ): Promise<RemoteReply> {
     const client = await this.client();
-    const message = a2aMessage('user', parts, ids);
-    let result: Message | Task;
+    const request = { tenant: '', message: a2aMessage('user', parts, ids), configuration: undefined, metadata: undefined };
+    let task: Task | undefined;
+    let message: Message | undefined;
     try {
-      result = await client.sendMessage(
-        { tenant: '', message, configuration: undefined, metadata: undefined },
-        signal === undefined ? {} : { signal },
-      );
+      for await (const event of client.sendMessageStream(request, signal === undefined ? {} : { signal })) {
+        const payload = event.payload;
+        if (payload?.$case === 'message') message = payload.value;
+        else if (payload?.$case === 'task') {
+          task = payload.value;
+          onTask(task.id);
+        } else if (payload?.$case === 'statusUpdate' && task !== undefined) task = { ...task, status: payload.value.status };
+        else if (payload?.$case === 'artifactUpdate' && task !== undefined && payload.value.artifact !== undefined) {
+          task = { ...task, artifacts: withArtifact(task.artifacts, payload.value.artifact, payload.value.append) };
+        }
+      }
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new A2aError(
@@ -51,8 +69,9 @@ export class A2aRemote {
         { cause: error },
       );
     }
-    if (!('status' in result)) return { kind: 'answer', text: textOfParts(result.parts), taskId: undefined, contextId: result.contextId };
-    return this.#read(result);
+    if (task !== undefined) return this.#read(task);
+    if (message !== undefined) return { kind: 'answer', text: textOfParts(message.parts), taskId: undefined, contextId: message.contextId };
+    throw new A2aError('A2A_UNEXPECTED_REPLY', `The A2A agent at ${this.url} answered with neither a task nor a message.`, { url: this.url });
   }
 
   /** Asks the remote agent to cancel a task (what it answers is not waited for beyond the request). */
@@ -94,4 +113,12 @@ export class A2aRemote {
       details,
     );
   }
+}
+
+/** The artifacts with `artifact` added, or appended to the one of its id. */
+function withArtifact(artifacts: readonly Artifact[], artifact: Artifact, append: boolean): Artifact[] {
+  const index = artifacts.findIndex((known) => known.artifactId === artifact.artifactId);
+  if (index === -1) return [...artifacts, artifact];
+  const merged = append ? { ...artifact, parts: [...(artifacts[index]?.parts ?? []), ...artifact.parts] } : artifact;
+  return artifacts.map((known, at) => (at === index ? merged : known));
 }
