@@ -63,7 +63,11 @@ describe.runIf(available)('live view in headless Chromium', () => {
     const { page, userDataDir, close } = await openBrowser();
     try {
       const requested: string[] = [];
+      const consoleErrors: string[] = [];
+      const failedResponses: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
+      page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+      page.on('response', (response) => response.status() >= 400 && failedResponses.push(`${response.status()} ${response.url()}`));
       await page.goto(view.url);
       await page.waitForSelector('#connection');
 
@@ -79,6 +83,9 @@ describe.runIf(available)('live view in headless Chromium', () => {
       await page.waitForSelector('#transcript .run-end', { timeout: 20_000 });
       await page.waitForSelector('[data-machine="toolRules"] g.current');
 
+      // The page loads without a console error: its icon is served too, no request answers 4xx.
+      expect([consoleErrors, failedResponses]).toEqual([[], []]);
+      expect(requested).toContain(`${view.url}favicon.svg`);
       expect(await page.textContent('#title')).toBe('research');
       expect(await page.textContent('#speaker')).toBe('researcher');
       expect(await page.textContent('#connection')).toBe('finished');

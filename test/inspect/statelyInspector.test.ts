@@ -65,3 +65,24 @@ describe('inspectWithStately', () => {
     }
   });
 });
+
+describe('statelySanitizers', () => {
+  it("redacts the payloads of @statelyai/inspect's messages, never the protocol's own fields", async () => {
+    const { statelySanitizers } = await import('@agentchart/inspect');
+    const { serialize } = statelySanitizers();
+    const message = {
+      type: '@xstate.snapshot',
+      sessionId: 'x:3',
+      rootId: 'x:0',
+      id: 'm1',
+      _version: '0.7.2',
+      event: { type: 'login', password: 'hunter2' },
+      snapshot: { status: 'active', context: { sessionId: 'user-session-1', apiKey: 'k-123' } },
+    };
+    expect(serialize(message)).toEqual({
+      ...message,
+      event: { type: 'login', password: '[redacted]' },
+      snapshot: { status: 'active', context: { sessionId: '[redacted]', apiKey: '[redacted]' } },
+    });
+  });
+});

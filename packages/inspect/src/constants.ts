@@ -21,3 +21,9 @@ export const VIEW_HOST = '127.0.0.1';
 /** The trace format written by `createTraceRecorder`, read by `readTrace`. */
 export const TRACE_FORMAT = 'agentchart-trace';
 export const TRACE_VERSION = 1;
+/** The `_version` the Stately inspector's messages carry: the `@statelyai/inspect` release whose protocol they follow. */
+export const STATELY_PROTOCOL_VERSION = '0.7.2';
+/** How many ended actors (done, failed, stopped) the Stately bridge keeps to announce to an inspector that connects late; live actors are all kept. */
+export const STATELY_MAX_ENDED_ACTORS = 1000;
+/** The Stately inspector the bridge page embeds (it is loaded from the internet). */
+export const STATELY_INSPECTOR_URL = 'https://stately.ai/inspect';

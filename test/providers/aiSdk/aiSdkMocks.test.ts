@@ -244,13 +244,13 @@ describe('aiSdk() with the AI SDK mock language models', () => {
     expect((error as Error).message).toContain('"message":"Overloaded"');
   });
 
-  it('refuses what is not a v2 or v3 language model, saying what to pass', () => {
+  it('refuses what is not a v2, v3 or v4 language model, saying what to pass', () => {
     expect(() => aiSdk('claude-sonnet-4-5' as never)).toThrow(
       /not the model id "claude-sonnet-4-5": pass e.g. aiSdk\(anthropic\('claude-sonnet-4-5'\)\)/,
     );
     expect(() => aiSdk((() => undefined) as never)).toThrow(/got a provider, not a model/);
     expect(() => aiSdk({ specificationVersion: 'v1', provider: 'p', modelId: 'm', doStream: () => undefined } as never)).toThrow(
-      /specifications v2 and v3; this model says "v1"\. Upgrade the provider package/,
+      /specifications v2, v3 and v4; this model says "v1"\. Upgrade the provider package to a version made for AI SDK 5, 6 or 7/,
     );
     expect(() => aiSdk({} as never)).toThrow(ConfigurationError);
   });

@@ -1,8 +1,13 @@
 import type { ToolRuleProgram } from './toolRuleProgram.js';
 
+/** The label of the run ending with a final answer: words no tool name can be (tool names have no spaces). */
+const FINAL_ANSWER = 'final answer';
+
 /**
  * The rules as a Mermaid state diagram: `start`, a state per tool (the last
- * tool called) and `done`; an edge wherever some rule state allows the call.
+ * tool called) and `done`; an edge wherever some rule state allows the call
+ * (a tool allowed right after itself is a self-loop), and `final answer`
+ * where the run may end with an answer, so it never reads as a tool call.
  * Guards that need memory (parents, counts, required-before-exit) are noted
  * on the tool's state.
  *
@@ -32,10 +37,10 @@ export function toMermaid(program: ToolRuleProgram): string {
     // The run may end by an answer unless a child rule, a picked conditional branch or a continue rule demands a call.
     const openBranch = conditional !== undefined && conditional.defaultChild === undefined && !conditional.requireMatch;
     if (!children && (!conditional || openBranch) && !program.continueTools.has(from)) {
-      lines.push(`  ${id(from)} --> done: ${conditional ? 'answer [no match]' : 'answer'}`);
+      lines.push(`  ${id(from)} --> done: ${conditional ? `${FINAL_ANSWER} [no match]` : FINAL_ANSWER}`);
     }
   }
-  if (program.initTools === null) lines.push('  start --> done: answer');
+  if (program.initTools === null) lines.push(`  start --> done: ${FINAL_ANSWER}`);
   lines.push('  [*] --> start', '  done --> [*]');
   for (const tool of program.tools) {
     const notes: string[] = [];

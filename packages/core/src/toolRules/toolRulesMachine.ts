@@ -134,6 +134,10 @@ export function toolRulesMachineConfig(program: ToolRuleProgram) {
 
   // Diagrams explore the machine event by event; these are the outputs worth trying (each case, and one that matches none).
   const outputs = [...program.conditional.values()].flatMap((rule) => rule.cases.map((entry) => ({ value: entry.when })));
-  const meta = outputs.length > 0 ? { eventSamples: { output: [...outputs, { value: '(no match)' }] } } : undefined;
-  return { id: 'toolRules', initial: RULE_STATES.start, context: initialToolRuleState(), states, on, ...(meta ? { meta } : {}) };
+  // Events that are not tool calls are labelled with words no tool name can be (tool names have no spaces).
+  const meta = {
+    eventLabels: { end: 'final answer', approve: 'approved by a person', reject: 'rejected by a person' },
+    ...(outputs.length > 0 ? { eventSamples: { output: [...outputs, { value: '(no match)' }] } } : {}),
+  };
+  return { id: 'toolRules', initial: RULE_STATES.start, context: initialToolRuleState(), states, on, meta };
 }

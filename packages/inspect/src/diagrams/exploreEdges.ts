@@ -15,6 +15,8 @@ interface ExploredSnapshot {
  * allow, not as what they test. `undefined` when more than `maxSnapshots`
  * snapshots are reachable.
  *
+ * A transition that leaves the snapshot as it was is drawn too (a self-loop).
+ * Events are labelled by the root's `meta.eventLabels` where it names them.
  * Events are tried without payload, except those the root's
  * `meta.eventSamples` lists (`{ output: [{ value: true }, …] }`): each sample
  * is tried, and a sample that changes only the context (a tool's output) is
@@ -25,6 +27,7 @@ interface ExploredSnapshot {
  */
 export function exploreEdges(machine: AnyStateMachine, maxSnapshots = 2000): GraphEdge[] | undefined {
   const samples = eventSamples(machine);
+  const labels = eventLabels(machine);
   const events = knownEventTypes(machine.root).flatMap((type) =>
     (samples[type] ?? [{}]).map((payload) => ({ event: { ...payload, type }, sampled: samples[type] !== undefined })),
   );
@@ -44,12 +47,17 @@ export function exploreEdges(machine: AnyStateMachine, maxSnapshots = 2000): Gra
       } catch {
         continue;
       }
+      // XState returns the very snapshot it was given when no transition is enabled; a transition taken
+      // that changes nothing (a tool allowed again right after itself) is a move all the same: a self-loop.
+      if (next === snapshot) continue;
       const key = keyOf(next);
-      if (key === here) continue;
-      const label = sampled ? `${event.type} ${JSON.stringify((event as { value?: unknown }).value)}` : event.type.replace(/^call\./, '');
+      if (key === here && !event.type.startsWith('call.')) continue; // only a call is drawn as a move that changes nothing
+      const label = sampled
+        ? `${event.type} ${JSON.stringify((event as { value?: unknown }).value)}`
+        : (labels[event.type] ?? event.type.replace(/^call\./, ''));
       const stays = JSON.stringify(next.value) === JSON.stringify(snapshot.value);
       if (sampled && stays) {
-        conditions.set(key, label);
+        if (key !== here) conditions.set(key, label);
       } else {
         const guard = conditions.get(here);
         for (const source of leafIds(snapshot)) {
@@ -78,6 +86,13 @@ function eventSamples(machine: AnyStateMachine): Record<string, object[]> {
       (entry): entry is [string, object[]] => Array.isArray(entry[1]) && entry[1].every((item) => typeof item === 'object' && item !== null),
     ),
   );
+}
+
+/** The root's `meta.eventLabels`: how events that are not tool calls are drawn (`end` → `final answer`). */
+function eventLabels(machine: AnyStateMachine): Record<string, string> {
+  const labels = (machine.root.meta as { eventLabels?: unknown } | undefined)?.eventLabels;
+  if (typeof labels !== 'object' || labels === null) return {};
+  return Object.fromEntries(Object.entries(labels).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 function knownEventTypes(node: AnyStateNode): string[] {

@@ -1,14 +1,14 @@
-import { createWebSocketInspector } from '@statelyai/inspect';
-import { createInspectorServer } from '@statelyai/inspect/server';
-import { connect } from 'node:net';
-import type { InspectionEvent, Observer } from 'xstate';
-import { DEFAULT_STATELY_PORT } from '../constants.js';
-import { sanitizeEvent } from '../trace/inspectionEntries.js';
-import { type JsonValue, type SanitizeOptions, sanitizeValue } from '../sanitize/sanitizeValue.js';
+import { execFile } from 'node:child_process';
+import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import { DEFAULT_STATELY_PORT, STATELY_INSPECTOR_URL, VIEW_HOST } from '../constants.js';
+import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
+import { statelyActors } from './statelyActors.js';
+import { startStatelyBridge } from './statelyBridge.js';
+import { type StatelyActorRecord, sanitizeStatelyPayloads, statelyMessages } from './statelyMessages.js';
 
 /** What `inspectWithStately` takes. */
 export interface StatelyInspectorOptions {
-  /** The port of the local bridge (HTTP page + WebSocket), default 8080. */
+  /** The port of the local bridge (HTTP page + WebSocket, on 127.0.0.1), default 8080; 0 picks a free one. */
   port?: number;
   /** Open the inspector page in the default browser (default true). */
   open?: boolean;
@@ -20,17 +20,23 @@ export interface StatelyInspectorOptions {
 export interface StatelyInspector {
   /** Pass as `inspect` to `createAgent`, `agent.run` or a chat. */
   readonly inspect: Observer<InspectionEvent>;
-  /** The page that shows the Stately inspector (open it in a browser). */
+  /** The page that shows the Stately inspector (open it in a browser); its port is known once `ready` resolves. */
   readonly url: string;
-  /** Closes the WebSocket and the bridge server. */
+  /** Resolves once the bridge listens (with the page's URL); rejects when it cannot, e.g. when the port is taken. */
+  readonly ready: Promise<string>;
+  /** Closes the bridge and every connection to it. */
   stop(): void;
 }
 
 /**
- * Shows runs in the Stately inspector: starts `@statelyai/inspect`'s local
- * bridge server and a WebSocket inspector connected to it. Every context and
- * event is sanitised first (secrets redacted, `runtime` dropped, long
- * histories and tool results trimmed).
+ * Shows runs in the Stately inspector: a local bridge (an HTTP page that
+ * embeds the inspector, and a WebSocket on 127.0.0.1) that speaks
+ * `@statelyai/inspect`'s protocol. Every actor is announced once, with its
+ * definition, before anything names it, under a session id unique across
+ * runs; an inspector page opened late is first told about every actor with
+ * its latest snapshot. Contexts, events and definitions are sanitised first
+ * (secrets redacted, `runtime` dropped, long histories and tool results
+ * trimmed); the protocol's own fields are not.
  *
  * @example
  * const stately = inspectWithStately({ port: 8080 });
@@ -39,28 +45,48 @@ export interface StatelyInspector {
  */
 export function inspectWithStately(options: StatelyInspectorOptions = {}): StatelyInspector {
   const port = options.port ?? DEFAULT_STATELY_PORT;
-  const server = createInspectorServer({ port, autoOpen: options.open ?? true });
-  const inspector = createWebSocketInspector({
-    url: `ws://localhost:${port}`,
-    autoStart: false,
-    ...statelySanitizers(options.sanitize),
-  });
-  // Events wait in the inspector's buffer until the bridge listens; connecting earlier would retry only after 5 s.
-  void whenListening(port).then(() => inspector.start());
-  return {
-    inspect: inspector.inspect,
-    url: `http://localhost:${port}`,
-    stop: () => {
-      inspector.stop();
-      server.stop();
+  const actors = statelyActors();
+  const messages = statelyMessages(options.sanitize);
+  const bridge = startStatelyBridge({
+    port,
+    inspectorUrl: STATELY_INSPECTOR_URL,
+    announcements: function* () {
+      for (const record of actors.all()) yield messages.actor(record);
     },
+  });
+  const announce = (record: StatelyActorRecord) => {
+    if (bridge.hasReceivers) bridge.send(messages.actor(record));
+  };
+  const recordOf = (actor: AnyActorRef) => actors.recordOf(actor, announce);
+  const ready = bridge.listening.then((listeningPort) => `http://${VIEW_HOST}:${listeningPort}`);
+  ready.then((url) => options.open !== false && openInBrowser(url)).catch(() => undefined);
+  return {
+    inspect: {
+      next(event) {
+        if (event.type === '@xstate.event') {
+          const target = recordOf(event.actorRef as AnyActorRef);
+          const source = event.sourceRef === undefined ? undefined : recordOf(event.sourceRef as AnyActorRef);
+          if (bridge.hasReceivers) bridge.send(messages.event(target.sessionId, target.rootId, source?.sessionId, event.event));
+        } else if (event.type === '@xstate.snapshot') {
+          const target = recordOf(event.actorRef as AnyActorRef);
+          actors.update(target, event.snapshot);
+          if (bridge.hasReceivers) bridge.send(messages.snapshot(target.sessionId, target.rootId, event.snapshot, event.event));
+        }
+      },
+    },
+    url: `http://${VIEW_HOST}:${port}`,
+    ready,
+    stop: () => bridge.stop(),
   };
 }
 
 /**
  * The sanitising hooks for any `@statelyai/inspect` inspector: contexts and
- * events, and a last pass over the whole message (snapshots of invoked
- * actors carry their input, which holds the model and tools).
+ * events, and a last pass over each message's payloads (snapshots of invoked
+ * actors carry their input, which holds the model and tools; definitions
+ * keep their size and lose their secrets). The protocol's own fields
+ * (`sessionId`, `parentId`, `sourceId`, `rootId`, `id`, `type`) are left as
+ * they are.
  *
  * @example
  * const inspector = createBrowserInspector({ ...statelySanitizers() });
@@ -70,46 +96,16 @@ export function statelySanitizers(sanitize: SanitizeOptions = {}): {
   sanitizeEvent: <E extends { type: string }>(event: E) => E;
   serialize: <E>(event: E) => E;
 } {
-  const asRecord = (value: JsonValue): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
   return {
-    sanitizeContext: (context) => asRecord(sanitizeValue(context, sanitize)),
-    sanitizeEvent: (event) => sanitizeEvent(event, sanitize) as typeof event,
-    serialize: (event) => sanitizeStatelyMessage(event, sanitize),
+    sanitizeContext: (context) => sanitizeStatelyPayloads({ snapshot: { context } }, sanitize).snapshot.context ?? {},
+    sanitizeEvent: (event) => sanitizeStatelyPayloads({ event }, sanitize).event,
+    serialize: (event) => sanitizeStatelyPayloads(event, sanitize),
   };
 }
 
-/**
- * Sanitises a whole inspector message. The machine definition (a JSON string
- * the inspector draws) keeps its size but loses its secrets.
- */
-function sanitizeStatelyMessage<E>(event: E, sanitize: SanitizeOptions): E {
-  if (typeof event !== 'object' || event === null) return event;
-  const { definition, ...rest } = event as { definition?: unknown } & Record<string, unknown>;
-  const clean = sanitizeValue(rest, { ...sanitize, maxDepth: sanitize.maxDepth ?? 16 }) as Record<string, unknown>;
-  return (typeof definition === 'string' ? { ...clean, definition: withoutSecrets(definition) } : clean) as E;
-}
-
-function withoutSecrets(definitionJson: string): string {
-  try {
-    const limits = { maxStringLength: Number.MAX_SAFE_INTEGER, maxArrayItems: Number.MAX_SAFE_INTEGER, maxDepth: 64, dropKeys: [] };
-    return JSON.stringify(sanitizeValue(JSON.parse(definitionJson), limits));
-  } catch {
-    return '{}';
-  }
-}
-
-/** Resolves once something accepts connections on the port (or after about 2 s). */
-async function whenListening(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ port, host: 'localhost' });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Opens a URL in the default browser; a machine without one just does not open it. */
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  execFile(command, args, () => undefined);
 }

@@ -1,6 +1,6 @@
 import type { AnyActor, AnyStateMachine, InspectionEvent } from 'xstate';
 import { type MachineGraph, machineGraph } from '../diagrams/machineGraph.js';
-import { type JsonValue, type SanitizeOptions, createSanitizer, sanitizeValue } from '../sanitize/sanitizeValue.js';
+import { type JsonValue, type SanitizeOptions, createSanitizer } from '../sanitize/sanitizeValue.js';
 import type { TraceEntry } from './traceFormat.js';
 
 /** An entry before the recorder numbers and times it. */
@@ -81,16 +81,6 @@ export function inspectionEntries(
         return [];
     }
   };
-}
-
-/**
- * Sanitises an event, keeping its `type`.
- *
- * @example
- * sanitizeEvent({ type: 'login', password: 'x' }); // { type: 'login', password: '[redacted]' }
- */
-export function sanitizeEvent(event: { type: string }, sanitize: SanitizeOptions = {}): { type: string } & Record<string, unknown> {
-  return withType(event, sanitizeValue(event, sanitize));
 }
 
 /** A sanitised event with its original `type`. */

@@ -34,6 +34,7 @@ const PAGE_FILES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };
 
 /**
@@ -94,6 +95,8 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
 
   const access = viewAccess(options.token);
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    // The page names its icon under the token; a browser that still asks for the default one gets nothing, not a 403.
+    if (request.url === '/favicon.ico' && request.method === 'GET') return reply(response, 204, 'image/x-icon', '');
     const verdict = access.check(request, (server.address() as AddressInfo).port);
     if ('status' in verdict) return reply(response, verdict.status, 'text/plain', verdict.message);
     const { path } = verdict;

@@ -2,7 +2,7 @@ import { AgentchartError, type ChatModel, type ChatRequest, type ModelEvent } fr
 import type { LanguageModelV2CallOptions, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { modelEventStream } from '../shared/modelEventStream.js';
 import { type AiSdkTarget, toAiSdkModelError } from './aiSdkErrors.js';
-import { aiSdkReplyEvents } from './aiSdkReplyEvents.js';
+import { type AiSdkStreamPart, aiSdkReplyEvents } from './aiSdkReplyEvents.js';
 import { type AiSdkLanguageModel, assertAiSdkModel, providerNameOf } from './aiSdkShape.js';
 import { type AiSdkCallSettings, buildAiSdkCall } from './toAiSdkPrompt.js';
 
@@ -14,7 +14,8 @@ export interface AiSdkModelOptions {
 
 /**
  * Any Vercel AI SDK language model (specification v2, from AI SDK 5
- * provider packages, or v3, from AI SDK 6 ones) as a ChatModel: streamed
+ * provider packages, v3, from AI SDK 6 ones, or v4, from AI SDK 7 ones) as
+ * a ChatModel, told apart by its `specificationVersion`: streamed
  * text and reasoning, tool calls, tool choice, structured output, usage,
  * abort, and provider errors mapped to agentchart's codes. Tool choice and
  * structured output are what the provider makes of them (see docs/providers.md).
@@ -49,12 +50,14 @@ async function* streamReply(
   signal: AbortSignal,
 ): AsyncGenerator<ModelEvent> {
   const call = buildAiSdkCall(settings, request, signal);
-  let result: Awaited<ReturnType<AiSdkLanguageModel['doStream']>>;
+  let stream: ReadableStream<AiSdkStreamPart>;
   try {
-    // The two specifications share every call option agentchart sends (the prompt, tools, tool choice, response format).
-    result = await model.doStream(call as LanguageModelV2CallOptions & LanguageModelV3CallOptions);
+    // The three specifications share every call option agentchart sends (the prompt, tools, tool choice, response format),
+    // and the stream parts it reads have v3's shapes in v4.
+    const result = await model.doStream(call as LanguageModelV2CallOptions & LanguageModelV3CallOptions & never);
+    stream = result.stream as ReadableStream<AiSdkStreamPart>;
   } catch (error) {
     throw error instanceof AgentchartError ? error : toAiSdkModelError(target, error);
   }
-  yield* aiSdkReplyEvents(result.stream, target);
+  yield* aiSdkReplyEvents(stream, target);
 }

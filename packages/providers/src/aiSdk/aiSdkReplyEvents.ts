@@ -3,7 +3,8 @@ import type { LanguageModelV2StreamPart, LanguageModelV3StreamPart } from '@ai-s
 import { toolCallFromText } from '../shared/parseToolArguments.js';
 import { type AiSdkTarget, streamPartError } from './aiSdkErrors.js';
 
-type StreamPart = LanguageModelV2StreamPart | LanguageModelV3StreamPart;
+/** A stream part of specification v2 or v3 (v4's parts that agentchart reads have v3's shapes). */
+export type AiSdkStreamPart = LanguageModelV2StreamPart | LanguageModelV3StreamPart;
 
 /**
  * The model events of an AI SDK stream: text and reasoning deltas, whole tool
@@ -11,7 +12,7 @@ type StreamPart = LanguageModelV2StreamPart | LanguageModelV3StreamPart;
  * the finish reason. Calls the provider executed itself are not agentchart's
  * to run and are left out; an `error` part ends the stream with a ModelError.
  */
-export async function* aiSdkReplyEvents(stream: ReadableStream<StreamPart>, target: AiSdkTarget): AsyncGenerator<ModelEvent> {
+export async function* aiSdkReplyEvents(stream: ReadableStream<AiSdkStreamPart>, target: AiSdkTarget): AsyncGenerator<ModelEvent> {
   const reader = stream.getReader();
   let finished = false;
   try {
@@ -56,13 +57,13 @@ function usageOf(usage: unknown): Usage | undefined {
   return { inputTokens: input ?? 0, outputTokens: output ?? 0 };
 }
 
-/** A v2 count is a number; a v3 count is `{ total, … }`. */
+/** A v2 count is a number; a v3 or v4 count is `{ total, … }`. */
 function tokens(value: unknown): number | undefined {
   const count = typeof value === 'object' && value !== null ? (value as { total?: unknown }).total : value;
   return typeof count === 'number' && Number.isFinite(count) && count >= 0 ? Math.round(count) : undefined;
 }
 
-/** A v2 reason is a string; a v3 reason is `{ unified, raw }`. */
+/** A v2 reason is a string; a v3 or v4 reason is `{ unified, raw }` (v4's `interrupted` is `other`). */
 function finishReasonOf(reason: unknown): FinishReason {
   const unified = typeof reason === 'object' && reason !== null ? (reason as { unified?: unknown }).unified : reason;
   switch (unified) {

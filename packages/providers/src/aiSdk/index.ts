@@ -4,4 +4,4 @@
  * SDK need `@ai-sdk/provider` (an optional peer dependency) to type-check.
  */
 export { aiSdk, type AiSdkModelOptions } from './aiSdkModel.js';
-export type { AiSdkLanguageModel } from './aiSdkShape.js';
+export type { AiSdkLanguageModel, AiSdkLanguageModelV4 } from './aiSdkShape.js';
