@@ -4,6 +4,7 @@ import type { RunCheckpoints } from '../agent/machine/runCheckpoints.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import type { CheckpointState, PersistedMachine } from '../agent/run/runSnapshotSchema.js';
 import { type SnapshotKey, signSnapshot } from '../agent/run/snapshotSignature.js';
+import type { CheckpointSeal } from './checkpointSeal.js';
 import type { RunWriter } from './runWriter.js';
 
 /** What a checkpoint keeps of the context at the moment it was taken (the step goes on changing its copy). */
@@ -34,7 +35,7 @@ interface FrozenCheckpoint {
 export function storeCheckpoints(writer: RunWriter, snapshotKey: SnapshotKey | undefined): RunCheckpoints {
   return checkpointHooks((context, value) => {
     const frozen = freezeCheckpoint(context, value);
-    writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', () => checkpointSnapshot(frozen, snapshotKey));
+    writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', (journal) => checkpointSnapshot(frozen, snapshotKey, journal));
   });
 }
 
@@ -65,8 +66,16 @@ export function freezeCheckpoint(context: AgentContext, value: CheckpointState, 
   };
 }
 
-/** The stored snapshot of a frozen checkpoint: the format `agent.resume` reads, signed when the agent signs. */
-export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: SnapshotKey | undefined): PersistedRun {
+/**
+ * The stored snapshot of a frozen checkpoint: the format `agent.resume` reads,
+ * signed when the agent signs, with its seal (its row and the `journal`
+ * entries it relies on, see `checkpointSeal.ts`) under the signature.
+ */
+export function checkpointSnapshot(
+  frozen: FrozenCheckpoint,
+  snapshotKey: SnapshotKey | undefined,
+  journal?: CheckpointSeal['journal'],
+): PersistedRun {
   const machine = {
     status: 'active',
     value: frozen.value,
@@ -84,5 +93,9 @@ export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: Snapsh
   };
   if (snapshotKey === undefined) return run; // the store writes it as JSON: nothing to normalise first
   // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
-  return signSnapshot({ ...run, machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine }, snapshotKey);
+  const seal: CheckpointSeal | undefined = journal === undefined ? undefined : { row: run.runId, kind: 'run', journal };
+  return signSnapshot(
+    { ...run, ...(seal === undefined ? {} : { seal }), machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine },
+    snapshotKey,
+  );
 }

@@ -18,7 +18,8 @@ import { CHECKPOINTS_OPTION } from '../agent/run/checkpointsOption.js';
 import { deferredAgentRun } from '../agent/run/deferredAgentRun.js';
 import { RUN_ID_OPTION } from '../agent/run/runIdOption.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
-import { signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import { checkOwnId, checkSeal } from './checkpointSeal.js';
 import { newRunId } from '../ids.js';
 import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
 import { StoreSession } from './storeSession.js';
@@ -124,7 +125,7 @@ async function prepareStoredRun(
     } as RunOptions);
     // The first checkpoint: the input, before the first model call.
     const frozen = freezeCheckpoint(run.actor.getSnapshot().context, 'stepDone');
-    session.writer.checkpoint('running', () => checkpointSnapshot(frozen, agentConfigOf(agent).snapshotKey));
+    session.writer.checkpoint('running', (journal) => checkpointSnapshot(frozen, agentConfigOf(agent).snapshotKey, journal));
     return session.attach(run, []);
   };
 }
@@ -239,9 +240,10 @@ async function prepareResume(
     const journal = await store.listCalls(runId);
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
-    const { snapshot, inDoubt } = withInDoubtRequests(stored.state, journal, known, config.snapshotKey);
+    const checkpoint = ownCheckpoint(stored.state, runId, journal, config.snapshotKey);
+    const { snapshot, inDoubt } = withInDoubtRequests(checkpoint, journal, known, config.snapshotKey);
     const start: (() => DurableRun) & { released?: Promise<void> } = () => {
-      const session = durableSession(store, lease, leaseMs, agent);
+      const session = durableSession(store, lease, leaseMs, agent, journal);
       let run: AgentRun;
       try {
         run = agent.resume(snapshot, {
@@ -270,11 +272,12 @@ async function prepareResume(
  * end. A write refused for a lost lease (or any failed checkpoint write)
  * fails the run with that error: nothing more is executed.
  */
-function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent: Agent) {
+function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent: Agent, journaled: readonly ToolCallJournalEntry[] = []) {
   let run: AgentRun | undefined;
-  const session = new StoreSession(store, lease, leaseMs, (error) => {
+  const onFailure = (error: unknown) => {
     if (run?.actor.getSnapshot().status === 'active') run.actor.send({ type: 'run.fail', error: toErrorInfo(error) });
-  });
+  };
+  const session = new StoreSession(store, lease, leaseMs, onFailure, undefined, journaled);
   const checkpoints = storeCheckpoints(session.writer, agentConfigOf(agent).snapshotKey);
 
   const attach = (attached: AgentRun, inDoubt: readonly ToolCallJournalEntry[]): DurableRun => {
@@ -288,6 +291,27 @@ function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent
     };
   };
   return { writer: session.writer, journal: session.journal, checkpoints, attach };
+}
+
+/**
+ * The checkpoint stored in run `runId`'s row, once it is shown to belong
+ * there: signed, its signature, its seal (this row, the journal entries it
+ * relies on) and its run id are checked (`SNAPSHOT_TAMPERED`), then it is
+ * re-signed without the seal for `agent.resume`; unsigned, its run id must
+ * be the row's (`RUN_SNAPSHOT_INVALID`).
+ */
+function ownCheckpoint(state: unknown, runId: string, journal: readonly ToolCallJournalEntry[], snapshotKey: SnapshotKey | undefined): unknown {
+  const where = { row: runId, kind: 'run' as const };
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) return state; // agent.resume says what is wrong with it
+  if (snapshotKey === undefined) {
+    checkOwnId(state as Record<string, unknown>, 'runId', where, false);
+    return state;
+  }
+  verifySnapshot(state, snapshotKey, 'stored run');
+  const { signature: _signature, ...signed } = state as Record<string, unknown>;
+  const checkpoint = checkSeal(signed, where, journal);
+  checkOwnId(checkpoint, 'runId', where, true);
+  return signSnapshot(checkpoint, snapshotKey);
 }
 
 /**
