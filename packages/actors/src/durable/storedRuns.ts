@@ -1,4 +1,5 @@
 import {
+  type AgentchartError,
   type AnyTool,
   type Message,
   type NewStoredRun,
@@ -302,12 +303,18 @@ function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent
  */
 function ownCheckpoint(state: unknown, runId: string, journal: readonly ToolCallJournalEntry[], snapshotKey: SnapshotKey | undefined): unknown {
   const where = { row: runId, kind: 'run' as const };
-  if (typeof state !== 'object' || state === null || Array.isArray(state)) return state; // agent.resume says what is wrong with it
+  if (snapshotKey !== undefined) verifySnapshot(state, snapshotKey, 'stored run');
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) {
+    throw new RunSnapshotError(
+      'RUN_SNAPSHOT_INVALID',
+      `Stored run "${runId}" holds ${JSON.stringify(state)} where its checkpoint should be: the row is damaged. Nothing ran; restore the row or remove it.`,
+      { runId },
+    );
+  }
   if (snapshotKey === undefined) {
     checkOwnId(state as Record<string, unknown>, 'runId', where, false);
     return state;
   }
-  verifySnapshot(state, snapshotKey, 'stored run');
   const { signature: _signature, ...signed } = state as Record<string, unknown>;
   const checkpoint = checkSeal(signed, where, journal);
   checkOwnId(checkpoint, 'runId', where, true);
@@ -334,6 +341,7 @@ export function withInDoubtRequests(
   if (
     context === undefined ||
     !Array.isArray(context.batch?.calls) ||
+    !context.batch.calls.every((call) => typeof call === 'object' && call !== null) ||
     !Array.isArray(context.batch?.outcomes) ||
     !Array.isArray(context.approvals?.requests)
   ) {
@@ -378,7 +386,11 @@ export interface PendingResumes {
   /** The chats resumed. */
   chats: DurableChat[];
   /** Runs and chats another owner holds, of no agent or chat given here, or not resumable. */
-  skipped: { runId: string; reason: string }[];
+  skipped: {
+    runId: string;
+    reason: string /** What refused it (a damaged or refused checkpoint, a lease held elsewhere). */;
+    error?: AgentchartError;
+  }[];
 }
 
 /**
@@ -409,7 +421,7 @@ export async function resumePending(options: StoreOptions & { agents?: readonly 
     } catch (error) {
       // Held by another owner, or not resumable (created but never checkpointed, or refused): leave it, say why.
       if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError)) throw error;
-      outcome.skipped.push({ runId: summary.runId, reason: error.message });
+      outcome.skipped.push({ runId: summary.runId, reason: error.message, error });
     }
   }
   return outcome;
