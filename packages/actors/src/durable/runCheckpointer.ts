@@ -1,7 +1,7 @@
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import { type AgentContext, emptyDraft } from '../agent/machine/agentContext.js';
 import type { RunCheckpoints } from '../agent/machine/runCheckpoints.js';
-import type { PersistedRun } from '../agent/run/runSnapshot.js';
+import { type PersistedRun, type PersistedTokenBudget, persistedTokenBudget } from '../agent/run/runSnapshot.js';
 import type { CheckpointState, PersistedMachine } from '../agent/run/runSnapshotSchema.js';
 import { type SnapshotKey, signSnapshot } from '../agent/run/snapshotSignature.js';
 import type { CheckpointSeal } from './checkpointSeal.js';
@@ -15,6 +15,8 @@ interface FrozenCheckpoint {
   toolChanges: ReturnType<AgentContext['runtime']['liveTools']['changeLog']>;
   data: Omit<AgentContext, 'runtime' | 'sharedState'>;
   sharedStateId: string;
+  /** The run's token budget, as the snapshot keeps it. */
+  maxTokens: PersistedTokenBudget | undefined;
   /** The run's own shared state; absent for a run in a group chat (the chat's is stored with the chat). */
   shared: { values: Record<string, unknown>; version: number } | undefined;
 }
@@ -61,6 +63,7 @@ export function freezeCheckpoint(context: AgentContext, value: CheckpointState, 
     liveTools: runtime.liveTools.names(),
     toolChanges: runtime.liveTools.changeLog(),
     data,
+    maxTokens: persistedTokenBudget(runtime.tokenBudget),
     sharedStateId: sharedState.persistedId(),
     shared: ownSharedState ? sharedState.persistedContext() : undefined,
   };
@@ -89,6 +92,7 @@ export function checkpointSnapshot(
     runId: frozen.data.runId,
     liveTools: frozen.liveTools,
     ...(frozen.toolChanges.length > 0 ? { toolChanges: frozen.toolChanges } : {}),
+    ...(frozen.maxTokens === undefined ? {} : { maxTokens: frozen.maxTokens }),
     machine: machine as PersistedMachine,
   };
   if (snapshotKey === undefined) return run; // the store writes it as JSON: nothing to normalise first
