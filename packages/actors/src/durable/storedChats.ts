@@ -128,7 +128,21 @@ export async function resumeChatFromStore(
   chatId: string,
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
 ): Promise<DurableChat> {
-  const start = await prepareChatResume(chat, chatId, options);
+  return heldChatResume(chat, chatId, options, nextMacrotask());
+}
+
+/**
+ * `resumeChatFromStore` whose chat starts once `startAfter` resolves (and not
+ * before its promise has resolved): the caller has the chat before its first event.
+ * @internal
+ */
+export async function heldChatResume(
+  chat: GroupChat,
+  chatId: string,
+  options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
+  startAfter: Promise<void>,
+): Promise<DurableChat> {
+  const start = await prepareChatResume(chat, chatId, options, startAfter);
   try {
     return start();
   } catch (error) {
@@ -141,6 +155,7 @@ async function prepareChatResume(
   chat: object,
   chatId: string,
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
+  startAfter?: Promise<void>,
 ): Promise<(() => DurableChat) & { released?: Promise<void> }> {
   const internals = storableChat(chat);
   const { store, owner = defaultOwner(), leaseMs = DEFAULT_LEASE_MS, ...runOptions } = options;
@@ -174,7 +189,12 @@ async function prepareChatResume(
       let run: GroupChatRun;
       try {
         run = internals.start(
-          { ...checkpointStart(checkpoint, waiting, internals.runtime, session.checkpoints), newRunId, checkpoints: session.checkpoints },
+          {
+            ...checkpointStart(checkpoint, waiting, internals.runtime, session.checkpoints),
+            newRunId,
+            checkpoints: session.checkpoints,
+            ...(startAfter === undefined ? {} : { startAfter }),
+          },
           runOptions,
         );
       } catch (error) {
@@ -261,4 +281,9 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
     };
   };
   return { checkpoints, checkpointStart: started, attach, failed: () => (session.failure === undefined ? undefined : toErrorInfo(session.failure)) };
+}
+
+/** Resolves after the current macrotask: after every promise continuation queued by then (the caller's `await`). */
+export function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -24,7 +24,7 @@ import { checkOwnId, checkSeal } from './checkpointSeal.js';
 import { newRunId } from '../ids.js';
 import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
 import { StoreSession } from './storeSession.js';
-import { type DurableChat, resumeChatFromStore } from './storedChats.js';
+import { type DurableChat, heldChatResume, nextMacrotask } from './storedChats.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
 import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
 
@@ -409,6 +409,9 @@ export async function resumePending(options: StoreOptions & { agents?: readonly 
   const agentsByName = new Map(agents.map((agent) => [agent.name, agent]));
   const chatsByName = new Map(chats.map((chat) => [chat.name, chat]));
   const outcome: PendingResumes = { resumed: [], chats: [], skipped: [] };
+  // The chats start once this resolves: the caller has them before their first event.
+  let release!: () => void;
+  const gathered = new Promise<void>((resolve) => (release = resolve)).then(nextMacrotask);
   for (const summary of await options.store.listUnfinished()) {
     const owner = summary.kind === 'run' ? agentsByName.get(summary.name) : chatsByName.get(summary.name);
     if (owner === undefined) {
@@ -417,12 +420,13 @@ export async function resumePending(options: StoreOptions & { agents?: readonly 
     }
     try {
       if (summary.kind === 'run') outcome.resumed.push(await resumeRunFromStore(owner as Agent, summary.runId, storeOptions));
-      else outcome.chats.push(await resumeChatFromStore(owner as GroupChat, summary.runId, storeOptions));
+      else outcome.chats.push(await heldChatResume(owner as GroupChat, summary.runId, storeOptions, gathered));
     } catch (error) {
       // Held by another owner, or not resumable (created but never checkpointed, or refused): leave it, say why.
       if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError)) throw error;
       outcome.skipped.push({ runId: summary.runId, reason: error.message, error });
     }
   }
+  release();
   return outcome;
 }
