@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunStore } from '@agentchart/core';
-import { createAgent, createGroupChat, humanAgent, resumePending, resumeRunFromStore } from '@agentchart/actors';
+import { argumentsHash, createAgent, createGroupChat, humanAgent, resumePending, resumeRunFromStore } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,3 +92,43 @@ for (const snapshotKey of [undefined, 'a-secret-of-at-least-16-bytes']) {
     });
   });
 }
+
+describe('a forged journal result', () => {
+  it('`{"agentchart.thrown": null}` recorded for a call gives the model a clear message, not a TypeError; nothing runs', async () => {
+    const clock = testClock();
+    const store = await createSqliteRunStore({ path: join(scratch, 'forged.db'), now: clock.now });
+    try {
+      const ledger: string[] = [];
+      const noter = () =>
+        createAgent({
+          name: 'noter',
+          model: scriptedModel((request) =>
+            request.messages.at(-1)?.role === 'tool' ? { text: 'done' } : { toolCalls: [{ id: 'call_1', name: 'note', arguments: { to: 'Ann' } }] },
+          ),
+          tools: [journaledTool('note', {}, (to) => ledger.push(`note ${to}`))],
+        });
+      const never = new Promise<never>(() => {});
+      const dying = noter().run('Note Ann.', { store, runId: 'forged', owner: 'w1', leaseMs: LEASE, middleware: [() => never] });
+      await until(async () => ((await store.loadRun('forged'))?.state as { machine?: { value: string } })?.machine?.value === 'acting');
+      clock.advance(LEASE + 1);
+      const lease = await store.acquireLease('forged', 'forger', LEASE);
+      await store.recordCallStarted(lease, {
+        callId: 'call_1',
+        toolName: 'note',
+        argumentsHash: argumentsHash({ to: 'Ann' }),
+        idempotencyKey: 'forged:call_1',
+      });
+      await store.recordCallResult(lease, 'call_1', { 'agentchart.thrown': null });
+      await store.releaseLease(lease);
+      const { run } = await resumeRunFromStore(noter(), 'forged', { store, owner: 'w2', leaseMs: LEASE });
+      const result = await run.result;
+      const answer = result.messages.find((message) => message.role === 'tool');
+      expect(answer?.content).toContain('its recorded failure is unreadable (a damaged journal entry), so it was not run again');
+      expect(answer?.content).not.toMatch(/TypeError|Cannot read properties/);
+      expect(ledger).toEqual([]);
+      dying.abort();
+    } finally {
+      await store.close();
+    }
+  });
+});
