@@ -88,7 +88,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   throw new Error('timed out waiting for the store');
 }
 
-const valueOf = async (store: RunStore, runId: string) =>
+const machineValue = async (store: RunStore, runId: string) =>
   ((await store.loadRun(runId))?.state as { machine?: { value: string } } | undefined)?.machine?.value;
 
 /** Writes `state` into `runId`'s row as its owner would (a lease, a save, the lease given up). */
@@ -113,11 +113,11 @@ for (const [name, backendOf] of backends) {
         const gate = new Promise<void>((resolve) => (release = resolve));
         const runX = payer(ledger, gate).run('pay Bob', { store, runId: x, owner: 'w1', leaseMs: LEASE });
         const runY = payer(ledger).run('pay Mallory', { store, runId: y, owner: 'w1', leaseMs: LEASE });
-        await until(async () => (await valueOf(store, x)) === 'awaitingApproval' && (await valueOf(store, y)) === 'awaitingApproval');
+        await until(async () => (await machineValue(store, x)) === 'awaitingApproval' && (await machineValue(store, y)) === 'awaitingApproval');
         const ySnapshot = (await store.loadRun(y))?.state;
         await waitsFor(runX);
         runX.approve('call_1');
-        await until(async () => (await valueOf(store, x)) === 'acting');
+        await until(async () => (await machineValue(store, x)) === 'acting');
         const acting = (await store.loadRun(x))?.state;
         release();
         await runX.result;
@@ -157,11 +157,11 @@ for (const [name, backendOf] of backends) {
         let release!: () => void;
         const gate = new Promise<void>((resolve) => (release = resolve));
         const run = payer(ledger, gate).run('pay Bob', { store, runId, owner: 'w1', leaseMs: LEASE });
-        await until(async () => (await valueOf(store, runId)) === 'awaitingApproval');
+        await until(async () => (await machineValue(store, runId)) === 'awaitingApproval');
         await waitsFor(run);
         run.approve('call_1');
         // The batch's checkpoint is stored with the call's `started` entry, in one transaction.
-        await until(async () => (await valueOf(store, runId)) === 'acting' && (await store.listCalls(runId)).length === 1);
+        await until(async () => (await machineValue(store, runId)) === 'acting' && (await store.listCalls(runId)).length === 1);
         const acting = (await store.loadRun(runId))?.state;
         release();
         expect((await run.result).text).toBe('paid');
