@@ -79,3 +79,59 @@ describe('token budgets on a run', () => {
     );
   });
 });
+
+describe('a run-level token budget survives a resume', () => {
+  const pay = defineTool({
+    name: 'pay',
+    description: 'Pays (asks first).',
+    parameters: z.object({ to: z.string() }),
+    approval: 'always',
+    execute: ({ to }) => `paid ${to}`,
+  });
+  /** Asks to pay first, then calls `add` forever: 100 input and 20 output tokens per call. */
+  const payThenLoop = () =>
+    scriptedModel(
+      (request) =>
+        request.messages.some((message) => message.role === 'tool')
+          ? { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }], usage: { inputTokens: 100, outputTokens: 20 } }
+          : { toolCalls: [{ name: 'pay', arguments: { to: 'Bob' } }], usage: { inputTokens: 100, outputTokens: 20 } },
+      { name: 'm' },
+    );
+  const payer = () => createAgent({ name: 'payer', model: payThenLoop(), tools: [add, pay], maxSteps: 50 });
+
+  it('run.persist() and agent.resume(snapshot): maxTokens 250 given to agent.run still stops the resumed run after its third step', async () => {
+    const run = payer().run('Pay Bob, then add.', { maxTokens: 250 });
+    while (run.pendingApprovals.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const snapshot = JSON.parse(JSON.stringify(run.persist()));
+    const resumed = payer().resume(snapshot);
+    resumed.approve(resumed.pendingApprovals[0]?.id as string);
+    const result = await resumed.result;
+    expect([result.stopReason, result.steps, result.usage]).toEqual(['token-budget', 3, { inputTokens: 300, outputTokens: 60 }]);
+  });
+
+  it('a run kept in a store: resumed from its checkpoint, the run keeps its maxTokens', async () => {
+    const { createSqliteRunStore } = await import('@agentchart/store/sqlite');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { resumeRunFromStore } = await import('@agentchart/actors');
+    const dir = mkdtempSync(join(tmpdir(), 'agentchart-budget-'));
+    const { testClock } = await import('../store/runStoreContract.js');
+    const clock = testClock();
+    const store = await createSqliteRunStore({ path: join(dir, 'runs.db'), now: clock.now });
+    try {
+      const run = payer().run('Pay Bob, then add.', { maxTokens: 250, store, runId: 'budgeted', owner: 'w1' });
+      while ((await store.loadRun('budgeted'))?.status !== 'waiting') await new Promise((resolve) => setTimeout(resolve, 2));
+      clock.advance(60_000); // its process is gone
+      const durable = await resumeRunFromStore(payer(), 'budgeted', { store, owner: 'w2' });
+      durable.run.approve(durable.run.pendingApprovals[0]?.id as string);
+      const result = await durable.run.result;
+      expect([result.stopReason, result.steps]).toEqual(['token-budget', 3]);
+      await durable.settled;
+      run.abort();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

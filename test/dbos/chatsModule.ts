@@ -36,6 +36,15 @@ const note = defineTool({
   },
 });
 
+/** A payer agent whose `pay` call (model id `call_1`, like every payer's) waits for approval. */
+const payer = (name: string, to: string, amount: number) =>
+  createAgent({
+    name,
+    model: toolThenText(name, () => ({ name: 'pay', arguments: { to, amount } })),
+    tools: [pay],
+    middleware: [durableToolJournal()],
+  });
+
 const pay = defineTool({
   name: 'pay',
   description: 'Pays someone (needs approval).',
@@ -93,6 +102,12 @@ export const chats = {
       }),
       ...agentsOf(['checker']),
     ],
+    speakerSelection: 'round_robin',
+    maxRounds: 2,
+  }),
+  /** `payer` pays Bob 10, then `payer_b` pays Mallory 50,000: both calls need approval, both have the model id `call_1`. */
+  twoPayers: createGroupChat({
+    agents: [payer('payer', 'Bob', 10), payer('payer_b', 'Mallory', 50_000)],
     speakerSelection: 'round_robin',
     maxRounds: 2,
   }),

@@ -201,7 +201,9 @@ describe('runs resumed from a store', () => {
     const holder = await resumeRunFromStore(payer([]), held, { store: second, owner: 'other', leaseMs: LEASE });
     const { resumed, skipped } = await resumePending({ store: first, owner: 'w1', leaseMs: LEASE, agents: [payer([])] });
     expect(resumed.map((each) => each.run.runId)).toEqual([free]);
-    expect(skipped).toEqual([{ runId: held, reason: expect.stringContaining('is owned by "other"') }]);
+    expect(skipped).toEqual([
+      { runId: held, reason: expect.stringContaining('is owned by "other"'), error: expect.objectContaining({ code: 'RUN_OWNED_ELSEWHERE' }) },
+    ]);
     for (const each of [...resumed, holder]) each.run.abort();
   });
 });

@@ -3,6 +3,7 @@ import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { ChatWorkflowInput, DurableChatEvent, DurableChatResult, DurableWaiting, EventBatch } from './chatWorkflow.js';
 import type { ControlMessage } from './controlMessage.js';
 import { parseControlMessage } from './controlMessage.js';
+import { commandMisfit, describeWaiting } from './commandMisfit.js';
 import { checkDatabase, databaseUrlFrom } from './database.js';
 import { DEFAULT_RESULT_POLLING_MS } from './constants.js';
 import { DbosChatError } from './errors.js';
@@ -26,17 +27,29 @@ export interface ChatStatus {
   error: string | undefined;
 }
 
+/** Which wait a decision answers. */
+export interface DecisionOptions {
+  /** The wait's number (`waiting.sequence`, as `status` or `waitForWaiting` read it); default: the chat's current wait. */
+  wait?: number;
+}
+
 /** Acts on chats from any process that reaches the database: no worker code needed. */
 export interface ChatClient {
   /** Enqueues a chat; returns its id (`chatId`, when given, makes the enqueue idempotent). */
   enqueue(chat: string, task: string, options?: { chatId?: string }): Promise<string>;
   status(chatId: string): Promise<ChatStatus>;
-  /** Sends a command to a chat; it is applied when the chat waits for it (refused ones appear in its events). */
-  send(chatId: string, message: ControlMessage): Promise<void>;
-  approve(chatId: string, id: string): Promise<void>;
-  reject(chatId: string, id: string, reason?: string): Promise<void>;
-  say(chatId: string, text: string, as?: string): Promise<void>;
-  select(chatId: string, speaker: string): Promise<void>;
+  /**
+   * Sends a command for the chat's current wait (or the wait it names in
+   * `wait`: the `sequence` of `waiting`); returns that wait's number. Throws
+   * `CHAT_NOT_FOUND`, `CHAT_NOT_WAITING` (the chat waits for nothing this
+   * command answers) or `WAIT_OVER` (the wait named is not the current one),
+   * and then nothing is sent. The chat applies it to that wait only, once.
+   */
+  send(chatId: string, message: ControlMessage): Promise<number>;
+  approve(chatId: string, id: string, options?: DecisionOptions): Promise<number>;
+  reject(chatId: string, id: string, reason?: string, options?: DecisionOptions): Promise<number>;
+  say(chatId: string, text: string, as?: string, options?: DecisionOptions): Promise<number>;
+  select(chatId: string, speaker: string, options?: DecisionOptions): Promise<number>;
   /** Waits until the chat waits for a person (returns what for) or ends (returns `null`). */
   waitForWaiting(chatId: string, options?: { timeoutMs?: number }): Promise<DurableWaiting | null>;
   /** The chat's events, from the start, as they are written (ends when the chat ends). */
@@ -85,7 +98,6 @@ export async function createChatClient(options: ChatClientOptions = {}): Promise
     systemDatabasePoolSize: options.poolSize ?? 4,
   });
   const queue = options.queue ?? DEFAULT_CHAT_QUEUE;
-  const send = async (chatId: string, message: ControlMessage) => client.send(chatId, parseControlMessage(message), CONTROL_TOPIC);
   const known = async (chatId: string) => {
     const workflow = await client.getWorkflow(chatId);
     if (workflow === undefined) {
@@ -111,6 +123,31 @@ export async function createChatClient(options: ChatClientOptions = {}): Promise
       error: workflow.status === 'ERROR' ? errorText(workflow.error) : undefined,
     };
   };
+  /** Binds `message` to the wait it answers (checked against the chat's current wait), then sends it. */
+  const send = async (chatId: string, command: ControlMessage): Promise<number> => {
+    const message = parseControlMessage(command);
+    const now = await status(chatId);
+    const waiting = now.waiting;
+    if (message.wait !== undefined && message.wait !== waiting?.sequence) {
+      throw new DbosChatError(
+        'WAIT_OVER',
+        `Wait ${message.wait} of chat "${chatId}" is over or not open: ${waiting === null ? `the chat waits for nothing now (${now.status})` : `it waits for ${describeWaiting(waiting)} (wait ${waiting.sequence})`}. Nothing was sent.`,
+        { chatId, wait: message.wait, waiting },
+      );
+    }
+    const misfit = waiting === null ? message.type : commandMisfit(waiting, message);
+    if (waiting === null || misfit !== undefined) {
+      throw new DbosChatError(
+        'CHAT_NOT_WAITING',
+        `Chat "${chatId}" ${waiting === null ? `waits for nothing now (${now.status})` : `waits for ${describeWaiting(waiting)} (wait ${waiting.sequence})`}, not for ${misfit}. Nothing was sent: read \`agentchart status ${chatId}\` and answer what it waits for.`,
+        { chatId, message, waiting },
+      );
+    }
+    await client.send(chatId, { ...message, wait: waiting.sequence }, CONTROL_TOPIC);
+    return waiting.sequence;
+  };
+  const bound = <T extends ControlMessage>(message: T, options: DecisionOptions | undefined): T =>
+    options?.wait === undefined ? message : { ...message, wait: options.wait };
   return {
     async enqueue(chat, task, enqueueOptions = {}) {
       const chatId = enqueueOptions.chatId ?? `chat_${randomUUID()}`;
@@ -120,10 +157,11 @@ export async function createChatClient(options: ChatClientOptions = {}): Promise
     },
     status,
     send,
-    approve: (chatId, id) => send(chatId, { type: 'approve', id }),
-    reject: (chatId, id, reason) => send(chatId, reason === undefined ? { type: 'reject', id } : { type: 'reject', id, reason }),
-    say: (chatId, text, as) => send(chatId, as === undefined ? { type: 'say', text } : { type: 'say', text, as }),
-    select: (chatId, speaker) => send(chatId, { type: 'select', speaker }),
+    approve: (chatId, id, options) => send(chatId, bound({ type: 'approve', id }, options)),
+    reject: (chatId, id, reason, options) =>
+      send(chatId, bound(reason === undefined ? { type: 'reject', id } : { type: 'reject', id, reason }, options)),
+    say: (chatId, text, as, options) => send(chatId, bound(as === undefined ? { type: 'say', text } : { type: 'say', text, as }, options)),
+    select: (chatId, speaker, options) => send(chatId, bound({ type: 'select', speaker }, options)),
     async waitForWaiting(chatId, waitOptions = {}) {
       const deadline = Date.now() + (waitOptions.timeoutMs ?? 60_000);
       for (;;) {

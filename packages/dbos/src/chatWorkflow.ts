@@ -3,9 +3,10 @@ import type { ChatEvent, GroupChat, GroupChatRun, ChatWaiting, TerminationReason
 import { keepLease } from '@agentchart/actors';
 import { type RunLease, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { type ControlMessage, parseControlMessage } from './controlMessage.js';
+import type { ControlMessage } from './controlMessage.js';
 import { DbosChatError } from './errors.js';
 import { CONTROL_TOPIC, EVENTS_STREAM, WAITING_EVENT } from './names.js';
+import { numberedWaits, type UnnumberedWaiting } from './numberedWaits.js';
 import { type ChatWorkflowScope, type InDoubtDecision, workflowScope } from './workflowScope.js';
 
 /** What a chat workflow is started with (JSON: it is stored by DBOS). */
@@ -28,8 +29,12 @@ export interface DurableChatResult {
   executor: string;
 }
 
-/** What a chat waits for, as its `agentchart.waiting` event says (an in-doubt tool call included). */
-export type DurableWaiting = ChatWaiting | { kind: 'in-doubt'; id: string; toolName: string; arguments: unknown };
+/**
+ * What a chat waits for, as its `agentchart.waiting` event says (an in-doubt
+ * tool call included), with the wait's number in the chat (`sequence`: 1, 2, …):
+ * a command answers the wait it names, and no other.
+ */
+export type DurableWaiting = (ChatWaiting | { kind: 'in-doubt'; id: string; toolName: string; arguments: unknown }) & { sequence: number };
 
 /** An event of the chat's stream: the chat's own events, and what the workflow adds (refused commands, in-doubt calls). */
 export type DurableChatEvent =
@@ -81,13 +86,14 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
   const keeper = keepLease(env.store, lease, env.leaseMs, () => run?.abort());
   const events = eventLog(chatId);
   const waits = serialWaits();
+  const numbered = numberedWaits();
   const scope: ChatWorkflowScope = {
     chatId,
     store: env.store,
     lease: keeper.current,
     onLeaseLost: () => run?.abort(),
     beforeStep: events.flush,
-    decideInDoubt: (entry, toolArguments) => waits.one(async () => decideInDoubt(entry, toolArguments, events)),
+    decideInDoubt: (entry, toolArguments) => waits.one(async () => decideInDoubt(entry, toolArguments, events, numbered)),
   };
   try {
     const result = await workflowScope.run(scope, async () => {
@@ -104,7 +110,7 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
       const finished = started.result.then(() => 'finished' as const);
       for (;;) {
         if ((await Promise.race([finished, wakes.next()])) === 'finished') break;
-        await waits.one(() => answerWaits(started, events));
+        await waits.one(() => answerWaits(started, events, numbered));
       }
       return started.result;
     });
@@ -140,15 +146,24 @@ async function takeChatLease(env: ChatWorkflowEnvironment, chatId: string, name:
   }
 }
 
-/** While the chat waits for a person: say what it waits for, receive commands and apply them, until it goes on. */
-async function answerWaits(run: GroupChatRun, events: ReturnType<typeof eventLog>): Promise<void> {
-  for (let waiting = run.waiting(); waiting !== undefined; waiting = run.waiting()) {
+/**
+ * While the chat waits for a person: say what it waits for (numbered), receive
+ * commands and apply those that answer this wait, until it goes on.
+ */
+async function answerWaits(run: GroupChatRun, events: EventLog, numbered: NumberedWaits): Promise<void> {
+  for (let now = run.waiting(); now !== undefined; now = run.waiting()) {
+    const waiting = numbered.number(now);
     const message = await receive(waiting, events);
+    const verdict = numbered.check(waiting, message);
+    if (verdict.kind === 'refuse') events.add({ type: 'control.refused', chatId: run.chatId, message, error: verdict.error });
+    if (verdict.kind !== 'apply') continue;
     try {
-      applyControl(run, parseControlMessage(message));
+      applyControl(run, verdict.message);
     } catch (error) {
       events.add({ type: 'control.refused', chatId: run.chatId, message, error: error instanceof Error ? error.message : String(error) });
+      continue;
     }
+    if (numbered.applied(verdict.message)) await DBOS.setEvent(WAITING_EVENT, null);
     await settled();
   }
 }
@@ -161,42 +176,44 @@ function applyControl(run: GroupChatRun, message: ControlMessage): void {
   else throw new Error(`"record" answers a tool call in doubt; the chat waits for ${JSON.stringify(run.waiting()?.kind)}.`);
 }
 
-async function decideInDoubt(entry: ToolCallJournalEntry, toolArguments: unknown, events: ReturnType<typeof eventLog>): Promise<InDoubtDecision> {
+async function decideInDoubt(
+  entry: ToolCallJournalEntry,
+  toolArguments: unknown,
+  events: EventLog,
+  numbered: NumberedWaits,
+): Promise<InDoubtDecision> {
   const id = entry.callId;
   events.add({ type: 'call.in-doubt', chatId: entry.runId, id, toolName: entry.toolName });
+  const inDoubt: UnnumberedWaiting = { kind: 'in-doubt', id, toolName: entry.toolName, arguments: toolArguments };
   for (;;) {
-    const message = await receive({ kind: 'in-doubt', id, toolName: entry.toolName, arguments: toolArguments }, events);
-    let decision: InDoubtDecision | undefined;
-    try {
-      const command = parseControlMessage(message);
-      if (!('id' in command) || command.id !== id) {
-        throw new Error(
-          `The chat waits for a decision on the in-doubt call "${id}": approve (run it again), record (its result) or reject (skip) it.`,
-        );
-      }
-      decision =
-        command.type === 'approve'
-          ? { kind: 'retry' }
-          : command.type === 'record'
-            ? { kind: 'record', result: command.result }
-            : { kind: 'skip', reason: command.reason };
-    } catch (error) {
-      events.add({ type: 'control.refused', chatId: entry.runId, message, error: error instanceof Error ? error.message : String(error) });
-    }
-    if (decision !== undefined) {
-      events.add({ type: 'call.in-doubt.decided', chatId: entry.runId, id, decision: decision.kind });
-      return decision;
-    }
+    const waiting = numbered.number(inDoubt);
+    const message = await receive(waiting, events);
+    const verdict = numbered.check(waiting, message);
+    if (verdict.kind === 'refuse') events.add({ type: 'control.refused', chatId: entry.runId, message, error: verdict.error });
+    if (verdict.kind !== 'apply') continue;
+    const command = verdict.message;
+    const decision: InDoubtDecision =
+      command.type === 'approve'
+        ? { kind: 'retry' }
+        : command.type === 'record'
+          ? { kind: 'record', result: command.result }
+          : { kind: 'skip', reason: command.type === 'reject' ? command.reason : undefined };
+    numbered.applied(command);
+    await DBOS.setEvent(WAITING_EVENT, null);
+    events.add({ type: 'call.in-doubt.decided', chatId: entry.runId, id, decision: decision.kind });
+    return decision;
   }
 }
 
-/** Publishes the wait (`agentchart.waiting`), then waits durably for the next command. */
-async function receive(waiting: DurableWaiting, events: ReturnType<typeof eventLog>): Promise<unknown> {
+type EventLog = ReturnType<typeof eventLog>;
+type NumberedWaits = ReturnType<typeof numberedWaits>;
+
+/** Publishes the wait (`agentchart.waiting`, with its number), then waits durably for the next command. */
+async function receive(waiting: DurableWaiting, events: EventLog): Promise<unknown> {
   await events.flush();
   await DBOS.setEvent(WAITING_EVENT, waiting);
   let message: unknown = null;
   while (message === null) message = await DBOS.recv<unknown>(CONTROL_TOPIC, { timeoutSeconds: 24 * 3600 });
-  await DBOS.setEvent(WAITING_EVENT, null);
   return message;
 }
 

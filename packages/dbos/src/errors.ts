@@ -8,7 +8,9 @@ import { AgentchartError } from '@agentchart/core';
  * - `UNKNOWN_CHAT`: a workflow names a chat the worker's module does not export;
  * - `CHAT_NOT_FOUND`: no chat with this id was ever enqueued;
  * - `WORKER_MODULE_INVALID`: a worker module that exports no chats;
- * - `CONTROL_MESSAGE_INVALID`: a message sent to a chat that is not a command.
+ * - `CONTROL_MESSAGE_INVALID`: a message sent to a chat that is not a command;
+ * - `CHAT_NOT_WAITING`: a command the chat's current wait does not ask for (nothing was sent);
+ * - `WAIT_OVER`: a command for a wait that is not the chat's current one (nothing was sent).
  */
 export class DbosChatError extends AgentchartError {
   constructor(
@@ -19,7 +21,9 @@ export class DbosChatError extends AgentchartError {
       | 'UNKNOWN_CHAT'
       | 'CHAT_NOT_FOUND'
       | 'WORKER_MODULE_INVALID'
-      | 'CONTROL_MESSAGE_INVALID',
+      | 'CONTROL_MESSAGE_INVALID'
+      | 'CHAT_NOT_WAITING'
+      | 'WAIT_OVER',
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },

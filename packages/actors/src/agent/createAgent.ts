@@ -317,7 +317,7 @@ class ConfiguredAgent implements Agent, ProvidesParticipantProtocol {
       snapshot,
       config.agentName,
       known,
-      (live) => runtimeFor(config, live, middleware, false, config.tokenBudget, inspected, checkpoints),
+      (live, budget) => runtimeFor(config, live, middleware, false, budget ?? config.tokenBudget, inspected, checkpoints),
       {
         snapshotKey: config.snapshotKey,
         startingTools: [...config.tools.keys()],

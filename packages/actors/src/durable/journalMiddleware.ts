@@ -113,10 +113,16 @@ const THROWN = 'agentchart.thrown';
 
 /** The error a recorded failure stands for (a `ToolError` stays one, so the model reads it the same way). */
 function thrownOf(result: unknown): Error | undefined {
-  const info = (result as Record<string, unknown> | null)?.[THROWN] as ErrorInfo | undefined;
-  if (typeof result !== 'object' || result === null || info === undefined) return undefined;
+  if (typeof result !== 'object' || result === null || !Object.hasOwn(result, THROWN)) return undefined;
+  const info = (result as Record<string, unknown>)[THROWN] as Partial<ErrorInfo> | null;
+  if (typeof info !== 'object' || info === null || typeof info.message !== 'string') {
+    // A damaged record (the journal is input): say what is known, never a TypeError of ours.
+    return new ToolError(
+      'This call failed before the run was resumed; its recorded failure is unreadable (a damaged journal entry), so it was not run again.',
+    );
+  }
   if (info.code === 'TOOL_ERROR') return new ToolError(info.message);
   const error = new Error(info.message);
-  error.name = info.name;
+  if (typeof info.name === 'string') error.name = info.name;
   return error;
 }

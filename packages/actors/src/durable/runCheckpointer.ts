@@ -1,9 +1,10 @@
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import { type AgentContext, emptyDraft } from '../agent/machine/agentContext.js';
 import type { RunCheckpoints } from '../agent/machine/runCheckpoints.js';
-import type { PersistedRun } from '../agent/run/runSnapshot.js';
+import { type PersistedRun, type PersistedTokenBudget, persistedTokenBudget } from '../agent/run/runSnapshot.js';
 import type { CheckpointState, PersistedMachine } from '../agent/run/runSnapshotSchema.js';
 import { type SnapshotKey, signSnapshot } from '../agent/run/snapshotSignature.js';
+import type { CheckpointSeal } from './checkpointSeal.js';
 import type { RunWriter } from './runWriter.js';
 
 /** What a checkpoint keeps of the context at the moment it was taken (the step goes on changing its copy). */
@@ -14,6 +15,8 @@ interface FrozenCheckpoint {
   toolChanges: ReturnType<AgentContext['runtime']['liveTools']['changeLog']>;
   data: Omit<AgentContext, 'runtime' | 'sharedState'>;
   sharedStateId: string;
+  /** The run's token budget, as the snapshot keeps it. */
+  maxTokens: PersistedTokenBudget | undefined;
   /** The run's own shared state; absent for a run in a group chat (the chat's is stored with the chat). */
   shared: { values: Record<string, unknown>; version: number } | undefined;
 }
@@ -34,7 +37,7 @@ interface FrozenCheckpoint {
 export function storeCheckpoints(writer: RunWriter, snapshotKey: SnapshotKey | undefined): RunCheckpoints {
   return checkpointHooks((context, value) => {
     const frozen = freezeCheckpoint(context, value);
-    writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', () => checkpointSnapshot(frozen, snapshotKey));
+    writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', (journal) => checkpointSnapshot(frozen, snapshotKey, journal));
   });
 }
 
@@ -60,13 +63,22 @@ export function freezeCheckpoint(context: AgentContext, value: CheckpointState, 
     liveTools: runtime.liveTools.names(),
     toolChanges: runtime.liveTools.changeLog(),
     data,
+    maxTokens: persistedTokenBudget(runtime.tokenBudget),
     sharedStateId: sharedState.persistedId(),
     shared: ownSharedState ? sharedState.persistedContext() : undefined,
   };
 }
 
-/** The stored snapshot of a frozen checkpoint: the format `agent.resume` reads, signed when the agent signs. */
-export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: SnapshotKey | undefined): PersistedRun {
+/**
+ * The stored snapshot of a frozen checkpoint: the format `agent.resume` reads,
+ * signed when the agent signs, with its seal (its row and the `journal`
+ * entries it relies on, see `checkpointSeal.ts`) under the signature.
+ */
+export function checkpointSnapshot(
+  frozen: FrozenCheckpoint,
+  snapshotKey: SnapshotKey | undefined,
+  journal?: CheckpointSeal['journal'],
+): PersistedRun {
   const machine = {
     status: 'active',
     value: frozen.value,
@@ -80,9 +92,14 @@ export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: Snapsh
     runId: frozen.data.runId,
     liveTools: frozen.liveTools,
     ...(frozen.toolChanges.length > 0 ? { toolChanges: frozen.toolChanges } : {}),
+    ...(frozen.maxTokens === undefined ? {} : { maxTokens: frozen.maxTokens }),
     machine: machine as PersistedMachine,
   };
   if (snapshotKey === undefined) return run; // the store writes it as JSON: nothing to normalise first
   // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
-  return signSnapshot({ ...run, machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine }, snapshotKey);
+  const seal: CheckpointSeal | undefined = journal === undefined ? undefined : { row: run.runId, kind: 'run', journal };
+  return signSnapshot(
+    { ...run, ...(seal === undefined ? {} : { seal }), machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine },
+    snapshotKey,
+  );
 }

@@ -1,9 +1,11 @@
 import type { JournalWrite, RunLease, RunStore, StoredRunStatus, ToolCallJournalEntry } from '@agentchart/core';
+import { type CheckpointSeal, JournalChain } from './checkpointSeal.js';
 
 /** A checkpoint waiting to be written: its status, and how to build its JSON (only when it is written). */
 interface PendingCheckpoint {
   status: StoredRunStatus;
-  build: () => unknown;
+  /** Builds the checkpoint, given the journal entries stored by the time it is (for its seal). */
+  build: (journal: CheckpointSeal['journal']) => unknown;
 }
 
 /** What a journal write resolves to once committed. */
@@ -60,15 +62,18 @@ export class RunWriter {
   #chain: Promise<unknown> = Promise.resolve();
   /** The group gathering writes, whose transaction has not started. */
   #open: WriteGroup | undefined;
+  /** The row's journal entries, in order: those there when the writer began (`journaled`), then those it wrote. */
+  readonly #journaled: JournalChain;
 
-  constructor(store: RunStore, lease: () => RunLease, onFailed: (error: unknown) => void) {
+  constructor(store: RunStore, lease: () => RunLease, onFailed: (error: unknown) => void, journaled: Iterable<string> = []) {
     this.#store = store;
     this.lease = lease;
     this.#onFailed = onFailed;
+    this.#journaled = new JournalChain(journaled);
   }
 
   /** Queues a checkpoint: it replaces the one not yet written, and is written soon. */
-  checkpoint(status: StoredRunStatus, build: () => unknown): void {
+  checkpoint(status: StoredRunStatus, build: (journal: CheckpointSeal['journal']) => unknown): void {
     this.#group().checkpoint = { status, build };
   }
 
@@ -132,7 +137,9 @@ export class RunWriter {
   async #commit(group: WriteGroup): Promise<void> {
     try {
       const { checkpoint, journal } = group;
-      const state = checkpoint === undefined ? undefined : { status: checkpoint.status, state: checkpoint.build() };
+      // The entries this transaction starts are stored with its checkpoint: the checkpoint relies on them too.
+      for (const pending of journal) if (pending.write.kind === 'started') this.#journaled.add(pending.write.start.callId);
+      const state = checkpoint === undefined ? undefined : { status: checkpoint.status, state: checkpoint.build(this.#journaled.seal()) };
       const written = await this.#store.writeBatch(this.lease(), {
         ...(state === undefined ? {} : { state }),
         journal: journal.map((pending) => pending.write),

@@ -33,13 +33,20 @@ export class StoreSession {
     leaseMs: number,
     onFailure: (error: unknown) => void,
     journalId?: (runId: string, callId: string) => string,
+    /** The journal's entries when the session begins (a resume's), in order. */
+    journaled: readonly ToolCallJournalEntry[] = [],
   ) {
     this.#store = store;
     this.#leaseMs = leaseMs;
     this.#onFailure = onFailure;
     this.#keeper = { current: () => lease, stop: () => {} };
     this.fail = this.fail.bind(this);
-    this.writer = new RunWriter(store, () => this.#keeper.current(), this.fail);
+    this.writer = new RunWriter(
+      store,
+      () => this.#keeper.current(),
+      this.fail,
+      journaled.map((entry) => entry.callId),
+    );
     this.journal = journalMiddleware({
       store,
       lease: this.writer.lease,

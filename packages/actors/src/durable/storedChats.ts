@@ -10,10 +10,11 @@ import {
 import { toErrorInfo } from '@agentchart/core/internal';
 import { hostname } from 'node:os';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import { type CheckpointSeal, checkOwnId, checkSeal } from './checkpointSeal.js';
 import { newRunId } from '../ids.js';
 import { type ChatInternals, chatInternalsOf } from '../groupChat/chatInternals.js';
 import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
-import type { GroupChatRun, GroupChatRunOptions } from '../groupChat/groupChatTypes.js';
+import type { GroupChatRun, GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
 import { deferredChatRun } from './deferredChatRun.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
 import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.js';
@@ -127,7 +128,21 @@ export async function resumeChatFromStore(
   chatId: string,
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
 ): Promise<DurableChat> {
-  const start = await prepareChatResume(chat, chatId, options);
+  return heldChatResume(chat, chatId, options, nextMacrotask());
+}
+
+/**
+ * `resumeChatFromStore` whose chat starts once `startAfter` resolves (and not
+ * before its promise has resolved): the caller has the chat before its first event.
+ * @internal
+ */
+export async function heldChatResume(
+  chat: GroupChat,
+  chatId: string,
+  options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
+  startAfter: Promise<void>,
+): Promise<DurableChat> {
+  const start = await prepareChatResume(chat, chatId, options, startAfter);
   try {
     return start();
   } catch (error) {
@@ -140,6 +155,7 @@ async function prepareChatResume(
   chat: object,
   chatId: string,
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
+  startAfter?: Promise<void>,
 ): Promise<(() => DurableChat) & { released?: Promise<void> }> {
   const internals = storableChat(chat);
   const { store, owner = defaultOwner(), leaseMs = DEFAULT_LEASE_MS, ...runOptions } = options;
@@ -163,16 +179,22 @@ async function prepareChatResume(
         { runId: chatId, status: stored.status },
       );
     }
-    if (internals.snapshotKey !== undefined) verifySnapshot(stored.state, internals.snapshotKey, 'stored chat');
-    const { signature: _signature, ...unsigned } = stored.state as { signature?: string };
-    const checkpoint = parseChatSnapshot(unsigned, internals.runtime.participants, { checkpoint: true });
-    const { waiting, inDoubt, runId } = withChatInDoubtRequests(checkpoint.waiting, await store.listCalls(chatId), internals.runtime);
+    const journal = await store.listCalls(chatId);
+    const checkpoint = parseChatSnapshot(ownChatCheckpoint(stored.state, chatId, journal, internals.snapshotKey), internals.runtime.participants, {
+      checkpoint: true,
+    });
+    const { waiting, inDoubt, runId } = withChatInDoubtRequests(checkpoint.waiting, journal, internals.runtime);
     const start: (() => DurableChat) & { released?: Promise<void> } = () => {
-      const session = chatSession(store, lease, leaseMs, internals);
+      const session = chatSession(store, lease, leaseMs, internals, journal);
       let run: GroupChatRun;
       try {
         run = internals.start(
-          { ...checkpointStart(checkpoint, waiting, internals.runtime, session.checkpoints), newRunId, checkpoints: session.checkpoints },
+          {
+            ...checkpointStart(checkpoint, waiting, internals.runtime, session.checkpoints),
+            newRunId,
+            checkpoints: session.checkpoints,
+            ...(startAfter === undefined ? {} : { startAfter }),
+          },
           runOptions,
         );
       } catch (error) {
@@ -186,6 +208,20 @@ async function prepareChatResume(
     await store.releaseLease(lease).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The checkpoint stored in chat `chatId`'s row, once it is shown to belong
+ * there (see `ownCheckpoint` in storedRuns.ts): without its signature and seal.
+ */
+function ownChatCheckpoint(state: unknown, chatId: string, journal: readonly ToolCallJournalEntry[], snapshotKey: SnapshotKey | undefined): unknown {
+  const where = { row: chatId, kind: 'chat' as const };
+  if (snapshotKey !== undefined) verifySnapshot(state, snapshotKey, 'stored chat');
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) return state; // parseChatSnapshot says what is wrong with it
+  const { signature: _signature, ...signed } = state as Record<string, unknown>;
+  const checkpoint = snapshotKey === undefined ? signed : checkSeal(signed, where, journal);
+  checkOwnId(checkpoint, 'chatId', where, snapshotKey !== undefined);
+  return checkpoint;
 }
 
 /**
@@ -215,15 +251,17 @@ function storableChat(chat: object): ChatInternals {
  * every speaking agent gets, the checkpoint hooks, and once attached the
  * lease keeper and the end. A lost lease (or a failed write) aborts the chat.
  */
-function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internals: ChatInternals) {
+function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internals: ChatInternals, journaled: readonly ToolCallJournalEntry[] = []) {
   let chat: GroupChatRun | undefined;
-  const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId);
+  const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId, journaled);
   const { writer, journal } = session;
   const key: SnapshotKey | undefined = internals.snapshotKey;
   const { checkpoints, started } = chatStoreHooks((status, state) => {
-    writer.checkpoint(status, () => {
-      const json = JSON.parse(JSON.stringify(state())) as object;
-      return key === undefined ? json : signSnapshot(json, key);
+    writer.checkpoint(status, (entries) => {
+      const json = JSON.parse(JSON.stringify(state())) as GroupChatSnapshot;
+      if (key === undefined) return json;
+      const seal: CheckpointSeal = { row: json.chatId, kind: 'chat', journal: entries };
+      return signSnapshot({ ...json, seal }, key);
     });
   }, journal);
 
@@ -243,4 +281,9 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
     };
   };
   return { checkpoints, checkpointStart: started, attach, failed: () => (session.failure === undefined ? undefined : toErrorInfo(session.failure)) };
+}
+
+/** Resolves after the current macrotask: after every promise continuation queued by then (the caller's `await`). */
+export function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,4 +1,5 @@
 import {
+  type AgentchartError,
   type AnyTool,
   type Message,
   type NewStoredRun,
@@ -18,11 +19,12 @@ import { CHECKPOINTS_OPTION } from '../agent/run/checkpointsOption.js';
 import { deferredAgentRun } from '../agent/run/deferredAgentRun.js';
 import { RUN_ID_OPTION } from '../agent/run/runIdOption.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
-import { signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import { checkOwnId, checkSeal } from './checkpointSeal.js';
 import { newRunId } from '../ids.js';
 import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
 import { StoreSession } from './storeSession.js';
-import { type DurableChat, resumeChatFromStore } from './storedChats.js';
+import { type DurableChat, heldChatResume, nextMacrotask } from './storedChats.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
 import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
 
@@ -124,7 +126,7 @@ async function prepareStoredRun(
     } as RunOptions);
     // The first checkpoint: the input, before the first model call.
     const frozen = freezeCheckpoint(run.actor.getSnapshot().context, 'stepDone');
-    session.writer.checkpoint('running', () => checkpointSnapshot(frozen, agentConfigOf(agent).snapshotKey));
+    session.writer.checkpoint('running', (journal) => checkpointSnapshot(frozen, agentConfigOf(agent).snapshotKey, journal));
     return session.attach(run, []);
   };
 }
@@ -239,9 +241,10 @@ async function prepareResume(
     const journal = await store.listCalls(runId);
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
-    const { snapshot, inDoubt } = withInDoubtRequests(stored.state, journal, known, config.snapshotKey);
+    const checkpoint = ownCheckpoint(stored.state, runId, journal, config.snapshotKey);
+    const { snapshot, inDoubt } = withInDoubtRequests(checkpoint, journal, known, config.snapshotKey);
     const start: (() => DurableRun) & { released?: Promise<void> } = () => {
-      const session = durableSession(store, lease, leaseMs, agent);
+      const session = durableSession(store, lease, leaseMs, agent, journal);
       let run: AgentRun;
       try {
         run = agent.resume(snapshot, {
@@ -270,11 +273,12 @@ async function prepareResume(
  * end. A write refused for a lost lease (or any failed checkpoint write)
  * fails the run with that error: nothing more is executed.
  */
-function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent: Agent) {
+function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent: Agent, journaled: readonly ToolCallJournalEntry[] = []) {
   let run: AgentRun | undefined;
-  const session = new StoreSession(store, lease, leaseMs, (error) => {
+  const onFailure = (error: unknown) => {
     if (run?.actor.getSnapshot().status === 'active') run.actor.send({ type: 'run.fail', error: toErrorInfo(error) });
-  });
+  };
+  const session = new StoreSession(store, lease, leaseMs, onFailure, undefined, journaled);
   const checkpoints = storeCheckpoints(session.writer, agentConfigOf(agent).snapshotKey);
 
   const attach = (attached: AgentRun, inDoubt: readonly ToolCallJournalEntry[]): DurableRun => {
@@ -288,6 +292,33 @@ function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent
     };
   };
   return { writer: session.writer, journal: session.journal, checkpoints, attach };
+}
+
+/**
+ * The checkpoint stored in run `runId`'s row, once it is shown to belong
+ * there: signed, its signature, its seal (this row, the journal entries it
+ * relies on) and its run id are checked (`SNAPSHOT_TAMPERED`), then it is
+ * re-signed without the seal for `agent.resume`; unsigned, its run id must
+ * be the row's (`RUN_SNAPSHOT_INVALID`).
+ */
+function ownCheckpoint(state: unknown, runId: string, journal: readonly ToolCallJournalEntry[], snapshotKey: SnapshotKey | undefined): unknown {
+  const where = { row: runId, kind: 'run' as const };
+  if (snapshotKey !== undefined) verifySnapshot(state, snapshotKey, 'stored run');
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) {
+    throw new RunSnapshotError(
+      'RUN_SNAPSHOT_INVALID',
+      `Stored run "${runId}" holds ${JSON.stringify(state)} where its checkpoint should be: the row is damaged. Nothing ran; restore the row or remove it.`,
+      { runId },
+    );
+  }
+  if (snapshotKey === undefined) {
+    checkOwnId(state as Record<string, unknown>, 'runId', where, false);
+    return state;
+  }
+  const { signature: _signature, ...signed } = state as Record<string, unknown>;
+  const checkpoint = checkSeal(signed, where, journal);
+  checkOwnId(checkpoint, 'runId', where, true);
+  return signSnapshot(checkpoint, snapshotKey);
 }
 
 /**
@@ -310,6 +341,7 @@ export function withInDoubtRequests(
   if (
     context === undefined ||
     !Array.isArray(context.batch?.calls) ||
+    !context.batch.calls.every((call) => typeof call === 'object' && call !== null) ||
     !Array.isArray(context.batch?.outcomes) ||
     !Array.isArray(context.approvals?.requests)
   ) {
@@ -354,7 +386,11 @@ export interface PendingResumes {
   /** The chats resumed. */
   chats: DurableChat[];
   /** Runs and chats another owner holds, of no agent or chat given here, or not resumable. */
-  skipped: { runId: string; reason: string }[];
+  skipped: {
+    runId: string;
+    reason: string /** What refused it (a damaged or refused checkpoint, a lease held elsewhere). */;
+    error?: AgentchartError;
+  }[];
 }
 
 /**
@@ -373,6 +409,9 @@ export async function resumePending(options: StoreOptions & { agents?: readonly 
   const agentsByName = new Map(agents.map((agent) => [agent.name, agent]));
   const chatsByName = new Map(chats.map((chat) => [chat.name, chat]));
   const outcome: PendingResumes = { resumed: [], chats: [], skipped: [] };
+  // The chats start once this resolves: the caller has them before their first event.
+  let release!: () => void;
+  const gathered = new Promise<void>((resolve) => (release = resolve)).then(nextMacrotask);
   for (const summary of await options.store.listUnfinished()) {
     const owner = summary.kind === 'run' ? agentsByName.get(summary.name) : chatsByName.get(summary.name);
     if (owner === undefined) {
@@ -381,12 +420,13 @@ export async function resumePending(options: StoreOptions & { agents?: readonly 
     }
     try {
       if (summary.kind === 'run') outcome.resumed.push(await resumeRunFromStore(owner as Agent, summary.runId, storeOptions));
-      else outcome.chats.push(await resumeChatFromStore(owner as GroupChat, summary.runId, storeOptions));
+      else outcome.chats.push(await heldChatResume(owner as GroupChat, summary.runId, storeOptions, gathered));
     } catch (error) {
       // Held by another owner, or not resumable (created but never checkpointed, or refused): leave it, say why.
       if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError)) throw error;
-      outcome.skipped.push({ runId: summary.runId, reason: error.message });
+      outcome.skipped.push({ runId: summary.runId, reason: error.message, error });
     }
   }
+  release();
   return outcome;
 }

@@ -21,8 +21,12 @@ import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
 import type { ManagerRunActor, ResidentChat } from './residentChat.js';
 
-/** Where a run starts: a new task, saved messages, or a persisted snapshot (`resumedFrom`). */
-export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & { resumedFrom?: GroupChatSnapshot };
+/**
+ * Where a run starts: a new task, saved messages, or a persisted snapshot
+ * (`resumedFrom`). `startAfter` holds the start until it resolves (an awaited
+ * resume: the caller gets the run before its first event).
+ */
+export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & { resumedFrom?: GroupChatSnapshot; startAfter?: Promise<void> };
 
 /**
  * The run's manager (what is per actor; the rest of `startChatRun` is per
@@ -48,7 +52,7 @@ const isControl = (event: ChatEvent): event is ChatControlEvent =>
  */
 export function startChatRun(
   runtime: ChatRuntime,
-  { resumedFrom, ...start }: ChatStart,
+  { resumedFrom, startAfter, ...start }: ChatStart,
   signal: AbortSignal | undefined,
   inspect: InspectOption | undefined,
   resident?: ResidentChat,
@@ -74,7 +78,8 @@ export function startChatRun(
   // Agents with tool sources are loaded before the first turn, and their list changes followed into turns (chatToolSources.ts).
   // (An AbortController is made only for a chat that has some: most chats have none.)
   const loadController = runtime.toolSourceAgents.size === 0 ? undefined : new AbortController();
-  const loading = loadController === undefined ? undefined : loadChatToolSources(runtime, loadController.signal);
+  const loaded = loadController === undefined ? undefined : loadChatToolSources(runtime, loadController.signal);
+  const loading = startAfter === undefined ? loaded : Promise.all([loaded, startAfter]).then(([tools]) => tools);
   let stopFollowing = () => {};
   const root = startRootRun<ChatEvent, GroupChatResult>(actor, {
     bus,
@@ -88,7 +93,7 @@ export function startChatRun(
       : {
           prepare: {
             ready: loading.then((tools) => {
-              stopFollowing = followChatToolSources(runtime, tools, speakingAgent);
+              if (tools !== undefined) stopFollowing = followChatToolSources(runtime, tools, speakingAgent);
             }),
             cancel: () => loadController?.abort(),
           },
@@ -157,9 +162,10 @@ export function startChatRun(
       const nested = waitingNested();
       if (nested !== undefined) toNested(nested);
     };
-    if (notStarted()) queueMicrotask(deliver);
+    if (notStarted()) early.hold(now, event, deliver);
     else deliver();
   };
+  const early = earlyAnswers(bus, notStarted);
 
   const { events$ } = root;
   // Built only when someone observes every run (`observeAllRuns`).
@@ -255,4 +261,38 @@ export function startChatRun(
     return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? speakerRun());
   };
   return { run: handle, transcriptSoFar: transcript };
+}
+
+/**
+ * The answers given to a resumed chat before it has started (its agents'
+ * tool sources may take a while to load): each checked against the wait it
+ * was resumed in, kept, and delivered once the chat has started (after its
+ * first event), each once. The wait takes one answer (a person's turn, a
+ * choice) or one decision per pending call; another is refused.
+ */
+function earlyAnswers(bus: Subject<ChatEvent>, notStarted: () => boolean) {
+  const held: (() => void)[] = [];
+  const answered = new Set<string>();
+  let watching: { unsubscribe(): void } | undefined;
+  const flush = () => {
+    if (notStarted()) return;
+    watching?.unsubscribe();
+    for (const deliver of held.splice(0)) deliver();
+  };
+  return {
+    hold(now: ChatWaiting, event: ChatControlEvent, deliver: () => void) {
+      const key = event.type === 'approval.decide' ? `call:${event.id}` : 'answer';
+      if (answered.has(key)) {
+        if (event.type === 'approval.decide') {
+          throw new ApprovalError(event.id, [], `The call "${event.id}" is already decided: the decision is delivered once the chat has started.`);
+        }
+        throw new ChatNotWaitingError('The wait this chat was resumed in is already answered: the answer is delivered once the chat has started.', {
+          waiting: now,
+        });
+      }
+      answered.add(key);
+      held.push(deliver);
+      watching ??= bus.subscribe({ next: () => queueMicrotask(flush), error: () => {} });
+    },
+  };
 }

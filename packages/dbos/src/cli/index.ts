@@ -5,14 +5,17 @@
  *   agentchart enqueue <chat> <task> [--id CHAT_ID]
  *   agentchart status <chatId> [--json]
  *   agentchart events <chatId>
- *   agentchart approve <chatId> <callId>
- *   agentchart reject <chatId> <callId> [--reason TEXT]
- *   agentchart say <chatId> <text> [--as NAME]
- *   agentchart select <chatId> <speaker>
- *   agentchart record-result <chatId> <callId> <json>
+ *   agentchart approve <chatId> <callId> [--wait N]
+ *   agentchart reject <chatId> <callId> [--reason TEXT] [--wait N]
+ *   agentchart say <chatId> <text> [--as NAME] [--wait N]
+ *   agentchart select <chatId> <speaker> [--wait N]
+ *   agentchart record-result <chatId> <callId> <json> [--wait N]
  *   agentchart recover --executor ID
  *
  * Every command takes `--database URL` (default `DBOS_DATABASE_URL`) and `--queue NAME`.
+ * A decision (approve, reject, say, select, record-result) answers the chat's
+ * current wait, or the one `--wait N` names (the number `status` prints): a
+ * command that answers no current wait exits 1 and sends nothing.
  */
 import { parseArgs } from 'node:util';
 import { type ChatClient, createChatClient } from '../chatClient.js';
@@ -26,11 +29,11 @@ export const DBOS_USAGE = `Durable chats (DBOS on Postgres; --database URL or DB
   agentchart enqueue <chat> <task> [--id CHAT_ID]
   agentchart status <chatId> [--json]
   agentchart events <chatId>
-  agentchart approve <chatId> <callId>
-  agentchart reject <chatId> <callId> [--reason TEXT]
-  agentchart say <chatId> <text> [--as NAME]
-  agentchart select <chatId> <speaker>
-  agentchart record-result <chatId> <callId> <json>
+  agentchart approve <chatId> <callId> [--wait N]
+  agentchart reject <chatId> <callId> [--reason TEXT] [--wait N]
+  agentchart say <chatId> <text> [--as NAME] [--wait N]
+  agentchart select <chatId> <speaker> [--wait N]
+  agentchart record-result <chatId> <callId> <json> [--wait N]
   agentchart recover --executor ID`;
 
 /** True when `command` is one of these subcommands. */
@@ -61,6 +64,7 @@ export async function runDbosCommand(argv: readonly string[], out: (line: string
       id: { type: 'string' },
       reason: { type: 'string' },
       as: { type: 'string' },
+      wait: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -105,9 +109,10 @@ async function clientCommand(
   client: ChatClient,
   command: string | undefined,
   need: (count: number, usage: string) => string[],
-  values: { id?: string; reason?: string; as?: string; json?: boolean; executor?: string },
+  values: { id?: string; reason?: string; as?: string; json?: boolean; executor?: string; wait?: string },
   out: (line: string) => void,
 ): Promise<void> {
+  const decision = values.wait === undefined ? {} : { wait: wholeNumber(values.wait, '--wait') };
   if (command === 'enqueue') {
     const [chat, ...task] = need(2, '<chat> <task> [--id CHAT_ID]');
     out(await client.enqueue(chat as string, task.join(' '), values.id === undefined ? {} : { chatId: values.id }));
@@ -117,7 +122,7 @@ async function clientCommand(
     if (values.json) out(JSON.stringify(status));
     else {
       out(`${status.chatId} (${status.chat ?? '?'}): ${status.status} on ${status.executor ?? '-'}`);
-      if (status.waiting !== null) out(`waiting: ${JSON.stringify(status.waiting)}`);
+      if (status.waiting !== null) out(`waiting (wait ${status.waiting.sequence}): ${JSON.stringify(status.waiting)}`);
       if (status.result !== undefined)
         out(`finished: ${status.result.reason} after ${status.result.rounds} rounds; last: ${status.result.lastMessage ?? ''}`);
       if (status.error !== undefined) out(`failed: ${status.error}`);
@@ -126,26 +131,31 @@ async function clientCommand(
     const [chatId] = need(1, '<chatId>');
     for await (const event of client.events(chatId as string)) out(JSON.stringify(event));
   } else if (command === 'approve') {
-    const [chatId, id] = need(2, '<chatId> <callId>');
-    await client.approve(chatId as string, id as string);
+    const [chatId, id] = need(2, '<chatId> <callId> [--wait N]');
+    const wait = await client.approve(chatId as string, id as string, decision);
+    out(`approved ${id} (wait ${wait} of ${chatId})`);
   } else if (command === 'reject') {
-    const [chatId, id] = need(2, '<chatId> <callId> [--reason TEXT]');
-    await client.reject(chatId as string, id as string, values.reason);
+    const [chatId, id] = need(2, '<chatId> <callId> [--reason TEXT] [--wait N]');
+    const wait = await client.reject(chatId as string, id as string, values.reason, decision);
+    out(`rejected ${id} (wait ${wait} of ${chatId})`);
   } else if (command === 'say') {
-    const [chatId, ...text] = need(2, '<chatId> <text> [--as NAME]');
-    await client.say(chatId as string, text.join(' '), values.as);
+    const [chatId, ...text] = need(2, '<chatId> <text> [--as NAME] [--wait N]');
+    const wait = await client.say(chatId as string, text.join(' '), values.as, decision);
+    out(`said (wait ${wait} of ${chatId})`);
   } else if (command === 'select') {
-    const [chatId, speaker] = need(2, '<chatId> <speaker>');
-    await client.select(chatId as string, speaker as string);
+    const [chatId, speaker] = need(2, '<chatId> <speaker> [--wait N]');
+    const wait = await client.select(chatId as string, speaker as string, decision);
+    out(`selected ${speaker} (wait ${wait} of ${chatId})`);
   } else if (command === 'record-result') {
-    const [chatId, id, json] = need(3, '<chatId> <callId> <json>');
+    const [chatId, id, json] = need(3, '<chatId> <callId> <json> [--wait N]');
     let result: unknown;
     try {
       result = JSON.parse(json as string);
     } catch {
       throw new Error(`The result to record must be JSON (quote a text: '"done"'); got ${json}.`);
     }
-    await client.send(chatId as string, { type: 'record', id: id as string, result });
+    const wait = await client.send(chatId as string, { type: 'record', id: id as string, result, ...decision });
+    out(`recorded the result of ${id} (wait ${wait} of ${chatId})`);
   } else if (command === 'recover') {
     if (values.executor === undefined) throw new Error('Usage: agentchart recover --executor ID (a worker that is gone for good).');
     const ids = await client.recoverExecutor(values.executor);

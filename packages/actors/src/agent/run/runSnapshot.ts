@@ -1,4 +1,4 @@
-import { type AnyTool, RunSnapshotError } from '@agentchart/core';
+import { type AnyTool, RunSnapshotError, type TokenBudget, tokenBudget } from '@agentchart/core';
 import { setOwn } from '@agentchart/core/internal';
 import type { Actor, SnapshotFrom } from 'xstate';
 import type { z } from 'zod';
@@ -28,6 +28,8 @@ export interface PersistedRun {
   liveTools: string[];
   /** The changes that led from the agent's tools to `liveTools` (absent when there were none). */
   toolChanges?: ToolListChangeRecord[];
+  /** The run's own token budget (its finite caps), when it has one: a resumed run keeps it. */
+  maxTokens?: PersistedTokenBudget;
   /** The XState persisted snapshot of the agent machine, `context.runtime` left out. */
   machine: PersistedMachine;
   /** `hmac-sha256:…` of everything else, when the agent has a `snapshotKey`. */
@@ -94,7 +96,19 @@ export function persistRun(actor: Actor<typeof agentMachine>): PersistedRun {
   };
   const changes = runtime.liveTools.changeLog();
   if (changes.length > 0) run.toolChanges = changes;
+  const maxTokens = persistedTokenBudget(runtime.tokenBudget);
+  if (maxTokens !== undefined) run.maxTokens = maxTokens;
   return runtime.snapshotKey === undefined ? run : signSnapshot(run, runtime.snapshotKey);
+}
+
+/** A token budget as JSON: its finite caps only. */
+export type PersistedTokenBudget = { total?: number; input?: number; output?: number };
+
+/** The finite caps of `budget` (none: `undefined`), as a snapshot keeps them. */
+export function persistedTokenBudget(budget: TokenBudget | undefined): PersistedTokenBudget | undefined {
+  if (budget === undefined) return undefined;
+  const caps = Object.entries(budget).filter(([, cap]) => Number.isFinite(cap));
+  return caps.length === 0 ? undefined : (Object.fromEntries(caps) as PersistedTokenBudget);
 }
 
 /**
@@ -111,7 +125,7 @@ export function restoreRun(
   value: unknown,
   agentName: string,
   knownTools: ReadonlyMap<string, AnyTool>,
-  makeRuntime: (liveTools: AnyTool[]) => AgentRuntime,
+  makeRuntime: (liveTools: AnyTool[], budget: TokenBudget | undefined) => AgentRuntime,
   options: RestoreOptions = {},
 ): { runId: string; snapshot: SnapshotFrom<typeof agentMachine>; resumeAt: ResumePoint } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -166,7 +180,7 @@ export function restoreRun(
     checkLiveTools(persisted.liveTools, persisted.toolChanges ?? [], options.startingTools, options.vouchedTools ?? new Set(), data);
   }
   const liveTools = persisted.liveTools.map((name) => knownTools.get(name) as AnyTool);
-  const runtime = makeRuntime(liveTools);
+  const runtime = makeRuntime(liveTools, tokenBudget(persisted.maxTokens, 'the persisted run (maxTokens)'));
   checkRunSnapshot(
     data,
     {

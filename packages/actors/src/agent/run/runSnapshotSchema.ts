@@ -124,6 +124,10 @@ export const PersistedRunSchema = z.strictObject({
   liveTools: z.array(z.string().min(1)),
   /** How the live tools came to differ from the agent's: each change, by a call id or `source:<name>` (absent when none). */
   toolChanges: z.array(z.strictObject({ by: z.string().min(1), added: z.array(z.string().min(1)), removed: z.array(z.string().min(1)) })).optional(),
+  /** The run's own token budget (finite caps), kept across a resume. */
+  maxTokens: z
+    .strictObject({ total: z.number().positive().optional(), input: z.number().positive().optional(), output: z.number().positive().optional() })
+    .optional(),
   machine: PersistedMachineSchema,
   signature: z.string().optional(),
 });
