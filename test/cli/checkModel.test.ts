@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,11 +62,35 @@ describe('agentchart check-model', () => {
     expect(stdout).toMatch(/overall\s+13\/14\s+93%/);
   });
 
-  it('says what is wrong with the flags', async () => {
+  it('says what is wrong with the flags in one line, exit 2', async () => {
     const failed = await checkModel('--provider', 'ollama').catch((error: { code: number; stderr: string }) => error);
-    expect(failed).toMatchObject({ code: 2 });
-    expect((failed as { stderr: string }).stderr).toContain('agentchart check-model: --model names the model as the server knows it, e.g. qwen3:8b.');
+    expect(failed).toMatchObject({
+      code: 2,
+      stderr: 'agentchart check-model: --model names the model as the server knows it, e.g. qwen3:8b. See agentchart check-model --help.\n',
+    });
     const unknown = await checkModel('--provider', 'ollama', '--model', 'x', '--bogus').catch((error: { code: number; stderr: string }) => error);
-    expect((unknown as { stderr: string }).stderr).toContain("Unknown option '--bogus'");
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^agentchart check-model: unknown option --bogus; did you mean --[\w-]+\? /),
+    });
+  });
+
+  it('stops at the first connection failure with the connection error and exit 1, without a report card', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const failed = await checkModel('--provider', 'openai', '--model', 'qwen3-8b', '--base-url', `http://127.0.0.1:${port}/v1`, '--tries', '3').catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect((failed as { stderr: string }).stderr).toMatch(
+      new RegExp(
+        `^agentchart check-model: stopped at the first connection failure: .*127\\.0\\.0\\.1:${port}.* Start the server, or give its address with --base-url\\.\\n$`,
+      ),
+    );
+    expect((failed as { stderr: string }).stderr).not.toContain('MODEL_CONNECTION_FAILED');
   });
 });

@@ -33,9 +33,11 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (entry === undefined) {
-    const nearest = nearestName(name.replace(/^-+/, ''), Object.keys(COMMANDS));
-    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
-    process.stderr.write(`agentchart: ${what}${nearest === undefined ? '' : `; did you mean ${nearest}?`} (agentchart --help lists them)\n`);
+    const option = name.startsWith('-');
+    const what = option
+      ? `unknown option ${name}; did you mean --help?`
+      : `unknown command "${name}"; did you mean ${nearestName(name, Object.keys(COMMANDS))}?`;
+    process.stderr.write(`agentchart: ${what} (agentchart --help lists the commands)\n`);
     return EXIT.usage;
   }
   const context: CommandContext = { examples: options.examples, loadsTypeScript: options.loadsTypeScript ?? false };

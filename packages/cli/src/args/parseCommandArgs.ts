@@ -5,6 +5,8 @@ import { nearestName } from './nearestName.js';
 /** The options of a command, as `node:util`'s `parseArgs` takes them. */
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
 
+const COUNT = ['no arguments', 'one argument', 'two arguments'];
+
 /** A parsed command line: option values by name and the positional arguments. */
 export interface ParsedArgs {
   values: Record<string, string | boolean | undefined>;
@@ -42,7 +44,7 @@ export function parseCommandArgs(args: readonly string[], spec: ArgsSpec): Parse
   if (parsed.positionals.length < min) throw new UsageError(`${spec.command} needs ${missing ?? 'more arguments'}; see ${spec.command} --help.`);
   if (parsed.positionals.length > max) {
     const extra = parsed.positionals.slice(max).join(' ');
-    throw new UsageError(`${spec.command} takes ${max === 0 ? 'no arguments' : `at most ${max}`}, not also "${extra}"; see ${spec.command} --help.`);
+    throw new UsageError(`${spec.command} takes ${COUNT[max] ?? max}, not also "${extra}"; see ${spec.command} --help.`);
   }
   return parsed;
 }

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { graphToMermaid, renderGraphToSvg } from '@agentchart/inspect';
 import type { CommandContext } from '../command.js';
+import { UsageError } from '../cliErrors.js';
 import { type NamedGraph, collectDiagrams } from './collectDiagrams.js';
 
 const FORMATS = ['mermaid', 'svg', 'json'] as const;
@@ -17,7 +18,7 @@ export async function diagramCommand(
   context: CommandContext,
 ): Promise<void> {
   const format = (options.format ?? 'mermaid') as Format;
-  if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}; got "${format}".`);
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${format}".`);
   let graphs = await collectDiagrams(target, context);
   if (options.machine !== undefined) {
     graphs = graphs.filter((entry) => entry.key === options.machine);

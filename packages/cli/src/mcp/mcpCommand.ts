@@ -11,6 +11,7 @@ import type { Agent, GroupChat } from '@agentchart/actors';
 import { serveMcp } from '@agentchart/mcp';
 import type { ParsedArgs } from '../args/parseCommandArgs.js';
 import type { CommandContext } from '../command.js';
+import { UsageError } from '../cliErrors.js';
 import { prepareToImport } from '../watch/loadTypeScript.js';
 
 /** What a served module exports. */
@@ -47,7 +48,7 @@ export async function mcpServeCommand({ values }: ParsedArgs, context: CommandCo
     return;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number; got ${values.port}.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; got ${values.port}.`);
   const { host, path } = values as { host?: string; path?: string };
   const listener = await server.serveHttp({ port, ...(host ? { host } : {}), ...(path ? { path } : {}) });
   console.error(`agentchart: serving ${server.toolNames.join(', ')} at ${listener.url}`);

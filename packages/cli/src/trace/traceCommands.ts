@@ -28,7 +28,7 @@ export async function recordCommand(target: string, options: { out?: string | un
   if (runs === 0) {
     rmSync(out, { force: true });
     throw new Error(
-      `${target} ran to its end without starting an agent run or a group chat, so there is no trace. Does its top level await a run (\`await agent.run(…).result\`, \`await chat.run(…).result\`)?`,
+      `${target} ran to its end without starting an agent run or a group chat, so there is no trace. Does its top level await its runs (\`await agent.run(…).result\`)? Does it import an @agentchart/actors older than the CLI's?`,
     );
   }
   console.error(

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { replayTrace, readTraceFile, startViewServer } from '@agentchart/inspect';
 import type { CommandContext } from '../command.js';
+import { UsageError } from '../cliErrors.js';
 import { notAScript, resolveScript } from '../watch/resolveScript.js';
 import { watchModule } from '../watch/watchModule.js';
 
@@ -20,9 +21,9 @@ export async function viewCommand(
 ): Promise<void> {
   const port = options.port === undefined ? undefined : Number(options.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
-    throw new Error(`--port must be a port number; got "${options.port}".`);
+    throw new UsageError(`--port must be a port number; got "${options.port}".`);
   const speed = options.speed === undefined ? 1 : Number(options.speed);
-  if (!(speed >= 0)) throw new Error(`--speed must be 0 (at once) or a positive factor; got "${options.speed}".`);
+  if (!(speed >= 0)) throw new UsageError(`--speed must be 0 (at once) or a positive factor; got "${options.speed}".`);
 
   const isTrace = target.endsWith('.ndjson');
   const moduleUrl = isTrace ? undefined : resolveScript(target, context.examples);
