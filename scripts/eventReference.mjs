@@ -159,7 +159,13 @@ function eventSection(title, events, common) {
     '',
     `Every one has \`type\` and ${common.map((name) => `\`${name}\``).join(' and ')}; the tables list the other fields.`,
     '',
-    ...events.flatMap((event) => [`### \`${event.type}\``, '', ...(event.doc ? [event.doc, ''] : []), fieldTable(event.fields, ['type', ...common]), '']),
+    ...events.flatMap((event) => [
+      `### \`${event.type}\``,
+      '',
+      ...(event.doc ? [event.doc, ''] : []),
+      fieldTable(event.fields, ['type', ...common]),
+      '',
+    ]),
   ];
 }
 

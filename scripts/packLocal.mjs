@@ -19,4 +19,6 @@ for (const dir of publishablePackageDirs()) {
 }
 const tarballs = readdirSync(folder).filter((file) => file.endsWith('.tgz'));
 const shown = relative(process.cwd(), folder) || '.';
-console.log(`${tarballs.length} packages packed into ${shown}:\n  ${tarballs.join('\n  ')}\n\nIn your project: npm install ${join(shown, '*.tgz')} zod`);
+console.log(
+  `${tarballs.length} packages packed into ${shown}:\n  ${tarballs.join('\n  ')}\n\nIn your project: npm install ${join(shown, '*.tgz')} zod`,
+);

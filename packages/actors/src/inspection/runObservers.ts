@@ -31,7 +31,9 @@ export interface RunObserver {
  * `agentchart record` sees the runs of a script that imports another copy.
  */
 const REGISTRY = Symbol.for('agentchart.runObservers');
-const observers: Set<RunObserver> = ((globalThis as { [REGISTRY]?: Set<RunObserver> })[REGISTRY] ??= new Set<RunObserver>());
+const registry = globalThis as { [REGISTRY]?: Set<RunObserver> };
+registry[REGISTRY] ??= new Set<RunObserver>();
+const observers: Set<RunObserver> = registry[REGISTRY];
 
 /**
  * Observes every run this process starts, without touching the code that
