@@ -199,7 +199,7 @@ describe('a consumer outside the workspace', () => {
       expect(unreachable.code).toBe(1);
       expect(unreachable.stdout).toBe('');
       expect(unreachable.stderr).toBe(
-        `agentchart check-model: stopped at the first connection failure: Cannot reach Ollama at http://127.0.0.1:${port} (connection refused). Start the server, or give its address with --host.\n`,
+        `agentchart check-model: stopped at the first connection failure: Cannot reach Ollama at http://127.0.0.1:${port} (connection refused). Start Ollama (\`ollama serve\`, or open the Ollama app), or point \`host\` / OLLAMA_HOST at the machine where it runs.\n`,
       );
       show(`check-model --provider ollama --model qwen3:8b --host http://127.0.0.1:${port}`, `${unreachable.stderr}(exit ${unreachable.code})`);
 

@@ -59,10 +59,7 @@ export async function checkModelCommand(
     card = await runCheckModel({ model, server, tries: Number(values.tries) });
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'MODEL_CONNECTION_FAILED') throw error;
-    const where = values.provider === 'ollama' ? '--host' : '--base-url';
-    throw new Error(
-      `agentchart check-model: stopped at the first connection failure: ${(error as Error).message} Start the server, or give its address with ${where}.`,
-    );
+    throw new Error(`agentchart check-model: stopped at the first connection failure: ${(error as Error).message}`);
   }
   out(formatReportCard(card));
   if (typeof values.out === 'string') {
