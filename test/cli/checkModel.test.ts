@@ -18,8 +18,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'agentchart-check-model-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('agentchart check-model', () => {
-  let server: WireServer;
-  afterEach(() => server.close());
+  let server: WireServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
 
   it('runs every scenario against a fake Ollama (a thinking model on 0.33), prints the report card and writes it as JSON', async () => {
     server = await startOllamaServer({ version: '0.33.0', thinkingModel: true });
