@@ -28,6 +28,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]',
     load: async () => (await import('./commands/mcp.js')).mcp,
   },
+  a2a: {
+    summary: 'a2a serve --module <file> [--port N] [--host 127.0.0.1] [--store <sqlite file>] [--owner <name>]',
+    load: async () => (await import('./commands/a2a.js')).a2a,
+  },
   worker: { summary: 'worker --module <file> [--executor ID] [--concurrency N] […]', load: durable('worker') },
   enqueue: { summary: 'enqueue <chat> <task> [--id CHAT_ID]', load: durable('enqueue') },
   status: { summary: 'status <chatId> [--json]', load: durable('status') },
