@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,40 @@ describe('agentchart CLI', () => {
     expect(timeline).toContain('⛔ researcher: answer refused (the first tool call must be one of: search)');
     expect(timeline).toContain('⚙ toolRules: after:read → done');
     expect(timeline).toContain('■ researcher finished: terminal-tool');
+  });
+
+  it("records a user's script whose runs use its own copy of @agentchart/actors, not the CLI's", async () => {
+    // A project inside the workspace (so its other imports resolve) with a second copy of actors in its node_modules.
+    const project = join(root, 'node_modules/.cache/agentchart-cli-own-copy');
+    rmSync(project, { recursive: true, force: true });
+    const copy = join(project, 'node_modules/@agentchart/actors');
+    mkdirSync(copy, { recursive: true });
+    cpSync(join(root, 'packages/actors/src'), join(copy, 'src'), { recursive: true });
+    cpSync(join(root, 'packages/actors/package.json'), join(copy, 'package.json'));
+    writeFileSync(
+      join(project, 'app.mjs'),
+      [
+        "import { createAgent } from '@agentchart/actors';",
+        "import { scriptedModel } from '@agentchart/providers';",
+        "console.log('own copy:', import.meta.resolve('@agentchart/actors').includes('agentchart-cli-own-copy'));",
+        "const result = await createAgent({ name: 'mine', model: scriptedModel([{ text: 'From my copy.' }]) }).run('Hi').result;",
+        'console.log(result.text);',
+      ].join('\n'),
+    );
+    try {
+      const out = join(scratch, 'own-copy.trace.ndjson');
+      const { stdout, stderr } = await exec('record', join(project, 'app.mjs'), '--out', out);
+      expect(stdout).toBe('');
+      expect(stderr.split('\n').slice(0, 3)).toEqual([
+        'own copy: true',
+        'From my copy.',
+        `trace of 1 run written to ${out}: read it with \`agentchart trace\`, watch it with \`agentchart view\``,
+      ]);
+      const timeline = await run('trace', out);
+      expect(timeline).toContain('mine finished: completed');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('serves a trace in the live view on 127.0.0.1', async () => {

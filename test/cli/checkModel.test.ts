@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startOllamaServer } from '../providers/wire/ollamaWire.js';
 import { startOpenAIServer } from '../providers/wire/openaiWire.js';
-import type { WireServer, WireTurn } from '../providers/wire/wireServer.js';
+import type { WireServer } from '../providers/wire/wireServer.js';
+import { twoTriesOfEveryScenario } from './checkModelTurns.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'packages/examples/bin/agentchart.mjs');
@@ -15,52 +17,12 @@ const checkModel = (...args: string[]) => promisify(execFile)('node', [bin, 'che
 const scratch = mkdtempSync(join(tmpdir(), 'agentchart-check-model-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const call = (name: string, args: Record<string, unknown>) => JSON.stringify({ name, arguments: args });
-const usage = { input: 120, output: 12 };
-
-/**
- * What a good model on the fake server answers, scenario by scenario, for
- * two tries each: forced steps as the JSON the grammar produces, other
- * calls as native calls. The second parallel try calls one city per reply
- * (a fail), and the first is preceded by a parser-error line (recovered
- * within the step).
- */
-function twoTriesOfEveryScenario(): WireTurn[] {
-  const twice = (...turns: WireTurn[]) => [...turns, ...turns];
-  const weather = (city: string, id: string) => ({ name: 'get_weather', arguments: { city }, id });
-  return [
-    ...twice({ text: [call('multiply', { a: 6, b: 7 })], unconstrained: { text: ['Six times seven is 42.'] }, usage }, { text: ['42.'], usage }),
-    ...twice(
-      { text: [call('get_time', { city: 'Lisbon' })], unconstrained: { text: ['Lisbon is sunny.'] }, usage },
-      { text: ['It is 14:05 in Lisbon.'], usage },
-    ),
-    ...twice(
-      { text: [call('start_ticket', {})], usage },
-      { text: [call('classify_ticket', { category: 'billing' })], usage },
-      { text: [call('close_ticket', { summary: 'Double charge refunded.' })], usage },
-    ),
-    { parserError: 'failed to parse JSON: unexpected end of JSON input' },
-    { toolCalls: [weather('Lisbon', 'call_l1'), weather('Porto', 'call_p1')], usage },
-    { text: ['Both sunny.'], usage },
-    { toolCalls: [weather('Lisbon', 'call_l2')], usage },
-    { toolCalls: [weather('Porto', 'call_p2')], usage },
-    { text: ['Both sunny.'], usage },
-    ...twice(
-      { toolCalls: [weather('Lisbon', 'call_m1')], usage },
-      { toolCalls: [weather('Lisbon', 'call_m2')], usage },
-      { text: ['Sunny, 21 °C.'], usage },
-    ),
-    ...twice({ text: ['{"city":"Lisbon","country":"Portugal"}'], usage }),
-    ...twice(
-      { toolCalls: [{ name: 'read_log', arguments: {}, id: 'call_log' }], usage },
-      { text: ['The error code is 7319.'], usage: { input: 4100, output: 9 } },
-    ),
-  ];
-}
-
 describe('agentchart check-model', () => {
-  let server: WireServer;
-  afterEach(() => server.close());
+  let server: WireServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
 
   it('runs every scenario against a fake Ollama (a thinking model on 0.33), prints the report card and writes it as JSON', async () => {
     server = await startOllamaServer({ version: '0.33.0', thinkingModel: true });
@@ -103,11 +65,33 @@ describe('agentchart check-model', () => {
     expect(stdout).toMatch(/overall\s+13\/14\s+93%/);
   });
 
-  it('says what is wrong with the flags', async () => {
+  it('says what is wrong with the flags in one line, exit 2', async () => {
     const failed = await checkModel('--provider', 'ollama').catch((error: { code: number; stderr: string }) => error);
-    expect(failed).toMatchObject({ code: 2 });
-    expect((failed as { stderr: string }).stderr).toContain('agentchart check-model: --model names the model as the server knows it, e.g. qwen3:8b.');
+    expect(failed).toMatchObject({
+      code: 2,
+      stderr: 'agentchart check-model: --model names the model as the server knows it, e.g. qwen3:8b. See agentchart check-model --help.\n',
+    });
     const unknown = await checkModel('--provider', 'ollama', '--model', 'x', '--bogus').catch((error: { code: number; stderr: string }) => error);
-    expect((unknown as { stderr: string }).stderr).toContain("Unknown option '--bogus'");
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^agentchart check-model: unknown option --bogus; did you mean --[\w-]+\? /),
+    });
+  });
+
+  it('stops at the first connection failure with the connection error and exit 1, without a report card', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const failed = await checkModel('--provider', 'openai', '--model', 'qwen3-8b', '--base-url', `http://127.0.0.1:${port}/v1`, '--tries', '3').catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect((failed as { stderr: string }).stderr).toMatch(
+      new RegExp(`^agentchart check-model: stopped at the first connection failure: .*127\\.0\\.0\\.1:${port}.*\\n$`),
+    );
+    expect((failed as { stderr: string }).stderr).not.toContain('MODEL_CONNECTION_FAILED');
   });
 });

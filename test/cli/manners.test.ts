@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MissingPackageError } from '../../packages/cli/src/cliErrors.js';
+import { loadOptional } from '../../packages/cli/src/loadOptional.js';
 
-/** How the command-line entry points treat a person who mistypes: usage and exit 1, never a stack. */
+/** How the command-line entry points treat a person who mistypes: one line and exit 2, never a stack; --help everywhere. */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'packages/examples/bin/agentchart.mjs');
 const scratch = mkdtempSync(join(tmpdir(), 'agentchart-manners-'));
@@ -31,41 +33,118 @@ const agentchart = (args: string[], options?: { cwd?: string; env?: NodeJS.Proce
 const tsx = (script: string, args: string[], env?: NodeJS.ProcessEnv) => run(['--import', 'tsx', join(root, script), ...args], { env });
 
 const USAGE_LINES = {
-  diagram: 'Usage: agentchart diagram <file|example> [--format mermaid|svg|json] [--machine KEY] [--out PATH]',
+  diagram: 'Usage: agentchart diagram <file|script> [--format mermaid|svg|json] [--machine KEY] [--out PATH]',
   trace: 'Usage: agentchart trace <trace.ndjson> [--verbose]',
-  record: 'Usage: agentchart record <example|script> [--out FILE]',
-  view: 'Usage: agentchart view <trace.ndjson|example> [--port N] [--speed N] [--now]',
+  record: 'Usage: agentchart record <script> [--out FILE]',
+  view: 'Usage: agentchart view <trace.ndjson|script> [--port N] [--speed N] [--now]',
+  'check-model': 'Usage:',
+  mcp: 'Usage: agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]',
+  'mcp serve': 'Usage: agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]',
+  worker: 'Usage: agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS]',
+  enqueue: 'Usage: agentchart enqueue <chat> <task> [--id CHAT_ID]',
+  status: 'Usage: agentchart status <chatId> [--json]',
+  events: 'Usage: agentchart events <chatId>',
+  approve: 'Usage: agentchart approve <chatId> <callId>',
+  reject: 'Usage: agentchart reject <chatId> <callId> [--reason TEXT]',
+  say: 'Usage: agentchart say <chatId> <text> [--as NAME]',
+  select: 'Usage: agentchart select <chatId> <speaker>',
+  'record-result': 'Usage: agentchart record-result <chatId> <callId> <json>',
+  recover: 'Usage: agentchart recover --executor ID',
 };
 
 describe('agentchart CLI manners', () => {
-  it('prints the usage and exits 1 on an unknown flag, without a stack trace', async () => {
-    const outcome = await agentchart(['diagram', 'research-rules', '--colour', 'red']);
-    expect(outcome.code).toBe(1);
-    expect(outcome.stdout).toBe('');
-    expect(outcome.stderr).toMatch(/^agentchart: Unknown option '--colour'\./);
-    expect(outcome.stderr).toContain(USAGE_LINES.diagram);
-    expect(outcome.stderr).not.toMatch(/\n\s+at /);
-    expect(outcome.stderr).not.toContain('ERR_PARSE_ARGS');
-
-    const first = await agentchart(['--colour']);
-    expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(/^agentchart: Unknown option '--colour'\.\n\nUsage:\n {2}agentchart diagram/);
+  it('answers an unknown option with one line naming the nearest valid option, exit 2, no stack and no internal code', async () => {
+    expect(await agentchart(['diagram', 'research-rules', '--fromat', 'svg'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'agentchart diagram: unknown option --fromat; did you mean --format? (agentchart diagram --help lists them)\n',
+    });
+    expect(await agentchart(['status', 'chat_1', '--jsn'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'agentchart status: unknown option --jsn; did you mean --json? (agentchart status --help lists them)\n',
+    });
+    expect(await agentchart(['mcp', 'serve', '--modul', 'team.ts'])).toMatchObject({
+      code: 2,
+      stderr: 'agentchart mcp serve: unknown option --modul; did you mean --module? (agentchart mcp serve --help lists them)\n',
+    });
+    expect(await agentchart(['check-model', '--provider', 'ollama', '--model', 'x', '--trys', '2'])).toMatchObject({
+      code: 2,
+      stderr: 'agentchart check-model: unknown option --trys; did you mean --tries? (agentchart check-model --help lists them)\n',
+    });
+    expect(await agentchart(['--colour'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'agentchart: unknown option --colour; did you mean --help? (agentchart --help lists the commands)\n',
+    });
   });
 
-  it.each(Object.entries(USAGE_LINES))('answers --help on %s with its usage, exit 0', async (command, line) => {
-    const outcome = await agentchart([command, '--help']);
+  it.each(Object.entries(USAGE_LINES))('answers --help on %s with its usage on stdout, exit 0', async (command, line) => {
+    const outcome = await agentchart([...command.split(' '), command === 'trace' ? '-h' : '--help']);
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
     expect(outcome.stdout.split('\n')[0]).toBe(line);
   });
 
-  it('exits 1 with the usage on an unknown command or a missing target', async () => {
-    const unknown = await agentchart(['draw', 'x']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^agentchart: Unknown command "draw"\.\n\nUsage:/);
-    const missing = await agentchart(['trace']);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr.startsWith(`agentchart: agentchart trace needs a file or an example name.\n\n${USAGE_LINES.trace}\n\nExamples: `)).toBe(
-      true,
+  it('lists every command on --help (exit 0); alone it prints the same on stderr and exits 2', async () => {
+    const help = await agentchart(['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    for (const command of Object.keys(USAGE_LINES)) expect(help.stdout).toContain(`\n  agentchart ${command} `);
+    expect(help.stdout).toContain('Exit codes: 0 done, 1 failed, 2 wrong command line.');
+    expect(await agentchart([])).toEqual({ code: 2, stdout: '', stderr: help.stdout });
+  });
+
+  it('exits 2 with one line on an unknown command, subcommand, a missing target or a bad option value', async () => {
+    expect(await agentchart(['diagrm', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'agentchart: unknown command "diagrm"; did you mean diagram? (agentchart --help lists the commands)\n',
+    });
+    expect(await agentchart(['trace'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'agentchart trace needs a trace file (.ndjson); see agentchart trace --help.\n',
+    });
+    expect(await agentchart(['trace', 'a.ndjson', 'b.ndjson'])).toMatchObject({
+      code: 2,
+      stderr: 'agentchart trace takes one argument, not also "b.ndjson"; see agentchart trace --help.\n',
+    });
+    expect(await agentchart(['mcp', 'start'])).toMatchObject({
+      code: 2,
+      stderr: 'agentchart mcp: unknown subcommand "start"; did you mean serve? (agentchart mcp --help)\n',
+    });
+    expect(await agentchart(['mcp', 'serve'])).toMatchObject({
+      code: 2,
+      stderr: 'agentchart mcp serve needs --module <file>; see agentchart mcp serve --help.\n',
+    });
+    expect(await agentchart(['diagram', 'research-rules', '--format', 'png'])).toMatchObject({
+      code: 2,
+      stderr: 'agentchart diagram: --format must be one of mermaid, svg, json; got "png".\n',
+    });
+    expect(await agentchart(['enqueue', 'team'])).toMatchObject({
+      code: 2,
+      stderr: 'agentchart enqueue: Usage: agentchart enqueue <chat> <task> [--id CHAT_ID]\n',
+    });
+  });
+
+  it('fails (exit 1) when a script starts no run, and leaves no empty trace', async () => {
+    const script = join(scratch, 'quiet.mjs');
+    writeFileSync(script, "console.log('no agents here');\n");
+    const out = join(scratch, 'quiet.trace.ndjson');
+    const outcome = await agentchart(['record', script, '--out', out]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toBe(
+      `no agents here\nagentchart record: ${script} ran to its end without starting an agent run or a group chat, so there is no trace. Does its top level await its runs (\`await agent.run(…).result\`)? Does it import an @agentchart/actors older than the CLI's?\n`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('says which package to install when a command needs an optional one that is missing', async () => {
+    const missing = '@agentchart/not-installed';
+    await expect(loadOptional(() => import(/* @vite-ignore */ missing), missing, 'agentchart frobnicate')).rejects.toThrow(
+      new MissingPackageError(missing, 'agentchart frobnicate'),
+    );
+    expect(new MissingPackageError('@agentchart/inspect', 'agentchart diagram').message).toBe(
+      'agentchart diagram needs @agentchart/inspect, which is not installed: npm install @agentchart/inspect',
     );
   });
 

@@ -1,10 +1,13 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { twoTriesOfEveryScenario } from '../cli/checkModelTurns.js';
+import { startOpenAIServer } from '../providers/wire/openaiWire.js';
 
 /**
  * A user outside the workspace: the publishable packages are built, packed once,
@@ -25,9 +28,9 @@ const packageNames = packageDirs.map((dir) => (JSON.parse(readFileSync(join(dir,
 /** The environment without what a running pnpm script adds (npm_config_*, npm_package_*), so npm and npx behave as for a user. */
 const userEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
 
-async function run(command: string, args: string[], cwd: string, timeout = 5 * MINUTES) {
+async function run(command: string, args: string[], cwd: string, timeout = 5 * MINUTES, env: NodeJS.ProcessEnv = userEnv) {
   try {
-    return await promisify(execFile)(command, args, { cwd, env: userEnv, timeout, maxBuffer: 16 * 1024 * 1024 });
+    return await promisify(execFile)(command, args, { cwd, env, timeout, maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
     const failure = error as Error & { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`);
@@ -61,11 +64,56 @@ afterAll(() => {
 
 const app = () => join(work, 'app');
 
+/** The environment whose `node` (and so `npx` and the `agentchart` bin) is Node `major`: the test's own for 20, else npx's node@major. */
+async function nodeEnv(major: string): Promise<NodeJS.ProcessEnv> {
+  const execPath =
+    major === '20' ? process.execPath : (await run('npx', ['--yes', `node@${major}`, '-p', 'process.execPath'], work, 10 * MINUTES)).stdout.trim();
+  return { ...userEnv, PATH: `${dirname(execPath)}:${userEnv.PATH ?? ''}` };
+}
+
+/** Runs the installed `agentchart` through npx, as a user types it; resolves with its exit code and output. */
+function agentchart(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile('npx', ['agentchart', ...args], { cwd: app(), env, timeout: 2 * MINUTES }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
 const EXPECTED_SCRIPT_OUTPUT = [
   'agent: terminal-tool; answer: Three hearts.; calls: answer (refused by init), search, answer',
   'chat: terminate-message; rounds: 2; last: critic',
   'openapi tools: getPet(petId)',
 ];
+
+/** Starts `agentchart view` on a trace, fetches the page at the address it prints, and stops it. */
+async function viewPage(trace: string, env: NodeJS.ProcessEnv): Promise<{ banner: string; page: string }> {
+  // Its own process group, so stopping it stops npx and the command npx started.
+  const child = spawn('npx', ['agentchart', 'view', trace, '--port', '0', '--now'], { cwd: app(), env, detached: true });
+  try {
+    const banner = await new Promise<string>((resolve, reject) => {
+      let printed = '';
+      child.stdout.on('data', (data: Buffer) => {
+        printed += data.toString();
+        const line = printed.split('\n').find((text) => /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{24}\//.test(text));
+        if (line) resolve(line);
+      });
+      child.once('exit', (code) => reject(new Error(`agentchart view exited with ${code}: ${printed}`)));
+    });
+    const url = /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{24}\//.exec(banner)?.[0] as string;
+    return { banner: banner.replace(/:\d+\/[A-Za-z0-9_-]{24}\//, ':<port>/<token>/'), page: await (await fetch(url)).text() };
+  } finally {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  }
+}
 
 describe('a consumer outside the workspace', () => {
   it('ships built JavaScript, declarations, maps, the licence and the README, and no TypeScript sources', async () => {
@@ -80,6 +128,7 @@ describe('a consumer outside the workspace', () => {
       expect(files).toContain('package/dist/index.js.map');
       expect(files).toContain('package/dist/index.d.ts');
       expect(files).toContain('package/dist/index.d.ts.map');
+      if (tarball.includes('agentchart-cli-')) expect(files).toContain('package/bin/agentchart.mjs');
       expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
       expect(files.filter((file) => file.includes('tsbuildinfo') || file.startsWith('package/src/'))).toEqual([]);
     }
@@ -94,6 +143,86 @@ describe('a consumer outside the workspace', () => {
       expect(lines.slice(0, -1)).toEqual(EXPECTED_SCRIPT_OUTPUT);
       expect(lines.at(-1)).toMatch(new RegExp(`^node ${major}\\.\\d+\\.\\d+$`));
       report.push(`Node ${major}:\n  ${lines.join('\n  ')}`);
+    },
+    10 * MINUTES,
+  );
+
+  it.each(['20', '22', '24'])(
+    "runs the installed agentchart CLI from the project on Node %s: help, diagram, record of the user's own script, trace, view, check-model",
+    async (major) => {
+      const env = await nodeEnv(major);
+      const lines: string[] = [`agentchart CLI on Node ${major}:`];
+      const show = (command: string, output: string) =>
+        lines.push(
+          `$ npx agentchart ${command}`,
+          ...output
+            .trimEnd()
+            .split('\n')
+            .map((line) => `  ${line}`),
+        );
+
+      const help = await agentchart(['--help'], env);
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toContain('  agentchart record <script> [--out FILE]\n');
+      show('--help', help.stdout.split('\n').slice(0, 4).join('\n'));
+
+      const diagram = await agentchart(['diagram', 'agentAndChat.mjs', '--machine', 'toolRules'], env);
+      expect(diagram).toMatchObject({ code: 0, stderr: '' });
+      expect(diagram.stdout.split('\n').slice(0, 2)).toEqual(['stateDiagram-v2', '  [*] --> start']);
+      expect(diagram.stdout).toContain('after_search --> done : answer');
+      show('diagram agentAndChat.mjs --machine toolRules', diagram.stdout);
+
+      const traceFile = `app-${major}.trace.ndjson`;
+      const recorded = await agentchart(['record', 'agentAndChat.mjs', '--out', traceFile], env);
+      expect(recorded.code).toBe(0);
+      // What the script prints goes to stderr, so stdout stays free; the trace holds its agent run and its chat.
+      expect(recorded.stdout).toBe('');
+      expect(recorded.stderr).toContain(EXPECTED_SCRIPT_OUTPUT[0]);
+      expect(recorded.stderr).toMatch(/trace of \d+ runs written to .*app-\d+\.trace\.ndjson/);
+      const entries = readFileSync(join(app(), traceFile), 'utf8').trim().split('\n');
+      expect(entries.length).toBeGreaterThan(20);
+      show(`record agentAndChat.mjs --out ${traceFile}`, `${recorded.stderr.trimEnd().split('\n').at(-1)}\n(${entries.length} lines)`);
+
+      const timeline = await agentchart(['trace', traceFile], env);
+      expect(timeline).toMatchObject({ code: 0, stderr: '' });
+      expect(timeline.stdout).toContain('⛔ researcher: answer refused (the first tool call must be one of: search)');
+      expect(timeline.stdout).toContain('■ researcher finished: terminal-tool');
+      expect(timeline.stdout).toMatch(/critic/);
+      show(`trace ${traceFile}`, timeline.stdout.split('\n').slice(0, 8).join('\n'));
+
+      const viewed = await viewPage(traceFile, env);
+      expect(viewed.page).toContain('<script type="module" src="app.js"></script>');
+      show(`view ${traceFile} --port 0 --now`, `${viewed.banner}\n(page served, ${viewed.page.length} bytes)`);
+
+      const port = await freePort();
+      const unreachable = await agentchart(['check-model', '--provider', 'ollama', '--model', 'qwen3:8b', '--host', `http://127.0.0.1:${port}`], env);
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.stdout).toBe('');
+      expect(unreachable.stderr).toBe(
+        `agentchart check-model: stopped at the first connection failure: Cannot reach Ollama at http://127.0.0.1:${port} (connection refused). Start Ollama (\`ollama serve\`, or open the Ollama app), or point \`host\` / OLLAMA_HOST at the machine where it runs.\n`,
+      );
+      show(`check-model --provider ollama --model qwen3:8b --host http://127.0.0.1:${port}`, `${unreachable.stderr}(exit ${unreachable.code})`);
+
+      const server = await startOpenAIServer({ profile: 'llama.cpp' });
+      try {
+        server.script(...twoTriesOfEveryScenario().filter((turn) => turn.parserError === undefined));
+        const card = await agentchart(
+          ['check-model', '--provider', 'openai', '--model', 'qwen3-8b', '--base-url', `${server.url}/v1`, '--tries', '2'],
+          env,
+        );
+        expect(card).toMatchObject({ code: 0, stderr: '' });
+        expect(card.stdout).toMatch(/overall\s+13\/14\s+93%/);
+        show(
+          'check-model --provider openai --model qwen3-8b --base-url <fake llama.cpp> --tries 2',
+          card.stdout
+            .split('\n')
+            .filter((line) => /^(check-model|scenario|overall)/.test(line))
+            .join('\n'),
+        );
+      } finally {
+        await server.close();
+      }
+      report.push(lines.join('\n'));
     },
     10 * MINUTES,
   );

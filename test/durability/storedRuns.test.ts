@@ -206,4 +206,24 @@ describe('runs resumed from a store', () => {
     ]);
     for (const each of [...resumed, holder]) each.run.abort();
   });
+
+  it('resumePending with waitForLeases takes over what a crashed owner held once its lease lapses; a live owner keeps its runs', async () => {
+    // Real time: the lease must actually lapse.
+    const path = join(dir, `${Math.random().toString(36).slice(2)}.db`);
+    const [store, other] = [await createSqliteRunStore({ path }), await createSqliteRunStore({ path })];
+    opened.push(store, other);
+    const crashed = await storedWaitingRun(store);
+    const kept = await storedWaitingRun(store);
+    // The process before its restart: it took the lease under its own default owner, then died without renewing it.
+    await store.acquireLease(crashed, 'host:4242', 400);
+    const live = await resumeRunFromStore(payer([]), kept, { store: other, owner: 'host:5151', leaseMs: 400 });
+    const started = Date.now();
+    const { resumed, skipped } = await resumePending({ store, owner: 'host:6363', leaseMs: 400, agents: [payer([])], waitForLeases: true });
+    expect(resumed.map((each) => each.run.runId)).toEqual([crashed]);
+    expect(resumed[0]?.run.pendingApprovals.map((request) => request.id)).toEqual(['pay']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(skipped).toEqual([{ runId: kept, reason: expect.stringContaining('is owned by "host:5151"') }]);
+    for (const each of [...resumed, live]) each.run.abort();
+    await Promise.all([...resumed, live].map((each) => each.settled));
+  });
 });

@@ -15,6 +15,22 @@ describe('termination', () => {
     expect(events.at(-1)).toEqual({ type: 'chat.finished', chatId: result.chatId, reason: 'terminate-message', rounds: 2, lastSpeaker: 'b' });
   });
 
+  it('ends on a keyword only where it closes the reply as a sentence of its own, never inside one', async () => {
+    const endsOn = async (reply: string) => {
+      const chat = createGroupChat({
+        agents: [talker('critic', [reply, 'more']).agent],
+        speakerSelection: 'round_robin',
+        terminate: 'APPROVED',
+        maxRounds: 2,
+      });
+      return (await chat.run('Review the draft.').result).reason;
+    };
+    for (const reply of ['APPROVED', 'APPROVED.', '  APPROVED!\n', 'The claim holds. APPROVED', 'Checked the sources:\nAPPROVED', 'Fine? APPROVED'])
+      expect([reply, await endsOn(reply)]).toEqual([reply, 'terminate-message']);
+    for (const reply of ['This is NOT APPROVED yet', 'NOT APPROVED', 'not APPROVED.', 'approved', 'APPROVED, once the dates are fixed', 'UNAPPROVED'])
+      expect([reply, await endsOn(reply)]).toEqual([reply, 'max-rounds']);
+  });
+
   it('rejects a terminate option that is no keyword, list of keywords or predicate', () => {
     const make = (terminate: unknown) =>
       createGroupChat({ agents: [talker('a', ['A']).agent], speakerSelection: 'round_robin', maxRounds: 1, terminate: terminate as string });

@@ -98,6 +98,7 @@ export {
   DEFAULT_LEASE_MS,
   type DurableRun,
   type PendingResumes,
+  type ResumePendingOptions,
   type StoreOptions,
   persistRunToStore,
   resumePending,

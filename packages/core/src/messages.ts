@@ -12,10 +12,14 @@ import { z } from 'zod';
  * const call: ToolCall = { id: 'call_1', name: 'add', arguments: { a: 1, b: 2 } };
  */
 export const ToolCallSchema = z.object({
+  /** The call's id in the run, unique within it: what `approve(id)`, journal entries and tool results name. */
   id: z.string().min(1),
+  /** The tool's name, as the model called it. */
   name: z.string().min(1),
   // Optional: a call with malformed arguments has none, and JSON drops the `undefined`.
+  /** The parsed JSON arguments; absent when the model's argument text did not parse. */
   arguments: z.unknown().optional(),
+  /** The model's raw argument text, when it was not valid JSON. */
   malformedArguments: z.string().optional(),
   /**
    * The id the model gave, when it repeated an id already used in the run and

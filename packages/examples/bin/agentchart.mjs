@@ -1,13 +1,9 @@
 #!/usr/bin/env node
-// The agentchart CLI. The workspace ships TypeScript source, so tsx loads it.
+// `npx pnpm@12.4.2 agentchart …` in the workspace: the CLI's TypeScript source
+// (through tsx), with the examples known by name (`agentchart record demo`).
 import { register } from 'tsx/esm/api';
 
 register();
-// Durable chats (worker, enqueue, status, approve, …) live in @agentchart/dbos;
-// `agentchart mcp ...`, `agentchart a2a ...` and `agentchart check-model ...` parse their own arguments.
-const dbos = await import('../src/cli/dbosCommands.ts');
-if (!(await dbos.ranDbosCommand(process.argv.slice(2)))) {
-  const entries = { mcp: '../src/cli/mcpMain.ts', a2a: '../src/cli/a2aMain.ts', 'check-model': '../src/cli/checkModel/main.ts' };
-  const command = process.argv[2];
-  await import(command !== undefined && Object.hasOwn(entries, command) ? entries[command] : '../src/cli/main.ts');
-}
+const { runCli } = await import('@agentchart/cli');
+const { exampleSource } = await import('../src/cli/exampleModules.ts');
+process.exitCode = await runCli(process.argv.slice(2), { examples: exampleSource, loadsTypeScript: true });

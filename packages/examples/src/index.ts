@@ -35,5 +35,3 @@ export {
 } from './toolControl/recordGate.js';
 export { type RuleScenario, type RuleScenarioName, ruleScenarios, runRuleScenario } from './toolRules/ruleScenarios.js';
 export { addReminder, convertCurrency, getWeather, travelTools } from './travelTools.js';
-export { type CheckModelOptions, type ReportCard, type ScenarioReport, runCheckModel } from './cli/checkModel/runCheckModel.js';
-export { formatReportCard } from './cli/checkModel/formatReportCard.js';

@@ -94,7 +94,11 @@ export type SpeakerTransitions =
   | { allowed: Readonly<Record<string, readonly string[]>>; disallowed?: never }
   | { disallowed: Readonly<Record<string, readonly string[]>>; allowed?: never };
 
-/** A message predicate, a keyword the reply contains, or several keywords. */
+/**
+ * What ends a chat on a reply: a keyword that closes the reply as a sentence
+ * of its own ("All good. TERMINATE"; not "NOT TERMINATE"), several keywords,
+ * or a predicate over the message and the chat's state for anything else.
+ */
 export type TerminateCondition = string | readonly string[] | ((message: Message, state: SelectionState) => boolean);
 
 export interface GroupChatOptions {
@@ -108,6 +112,7 @@ export interface GroupChatOptions {
   initialSpeaker?: string | readonly string[];
   /** Turns after which the chat ends with reason `max-rounds`. */
   maxRounds: number;
+  /** A keyword, keywords or a predicate that ends the chat on a reply (reason `terminate-message`); see `TerminateCondition`. */
   terminate?: TerminateCondition;
   /** The initial shared state. */
   sharedState?: Record<string, unknown>;

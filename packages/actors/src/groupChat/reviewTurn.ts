@@ -75,9 +75,23 @@ export function reviewTurn(context: ManagerContext, speaker: string, outcome: Tu
   return { update, messages: outcome.messages };
 }
 
-/** The termination predicate for a keyword or keywords: the reply's text contains one. */
+/**
+ * The termination predicate for a keyword or keywords: a keyword ends the
+ * chat when it closes the reply as a sentence of its own — the reply's text,
+ * without trailing spaces and one trailing `.` or `!`, ends with the keyword,
+ * and before it comes nothing, a line break, or a sentence's end (`.` `!` `?`
+ * `:`) and a space. Case counts. So "All good. TERMINATE" and "APPROVED."
+ * end the chat; "This is NOT APPROVED yet" and "NOT APPROVED" do not.
+ */
 export function keywordPredicate(keywords: readonly string[]): (message: Message) => boolean {
-  return (message) => keywords.some((keyword) => message.content.includes(keyword));
+  return (message) => keywords.some((keyword) => closesWith(message.content, keyword));
+}
+
+function closesWith(text: string, keyword: string): boolean {
+  const body = text.trimEnd().replace(/[.!]$/, '');
+  if (!body.endsWith(keyword)) return false;
+  const before = body.slice(0, body.length - keyword.length);
+  return before.trim() === '' || /(\n|[.!?:]\s)\s*$/.test(before);
 }
 
 function lastReply(messages: readonly Message[]): Message | undefined {

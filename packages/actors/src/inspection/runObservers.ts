@@ -29,12 +29,23 @@ export interface RunObserver {
   onRun?(run: ObservedRun): void;
 }
 
-const observers = new Set<RunObserver>();
+/**
+ * The run observers of the whole process, kept on `globalThis` under a
+ * well-known symbol: every copy of this package loaded in the process (the
+ * CLI's and a user's script's own `node_modules` copy) shares one set, so
+ * `agentchart record` sees the runs of a script that imports another copy.
+ */
+const REGISTRY = Symbol.for('agentchart.runObservers');
+const registry = globalThis as { [REGISTRY]?: Set<RunObserver> };
+registry[REGISTRY] ??= new Set<RunObserver>();
+const observers: Set<RunObserver> = registry[REGISTRY];
 
 /**
  * Observes every run this process starts, without touching the code that
- * starts them: how `agentchart view` and `agentchart record` watch an example.
- * Returns a function that stops observing.
+ * starts them: how `agentchart view` and `agentchart record` watch a script.
+ * Every copy of `@agentchart/actors` in the process shares the observers,
+ * so a script that imports its own copy is observed too. Returns a function
+ * that stops observing.
  *
  * @example
  * const stop = observeAllRuns({ inspect: recorder.inspect, onRun: (run) => recorder.recordRun(run) });

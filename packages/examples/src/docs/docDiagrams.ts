@@ -1,7 +1,7 @@
 import { agentMachine } from '@agentchart/actors';
 import { type MachineGraph, graphToMermaid, machineGraph } from '@agentchart/inspect';
-import { collectDiagrams } from '../cli/collectDiagrams.js';
-import { exampleNames } from '../cli/exampleModules.js';
+import { collectDiagrams } from '@agentchart/cli/diagrams';
+import { exampleNames, exampleSource } from '../cli/exampleModules.js';
 
 /** A machine drawn in docs/images, under its file name without extension (`agent-machine`, `group-chat.speakers`). */
 export interface DocDiagram {
@@ -20,7 +20,7 @@ export interface DocDiagram {
 export async function docDiagrams(): Promise<DocDiagram[]> {
   const diagrams: DocDiagram[] = [{ name: 'agent-machine', graph: machineGraph(agentMachine) }];
   for (const example of exampleNames()) {
-    for (const { key, graph } of await collectDiagrams(example)) {
+    for (const { key, graph } of await collectDiagrams(example, { examples: exampleSource, loadsTypeScript: true })) {
       if (key === 'agent') continue; // the same agent machine in every example
       diagrams.push({ name: `${example}.${key.replace(/[^\w.-]+/g, '-')}`, graph });
     }

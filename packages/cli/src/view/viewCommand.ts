@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import { replayTrace, readTraceFile, startViewServer } from '@agentchart/inspect';
-import { resolveModule } from './exampleModules.js';
-import { watchModule } from './watchModule.js';
+import type { CommandContext } from '../command.js';
+import { UsageError } from '../cliErrors.js';
+import { notAScript, resolveScript } from '../watch/resolveScript.js';
+import { watchModule } from '../watch/watchModule.js';
 
 /** Scripted examples reply at once; in the live view each reply waits this long so you can watch. */
 const VIEW_EXAMPLE_LATENCY_MS = '600';
@@ -12,16 +14,20 @@ const VIEW_EXAMPLE_LATENCY_MS = '600';
  * or a running example, once the page is open (`--now`: at once). Runs until
  * interrupted.
  */
-export async function viewCommand(target: string, options: { port?: string; speed?: string; now?: boolean }): Promise<void> {
+export async function viewCommand(
+  target: string,
+  options: { port?: string | undefined; speed?: string | undefined; now?: boolean },
+  context: CommandContext,
+): Promise<void> {
   const port = options.port === undefined ? undefined : Number(options.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
-    throw new Error(`--port must be a port number; got "${options.port}".`);
+    throw new UsageError(`--port must be a port number; got "${options.port}".`);
   const speed = options.speed === undefined ? 1 : Number(options.speed);
-  if (!(speed >= 0)) throw new Error(`--speed must be 0 (at once) or a positive factor; got "${options.speed}".`);
+  if (!(speed >= 0)) throw new UsageError(`--speed must be 0 (at once) or a positive factor; got "${options.speed}".`);
 
   const isTrace = target.endsWith('.ndjson');
-  const moduleUrl = isTrace ? undefined : resolveModule(target);
-  if (!isTrace && !moduleUrl) throw new Error(`"${target}" is neither a trace (.ndjson), an example name nor a script.`);
+  const moduleUrl = isTrace ? undefined : resolveScript(target, context.examples);
+  if (!isTrace && !moduleUrl) throw new Error(notAScript(target, 'a trace (.ndjson) nor a script', context.examples));
   const trace = isTrace ? await readTraceFile(target) : undefined;
 
   const view = await startViewServer(port === undefined ? {} : { port });
@@ -43,7 +49,7 @@ export async function viewCommand(target: string, options: { port?: string; spee
     });
   } else {
     process.env.AGENTCHART_EXAMPLE_LATENCY_MS ??= VIEW_EXAMPLE_LATENCY_MS;
-    await watchModule(moduleUrl as string, { sink: view.sink, title: basename(target), output: 'stderr' });
+    await watchModule(moduleUrl as string, { sink: view.sink, title: basename(target), output: 'stderr', loadsTypeScript: context.loadsTypeScript });
     console.log(`${basename(target)} finished; the page stays until Ctrl-C`);
   }
 }

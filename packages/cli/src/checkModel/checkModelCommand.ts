@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { ChatModel } from '@agentchart/core';
 import { ollama, openai, resolveOllamaHost } from '@agentchart/providers';
+import { parseCommandArgs } from '../args/parseCommandArgs.js';
+import { UsageError } from '../cliErrors.js';
 import { formatReportCard } from './formatReportCard.js';
 import { runCheckModel } from './runCheckModel.js';
 import { scenarios } from './scenarios.js';
@@ -21,8 +22,9 @@ See docs/providers.md, "Checking a model".`;
 /**
  * `agentchart check-model`: builds the provider from the flags, runs the
  * scenarios, prints the report card and writes it as JSON with `--out`.
- * Returns the exit code: 0 when the check ran (whatever the pass rates),
- * 2 for bad flags.
+ * Returns 0 when the check ran (whatever the pass rates); throws a
+ * `UsageError` for bad flags (exit 2), and the connection error when the
+ * server cannot be reached (exit 1, no report card).
  *
  * @example
  * process.exitCode = await checkModelCommand(['--provider', 'ollama', '--model', 'qwen3:8b', '--tries', '5']);
@@ -31,38 +33,34 @@ export async function checkModelCommand(
   argv: readonly string[],
   out: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      allowPositionals: false,
-      options: {
-        provider: { type: 'string' },
-        model: { type: 'string' },
-        host: { type: 'string' },
-        'base-url': { type: 'string' },
-        compat: { type: 'string' },
-        tries: { type: 'string', default: '3' },
-        out: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    process.stderr.write(`agentchart check-model: ${(error as Error).message}\n\n${CHECK_MODEL_USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
+  const parsed = parseCommandArgs(argv, {
+    command: 'agentchart check-model',
+    options: {
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      host: { type: 'string' },
+      'base-url': { type: 'string' },
+      compat: { type: 'string' },
+      tries: { type: 'string', default: '3' },
+      out: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+    },
+  });
+  if (parsed === 'help') {
     out(`${CHECK_MODEL_USAGE}\n`);
     return 0;
   }
+  const { values } = parsed;
   const problem = flagProblem(values);
-  if (problem !== undefined) {
-    process.stderr.write(`agentchart check-model: ${problem}\n\n${CHECK_MODEL_USAGE}\n`);
-    return 2;
-  }
+  if (problem !== undefined) throw new UsageError(`agentchart check-model: ${problem} See agentchart check-model --help.`);
   const { model, server } = buildModel(values);
-  const card = await runCheckModel({ model, server, tries: Number(values.tries) });
+  let card: Awaited<ReturnType<typeof runCheckModel>>;
+  try {
+    card = await runCheckModel({ model, server, tries: Number(values.tries) });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'MODEL_CONNECTION_FAILED') throw error;
+    throw new Error(`agentchart check-model: stopped at the first connection failure: ${(error as Error).message}`);
+  }
   out(formatReportCard(card));
   if (typeof values.out === 'string') {
     await writeFile(values.out, `${JSON.stringify(card, null, 2)}\n`);

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { compileToolRules, parseToolRules } from '@agentchart/core';
 import { type MachineGraph, machineGraph, memorySink, parseTrace } from '@agentchart/inspect';
 import { type AnyStateMachine, createMachine } from 'xstate';
-import { resolveModule } from './exampleModules.js';
-import { watchModule } from './watchModule.js';
+import type { ExampleSource } from '../command.js';
+import { notAScript, resolveScript } from '../watch/resolveScript.js';
+import { watchModule } from '../watch/watchModule.js';
 
 /** A machine to draw, under the key it has in traces (`agent`, `toolRules`). */
 export interface NamedGraph {
@@ -16,19 +17,22 @@ export interface NamedGraph {
  * - `.ndjson`: a trace — the machines it recorded;
  * - `.json`: tool rules (a list, Letta's JSON or ours, or `{ tools, rules }`),
  *   an XState config (`{ states }`) or a machine graph (`{ nodes, edges }`);
- * - an example name or a script: the machines of every run it starts, and
- *   the machines, compiled rules and agents it exports.
+ * - a script (or an example's name, given `examples`): the machines of
+ *   every run it starts, and the machines, compiled rules and agents it exports.
  *
  * @example
- * await collectDiagrams('research-rules'); // [{ key: 'agent', … }, { key: 'toolRules', … }]
+ * await collectDiagrams('./team.mjs'); // [{ key: 'agent', … }, { key: 'toolRules', … }]
  */
-export async function collectDiagrams(target: string): Promise<NamedGraph[]> {
+export async function collectDiagrams(
+  target: string,
+  options: { examples?: ExampleSource | undefined; loadsTypeScript?: boolean } = {},
+): Promise<NamedGraph[]> {
   if (target.endsWith('.ndjson')) return fromTrace(await readFile(target, 'utf8'));
   if (target.endsWith('.json')) return fromJson(JSON.parse(await readFile(target, 'utf8')) as unknown, target);
-  const moduleUrl = resolveModule(target);
-  if (!moduleUrl) throw new Error(`"${target}" is not a trace (.ndjson), a JSON file, an example name or a script.`);
+  const moduleUrl = resolveScript(target, options.examples);
+  if (!moduleUrl) throw new Error(notAScript(target, 'a trace (.ndjson), a JSON file nor a script', options.examples));
   const sink = memorySink();
-  const exports = await watchModule(moduleUrl, { sink, title: target, output: 'none' });
+  const { exports } = await watchModule(moduleUrl, { sink, title: target, output: 'none', loadsTypeScript: options.loadsTypeScript ?? false });
   const found = fromTrace(sink.toNdjson());
   for (const [name, value] of Object.entries(exports)) {
     const machine = machineIn(value);

@@ -1,4 +1,5 @@
 import type { ChatModel } from '@agentchart/core';
+import { tap } from 'rxjs';
 import { type Scenario, scenarios as allScenarios } from './scenarios.js';
 
 /** One scenario's figures over its tries. */
@@ -41,10 +42,16 @@ export interface CheckModelOptions {
   signal?: AbortSignal;
 }
 
+/** The model errors after which no scenario can tell anything about the model: the server is not there. */
+const UNREACHABLE = new Set(['MODEL_CONNECTION_FAILED']);
+
 /**
  * Runs every scenario `tries` times against a model and gathers the report
  * card: pass rate, latency and tokens per scenario. A try that throws (the
- * server failed) counts as failed with the error's message.
+ * server failed) counts as failed with the error's message. When the server
+ * cannot be reached, it stops at once and rejects with that `ModelError`
+ * (`MODEL_CONNECTION_FAILED`): a report card of a server that is not there
+ * would say nothing about the model.
  *
  * @example
  * const card = await runCheckModel({ model: ollama({ model: 'qwen3:8b' }), server: 'http://127.0.0.1:11434', tries: 5 });
@@ -55,6 +62,19 @@ export async function runCheckModel(options: CheckModelOptions): Promise<ReportC
   const signal = options.signal ?? new AbortController().signal;
   const startedAt = new Date().toISOString();
   const reports: ScenarioReport[] = [];
+  let unreachable: Error | undefined;
+  const model: ChatModel = {
+    provider: options.model.provider,
+    modelName: options.model.modelName,
+    stream: (request) =>
+      options.model.stream(request).pipe(
+        tap({
+          error: (error: unknown) => {
+            if (error instanceof Error && UNREACHABLE.has(String((error as { code?: unknown }).code))) unreachable ??= error;
+          },
+        }),
+      ),
+  };
   for (const scenario of options.scenarios ?? allScenarios) {
     const results: ScenarioReport['results'] = [];
     let input = 0;
@@ -64,7 +84,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<ReportC
       let passed = false;
       let detail: string;
       try {
-        const outcome = await scenario.run(options.model, signal);
+        const outcome = await scenario.run(model, signal);
         passed = outcome.passed;
         detail = outcome.detail;
         input += outcome.usage.inputTokens;
@@ -72,6 +92,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<ReportC
       } catch (error) {
         detail = `error: ${error instanceof Error ? error.message : String(error)}`;
       }
+      if (unreachable !== undefined) throw unreachable;
       results.push({ passed, detail, latencyMs: Math.round(performance.now() - started) });
       options.onTry?.(scenario.name, attempt, passed);
     }

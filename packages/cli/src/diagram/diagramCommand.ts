@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { graphToMermaid, renderGraphToSvg } from '@agentchart/inspect';
+import type { CommandContext } from '../command.js';
+import { UsageError } from '../cliErrors.js';
 import { type NamedGraph, collectDiagrams } from './collectDiagrams.js';
 
 const FORMATS = ['mermaid', 'svg', 'json'] as const;
@@ -10,10 +12,14 @@ type Format = (typeof FORMATS)[number];
  * `agentchart diagram`: the machines of a file as Mermaid, SVG or JSON, on
  * stdout or in `--out` (a file, or a folder with one file per machine).
  */
-export async function diagramCommand(target: string, options: { format?: string; machine?: string; out?: string }): Promise<void> {
+export async function diagramCommand(
+  target: string,
+  options: { format?: string | undefined; machine?: string | undefined; out?: string | undefined },
+  context: CommandContext,
+): Promise<void> {
   const format = (options.format ?? 'mermaid') as Format;
-  if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}; got "${format}".`);
-  let graphs = await collectDiagrams(target);
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${format}".`);
+  let graphs = await collectDiagrams(target, context);
   if (options.machine !== undefined) {
     graphs = graphs.filter((entry) => entry.key === options.machine);
     if (graphs.length === 0) throw new Error(`No machine "${options.machine}" in ${target}.`);
