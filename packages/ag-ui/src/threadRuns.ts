@@ -1,0 +1,146 @@
+import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
+import type { RunStore } from '@agentchart/core';
+import { AgUiError } from './agUiError.js';
+import { convertHistory } from './inputMessages.js';
+import { readAnswers, sessionOfInterrupt } from './interrupts.js';
+import { type ServedRun, servedAgentRun, servedChatRun } from './servedRun.js';
+import type { ServedTarget } from './servedTargets.js';
+import { type EventSink, ThreadSession } from './threadSession.js';
+
+/** Where runs are kept, when they are: the store and the lease they are taken under. */
+export interface StoreSettings {
+  store: RunStore;
+  owner?: string;
+  leaseMs?: number;
+}
+
+/**
+ * The threads of one server: the session each waiting thread is in, and
+ * which threads a request is being answered on (one at a time per thread).
+ */
+export class ThreadRuns {
+  readonly #waiting = new Map<string, ThreadSession>();
+  readonly #busy = new Set<string>();
+  readonly #live = new Set<ThreadSession>();
+
+  constructor(readonly storeSettings: StoreSettings | undefined) {}
+
+  /**
+   * Answers one `RunAgentInput` on `sink`: a resume continues the thread's
+   * waiting run (from the store when this process has none), any other input
+   * starts a run. A refused input ends the stream with `RUN_ERROR`.
+   */
+  async answer(target: ServedTarget, input: RunAgentInput, sink: EventSink, onSession: (session: ThreadSession) => void): Promise<void> {
+    const key = `${target.name}/${input.threadId}`;
+    if (this.#busy.has(key)) {
+      return refuse(sink, input, new AgUiError('AG_UI_THREAD_BUSY', `Thread "${input.threadId}" is answering another input: wait for its stream to end.`));
+    }
+    this.#busy.add(key);
+    try {
+      const resume = input.resume ?? [];
+      let session = this.#waiting.get(key);
+      let answers: ReturnType<typeof readAnswers> = [];
+      if (resume.length > 0) {
+        session ??= await this.#fromStore(target, input);
+        if (session === undefined || session.done) {
+          throw new AgUiError(
+            'AG_UI_NO_PENDING_INTERRUPT',
+            `Thread "${input.threadId}" of "${target.name}" is not waiting for anything: send an input without \`resume\` to start a run.`,
+            { threadId: input.threadId },
+          );
+        }
+        answers = readAnswers(session.id, session.waits(), resume);
+        const history = convertHistory(input.messages);
+        session.adoptClientIds(history.ids, history.messages);
+      } else if (session !== undefined && !session.done) {
+        throw new AgUiError(
+          'AG_UI_INTERRUPT_PENDING',
+          `Thread "${input.threadId}" waits for ${session.waits().length} interrupt(s): answer them in \`resume\` before sending anything else.`,
+          { threadId: input.threadId },
+        );
+      } else session = this.#start(target, input);
+      onSession(session);
+      this.#live.add(session);
+      const end = await session.attach(sink, input.threadId, input.runId, answers);
+      if (end === 'waiting') this.#waiting.set(key, session);
+      else {
+        this.#waiting.delete(key);
+        this.#live.delete(session);
+      }
+    } catch (error) {
+      refuse(sink, input, error);
+    } finally {
+      this.#busy.delete(key);
+    }
+  }
+
+  /** Aborts every run this process holds that is not kept in a store (a stored one stays resumable). */
+  close(): void {
+    if (this.storeSettings !== undefined) return;
+    for (const session of this.#live) session.abort();
+    this.#live.clear();
+    this.#waiting.clear();
+  }
+
+  #start(target: ServedTarget, input: RunAgentInput): ThreadSession {
+    const history = convertHistory(input.messages);
+    if (history.messages.length === 0) throw new AgUiError('AG_UI_INPUT_INVALID', 'The input has no messages: send at least the user message that starts the run.');
+    const state = seedState(input.state);
+    const sessionId = `${input.threadId}/${input.runId}`;
+    const stored = this.storeSettings;
+    let run: ServedRun;
+    if (target.kind === 'agent') {
+      run = servedAgentRun(
+        target.agent.run(history.messages, {
+          ...(state === undefined ? {} : { state }),
+          ...(stored === undefined ? {} : { ...stored, runId: sessionId }),
+        }),
+      );
+    } else {
+      run = servedChatRun(
+        target.chat.run(history.messages, {
+          chatId: sessionId,
+          unknownSpeakers: 'context',
+          ...(state === undefined ? {} : { sharedState: state }),
+          ...(stored === undefined ? {} : stored),
+        }),
+      );
+    }
+    return new ThreadSession(sessionId, run, history);
+  }
+
+  /** The thread's waiting run from the store, named by the interrupt the resume answers (after a restart). */
+  async #fromStore(target: ServedTarget, input: RunAgentInput): Promise<ThreadSession | undefined> {
+    const stored = this.storeSettings;
+    const first = input.resume?.[0];
+    if (stored === undefined || first === undefined) return undefined;
+    const sessionId = sessionOfInterrupt(first.interruptId);
+    if (sessionId === undefined || !sessionId.startsWith(`${input.threadId}/`)) return undefined;
+    const found = await stored.store.loadRun(sessionId);
+    if (found === undefined || found.status !== 'waiting' || found.name !== (target.kind === 'agent' ? target.agent.name : target.chat.name)) return undefined;
+    const run =
+      target.kind === 'agent' ? servedAgentRun(target.agent.resume(sessionId, stored)) : servedChatRun(target.chat.resume(sessionId, stored));
+    const session = new ThreadSession(sessionId, run, undefined);
+    await session.loaded();
+    return session;
+  }
+}
+
+function seedState(state: unknown): Record<string, unknown> | undefined {
+  if (state === undefined || state === null) return undefined;
+  if (typeof state !== 'object' || Array.isArray(state)) {
+    throw new AgUiError('AG_UI_INPUT_INVALID', `The input's state is ${Array.isArray(state) ? 'an array' : typeof state}: send a JSON object (or none).`);
+  }
+  return Object.keys(state).length === 0 ? undefined : (state as Record<string, unknown>);
+}
+
+function refuse(sink: EventSink, input: RunAgentInput, error: unknown): void {
+  const code = error instanceof AgUiError ? error.code : ((error as { code?: unknown })?.code as string | undefined);
+  sink.send({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId } as BaseEvent);
+  sink.send({
+    type: EventType.RUN_ERROR,
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  } as BaseEvent);
+  sink.end();
+}
