@@ -13,7 +13,8 @@ export type WaitAnswer =
   | { kind: 'reject'; callId: string; reason: string | undefined }
   | { kind: 'say'; speaker: string; text: string }
   | { kind: 'select'; speaker: string }
-  | { kind: 'cancel' };
+  | { kind: 'cancel' }
+  | { kind: 'result'; callId: string; content: string };
 
 const APPROVAL_SCHEMA = {
   type: 'object',

@@ -1,5 +1,6 @@
 import type { AgentRun, ChatEvent, GroupChatRun } from '@agentchart/actors';
 import type { Message, RunEvent } from '@agentchart/core';
+import type { Observable } from 'rxjs';
 import type { RunWait } from './interrupts.js';
 
 /** How a served run ended, in the terms of `RUN_FINISHED` and `RUN_ERROR`. */
@@ -11,7 +12,7 @@ export type ServedOutcome =
 /** An agent run or a group chat run behind one interface: its events, its waits, and a person's answers. */
 export interface ServedRun {
   readonly kind: 'agent' | 'chat';
-  readonly events$: AgentRun['events$'] | GroupChatRun['events$'];
+  readonly events$: Observable<RunEvent | ChatEvent>;
   readonly outcome: Promise<ServedOutcome>;
   state(): Record<string, unknown>;
   /** What the run waits for now (empty when it does not wait). */
@@ -99,6 +100,3 @@ function failed(error: unknown): ServedOutcome {
   const code = (error as { code?: unknown } | undefined)?.code;
   return { kind: 'failed', message: error instanceof Error ? error.message : String(error), code: typeof code === 'string' ? code : 'AG_UI_RUN_FAILED' };
 }
-
-/** The events of either kind, as the session reads them. */
-export type ServedEvent = RunEvent | ChatEvent;

@@ -2,7 +2,8 @@ import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
 import type { RunStore } from '@agentchart/core';
 import { AgUiError } from './agUiError.js';
 import { convertHistory } from './inputMessages.js';
-import { readAnswers, sessionOfInterrupt } from './interrupts.js';
+import { type WaitAnswer, readAnswers, sessionOfInterrupt } from './interrupts.js';
+import { type FrontendResults, frontendTools } from './frontendTools.js';
 import { type ServedRun, servedAgentRun, servedChatRun } from './servedRun.js';
 import type { ServedTarget } from './servedTargets.js';
 import { type EventSink, ThreadSession } from './threadSession.js';
@@ -39,24 +40,33 @@ export class ThreadRuns {
     try {
       const resume = input.resume ?? [];
       let session = this.#waiting.get(key);
-      let answers: ReturnType<typeof readAnswers> = [];
-      if (resume.length > 0) {
-        session ??= await this.#fromStore(target, input);
-        if (session === undefined || session.done) {
+      if (resume.length > 0 && (session === undefined || session.done)) session = await this.#fromStore(target, input);
+      let answers: WaitAnswer[] = [];
+      if (session !== undefined && !session.done) {
+        const history = convertHistory(input.messages);
+        const people = session.waits();
+        if (resume.length === 0 && people.length > 0) {
           throw new AgUiError(
-            'AG_UI_NO_PENDING_INTERRUPT',
-            `Thread "${input.threadId}" of "${target.name}" is not waiting for anything: send an input without \`resume\` to start a run.`,
+            'AG_UI_INTERRUPT_PENDING',
+            `Thread "${input.threadId}" waits for ${people.length} interrupt(s): answer them in \`resume\` before sending anything else.`,
             { threadId: input.threadId },
           );
         }
-        answers = readAnswers(session.id, session.waits(), resume);
-        const history = convertHistory(input.messages);
+        const tools = session.frontendResults(history.messages);
+        if (tools.unanswered.length > 0) {
+          throw new AgUiError(
+            'AG_UI_INTERRUPT_PENDING',
+            `Thread "${input.threadId}" waits for the results of frontend tool calls ${tools.unanswered.join(', ')}: add a tool message for each.`,
+            { threadId: input.threadId, toolCallIds: tools.unanswered },
+          );
+        }
+        answers = [...tools.answers, ...readAnswers(session.id, people, resume)];
         session.adoptClientIds(history.ids, history.messages);
-      } else if (session !== undefined && !session.done) {
+      } else if (resume.length > 0) {
         throw new AgUiError(
-          'AG_UI_INTERRUPT_PENDING',
-          `Thread "${input.threadId}" waits for ${session.waits().length} interrupt(s): answer them in \`resume\` before sending anything else.`,
-          { threadId: input.threadId },
+          'AG_UI_NO_PENDING_INTERRUPT',
+          `Thread "${input.threadId}" of "${target.name}" is not waiting for anything: send an input without \`resume\` to start a run.`,
+          { threadId: input.threadId, interruptIds: resume.map((entry) => entry.interruptId) },
         );
       } else session = this.#start(target, input);
       onSession(session);
@@ -88,17 +98,19 @@ export class ThreadRuns {
     const state = seedState(input.state);
     const sessionId = `${input.threadId}/${input.runId}`;
     const stored = this.storeSettings;
+    const results: FrontendResults = new Map();
+    const tools = target.takesFrontendTools ? frontendTools(input.tools, results) : [];
     let run: ServedRun;
     if (target.kind === 'agent') {
       run = servedAgentRun(
-        target.agent.run(history.messages, {
+        target.build(tools).run(history.messages, {
           ...(state === undefined ? {} : { state }),
           ...(stored === undefined ? {} : { ...stored, runId: sessionId }),
         }),
       );
     } else {
       run = servedChatRun(
-        target.chat.run(history.messages, {
+        target.build(tools).run(history.messages, {
           chatId: sessionId,
           unknownSpeakers: 'context',
           ...(state === undefined ? {} : { sharedState: state }),
@@ -106,7 +118,7 @@ export class ThreadRuns {
         }),
       );
     }
-    return new ThreadSession(sessionId, run, history);
+    return new ThreadSession(sessionId, run, history, { names: new Set(tools.map((tool) => tool.name)), results });
   }
 
   /** The thread's waiting run from the store, named by the interrupt the resume answers (after a restart). */
@@ -117,10 +129,20 @@ export class ThreadRuns {
     const sessionId = sessionOfInterrupt(first.interruptId);
     if (sessionId === undefined || !sessionId.startsWith(`${input.threadId}/`)) return undefined;
     const found = await stored.store.loadRun(sessionId);
-    if (found === undefined || found.status !== 'waiting' || found.name !== (target.kind === 'agent' ? target.agent.name : target.chat.name)) return undefined;
-    const run =
-      target.kind === 'agent' ? servedAgentRun(target.agent.resume(sessionId, stored)) : servedChatRun(target.chat.resume(sessionId, stored));
-    const session = new ThreadSession(sessionId, run, undefined);
+    const results: FrontendResults = new Map();
+    const tools = target.takesFrontendTools ? frontendTools(input.tools, results) : [];
+    if (found === undefined || found.status !== 'waiting') return undefined;
+    let run: ServedRun;
+    if (target.kind === 'agent') {
+      const agent = target.build(tools);
+      if (found.name !== agent.name) return undefined;
+      run = servedAgentRun(agent.resume(sessionId, stored));
+    } else {
+      const chat = target.build(tools);
+      if (found.name !== chat.name) return undefined;
+      run = servedChatRun(chat.resume(sessionId, stored));
+    }
+    const session = new ThreadSession(sessionId, run, undefined, { names: new Set(tools.map((tool) => tool.name)), results });
     await session.loaded();
     return session;
   }

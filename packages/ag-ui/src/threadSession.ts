@@ -7,6 +7,13 @@ import { AG_UI_CUSTOM_EVENTS } from './constants.js';
 import { type RunWait, type WaitAnswer, toInterrupt } from './interrupts.js';
 import type { ServedOutcome, ServedRun } from './servedRun.js';
 import { stateDelta } from './stateDelta.js';
+import type { FrontendResults } from './frontendTools.js';
+
+/** The frontend tools of a run: their names, and the results the client sent, by call id. */
+export interface FrontendTools {
+  names: ReadonlySet<string>;
+  results: FrontendResults;
+}
 
 /** Where the AG-UI events of the current request go. */
 export interface EventSink {
@@ -45,12 +52,16 @@ export class ThreadSession {
    * @param history the transcript the run starts from, with the AG-UI id of each message
    * (a resumed chat rebuilds it from its first event).
    */
+  readonly #frontend: FrontendTools;
+
   constructor(
     readonly id: string,
     run: ServedRun,
     history: { messages: readonly Message[]; ids: readonly string[] } | undefined,
+    frontend: FrontendTools = { names: new Set(), results: new Map() },
   ) {
     this.#run = run;
+    this.#frontend = frontend;
     this.#idPrefix = createHash('sha256').update(id).digest('hex').slice(0, 8);
     this.#knownIds = history?.ids ?? [];
     if (history !== undefined) {
@@ -81,9 +92,34 @@ export class ThreadSession {
     return this.#outcome !== undefined;
   }
 
-  /** What the run waits for now. */
+  /** What the run waits for a person for now (its interrupts). */
   waits(): RunWait[] {
+    return this.#allWaits().filter((wait) => !this.#isFrontend(wait));
+  }
+
+  /**
+   * The results the client sent in `messages` (tool messages answering the
+   * frontend tool calls the run waits on), and the calls still unanswered.
+   */
+  frontendResults(messages: readonly Message[]): { answers: WaitAnswer[]; unanswered: string[] } {
+    const answers: WaitAnswer[] = [];
+    const unanswered: string[] = [];
+    for (const wait of this.#allWaits()) {
+      if (wait.kind !== 'approval' || !this.#isFrontend(wait)) continue;
+      const id = this.toolCallId(wait.callId);
+      const result = messages.find((message) => message.role === 'tool' && message.toolCallId === id);
+      if (result === undefined) unanswered.push(id);
+      else answers.push({ kind: 'result', callId: wait.callId, content: result.content });
+    }
+    return { answers, unanswered };
+  }
+
+  #allWaits(): RunWait[] {
     return this.#outcome === undefined ? this.#run.waits() : [];
+  }
+
+  #isFrontend(wait: RunWait): boolean {
+    return wait.kind === 'approval' && this.#frontend.names.has(wait.toolName);
   }
 
   /** The AG-UI id of an agentchart call of the current turn. */
@@ -126,7 +162,10 @@ export class ThreadSession {
   }
 
   #give(answer: WaitAnswer): void {
-    if (answer.kind === 'approve') this.#run.approve(answer.callId);
+    if (answer.kind === 'result') {
+      this.#frontend.results.set(answer.callId, answer.content);
+      this.#run.approve(answer.callId);
+    } else if (answer.kind === 'approve') this.#run.approve(answer.callId);
     else if (answer.kind === 'reject') this.#run.reject(answer.callId, answer.reason);
     else if (answer.kind === 'say') this.#run.say(answer.speaker, answer.text);
     else if (answer.kind === 'select') this.#run.select(answer.speaker);
@@ -161,14 +200,6 @@ export class ThreadSession {
       case 'handoff':
         this.#send({ type: EventType.CUSTOM, name: AG_UI_CUSTOM_EVENTS.handoff, value: { from: event.from, to: event.to, via: event.via } });
         break;
-      case 'human.said': {
-        const id = this.#nextId();
-        this.#send({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'user', name: event.speaker });
-        if (event.text !== '') this.#send({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: event.text });
-        this.#send({ type: EventType.TEXT_MESSAGE_END, messageId: id });
-        this.#messages.push({ id, role: 'user', name: event.speaker, content: event.text });
-        break;
-      }
       case 'state.changed':
         this.#send({ type: EventType.STATE_DELTA, delta: stateDelta(event.change) });
         break;
@@ -177,12 +208,22 @@ export class ThreadSession {
         break;
       case 'turn.finished':
         this.#closeText();
+        for (const message of event.messages) if (message.role === 'user') this.#userMessage(message.content, message.name ?? event.speaker);
         if (this.#openStep !== undefined) this.#send({ type: EventType.STEP_FINISHED, stepName: this.#openStep });
         this.#openStep = undefined;
         break;
       default:
         break;
     }
+  }
+
+  /** A person's turn (or a user message of a turn) as a streamed user message. */
+  #userMessage(text: string, speaker: string): void {
+    const id = this.#nextId();
+    this.#send({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'user', name: speaker });
+    if (text !== '') this.#send({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: text });
+    this.#send({ type: EventType.TEXT_MESSAGE_END, messageId: id });
+    this.#messages.push({ id, role: 'user', name: speaker, content: text });
   }
 
   #onAgentEvent(event: RunEvent, speaker: string | undefined): void {
@@ -323,13 +364,16 @@ export class ThreadSession {
     setImmediate(() => {
       this.#checkScheduled = false;
       if (this.#sink === undefined || this.#outcome !== undefined) return;
-      const waits = this.#run.waits();
-      if (waits.length === 0) return;
-      this.#end(
-        { type: 'interrupt', interrupts: waits.map((wait) => toInterrupt(this.id, wait, this.toolCallId)) },
-        undefined,
-        'waiting',
-      );
+      const all = this.#run.waits();
+      if (all.length === 0) return;
+      const people = all.filter((wait) => !this.#isFrontend(wait));
+      if (people.length > 0) {
+        this.#end({ type: 'interrupt', interrupts: people.map((wait) => toInterrupt(this.id, wait, this.toolCallId)) }, undefined, 'waiting');
+        return;
+      }
+      // Only frontend tool calls: the run is complete for now, the client answers them on its next input.
+      const pending = all.flatMap((wait) => (wait.kind === 'approval' ? [this.toolCallId(wait.callId)] : []));
+      this.#end({ type: 'success', pendingToolCallIds: pending }, undefined, 'waiting');
     });
   }
 
