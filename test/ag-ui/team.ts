@@ -1,0 +1,34 @@
+import { createAgent, createGroupChat, humanAgent } from '@agentchart/actors';
+import { defineTool } from '@agentchart/core';
+import { scriptedModel } from '@agentchart/providers';
+import { z } from 'zod';
+
+/** A three-agent chat and a person: the planner plans, the payer pays (each payment waits for approval), alice answers, the critic closes. */
+export function paymentTeam(payments: number[] = []) {
+  const pay = defineTool({
+    name: 'pay',
+    description: 'Pays an amount from the budget.',
+    parameters: z.object({ amount: z.number() }),
+    approval: 'always',
+    execute: ({ amount }, ctx) => {
+      payments.push(amount);
+      ctx.state.set('paid', amount);
+      return `paid ${amount}`;
+    },
+  });
+  const planner = createAgent({ name: 'planner', model: scriptedModel([{ text: 'Pay 5 for the tickets.' }]) });
+  const payer = createAgent({
+    name: 'payer',
+    model: scriptedModel([{ text: 'Paying.', toolCalls: [{ name: 'pay', arguments: { amount: 5 } }] }, { text: 'Done.' }]),
+    tools: [pay],
+  });
+  const alice = humanAgent({ name: 'alice' });
+  const critic = createAgent({ name: 'critic', model: scriptedModel([{ text: 'Fine.' }]) });
+  return createGroupChat({
+    name: 'team',
+    agents: [planner, payer, alice, critic],
+    speakerSelection: 'round_robin',
+    maxRounds: 4,
+    sharedState: { budget: 10 },
+  });
+}
