@@ -19,7 +19,10 @@ export function paymentTeam(payments: number[] = []) {
   const planner = createAgent({ name: 'planner', model: scriptedModel([{ text: 'Pay 5 for the tickets.' }]) });
   const payer = createAgent({
     name: 'payer',
-    model: scriptedModel([{ text: 'Paying.', toolCalls: [{ name: 'pay', arguments: { amount: 5 } }] }, { text: 'Done.' }]),
+    // Answers from the transcript, so a restarted server's fresh model goes on where the chat is.
+    model: scriptedModel((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { text: 'Done.' } : { text: 'Paying.', toolCalls: [{ name: 'pay', arguments: { amount: 5 } }] },
+    ),
     tools: [pay],
   });
   const alice = humanAgent({ name: 'alice' });

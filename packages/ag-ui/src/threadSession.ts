@@ -45,6 +45,12 @@ export class ThreadSession {
   #openText: { id: string; speaker: string | undefined; text: string } | undefined;
   #openStep: string | undefined;
   #round = 0;
+  /**
+   * Where the turn a chat restored from a store waits in began: its messages
+   * so far are in the speaking agent's run, not yet in the chat's transcript,
+   * so they are shown as the client sent them until the turn ends.
+   */
+  #turnStart: number | undefined;
   #checkScheduled = false;
   #outcome: ServedOutcome | undefined;
 
@@ -209,6 +215,7 @@ export class ThreadSession {
       case 'turn.finished':
         this.#closeText();
         for (const message of event.messages) if (message.role === 'user') this.#userMessage(message.content, message.name ?? event.speaker);
+        this.#settleRestoredTurn(event.messages);
         if (this.#openStep !== undefined) this.#send({ type: EventType.STEP_FINISHED, stepName: this.#openStep });
         this.#openStep = undefined;
         break;
@@ -258,6 +265,7 @@ export class ThreadSession {
         });
         break;
       case 'approval.decided':
+        if (this.#frontend.names.has(event.toolName)) break; // the client answered its own tool
         this.#send({
           type: EventType.CUSTOM,
           name: AG_UI_CUSTOM_EVENTS.approvalDecided,
@@ -300,6 +308,14 @@ export class ThreadSession {
   #restore(messages: readonly Message[]): void {
     this.#started = true;
     const turns = this.#run.transcript()?.turns ?? [];
+    // A chat resumed from a store is in the middle of the turn it waits in.
+    const wait = this.#run.waits()[0];
+    const speaker = wait?.kind === 'approval' ? wait.speaker : wait?.kind === 'turn' ? wait.speaker : undefined;
+    if (this.#run.kind === 'chat' && speaker !== undefined) {
+      this.#round = turns.length + 1;
+      this.#openStep = speaker;
+      this.#turnStart = messages.length;
+    }
     for (const [index, message] of messages.entries()) {
       const turn = turns.findIndex((candidate) => index >= candidate.start && index < candidate.end);
       this.#messages.push(this.#toAgUi(message, index, undefined, turn === -1 ? undefined : turn + 1));
@@ -309,11 +325,26 @@ export class ThreadSession {
   /** Takes the client's ids for the messages it already has (same role and text, in order). */
   adoptClientIds(ids: readonly string[], messages: readonly Message[]): void {
     this.#knownIds = ids;
-    for (const [index, message] of messages.entries()) {
+    let index = 0;
+    for (; index < messages.length; index++) {
       const mine = this.#messages[index];
+      const message = messages[index] as Message;
       if (mine === undefined || mine.role !== message.role || (mine.content ?? '') !== message.content) break;
       mine.id = ids[index] ?? mine.id;
     }
+    if (this.#turnStart === undefined || index !== this.#messages.length || this.#messages.length !== this.#turnStart) return;
+    // The restored turn's messages so far, as the client has them, until the turn's own arrive with its end.
+    for (; index < messages.length; index++) this.#messages.push(this.#toAgUi(messages[index] as Message, index, ids[index], undefined, false));
+  }
+
+  /** Replaces a restored turn's messages by the turn's own, keeping the ids the client knows them by. */
+  #settleRestoredTurn(turnMessages: readonly Message[]): void {
+    const start = this.#turnStart;
+    if (start === undefined) return;
+    this.#turnStart = undefined;
+    const ids = this.#messages.slice(start).map((message) => message.id);
+    const settled = turnMessages.map((message, offset) => this.#toAgUi(message, start + offset, ids[offset], this.#round));
+    this.#messages.splice(start, this.#messages.length - start, ...settled);
   }
 
   #nextId(): string {
@@ -324,9 +355,10 @@ export class ThreadSession {
     return this.#knownIds[index] ?? `${this.#idPrefix}-${index}`;
   }
 
-  #toAgUi(message: Message, index: number, id: string | undefined, round?: number): AgUiMessage {
+  #toAgUi(message: Message, index: number, id: string | undefined, round?: number, mapCallIds = true): AgUiMessage {
     const messageId = id ?? this.#idAt(index);
-    const callId = (call: string) => (this.#run.kind === 'chat' && round !== undefined ? `r${round}.${call}` : this.toolCallId(call));
+    const callId = (call: string) =>
+      !mapCallIds ? call : this.#run.kind === 'chat' && round !== undefined ? `r${round}.${call}` : this.toolCallId(call);
     switch (message.role) {
       case 'system':
         return { id: messageId, role: 'system', content: message.content };
