@@ -1,4 +1,4 @@
-import { type BaseEvent, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
+import type { BaseEvent, HttpAgent, RunAgentParameters } from '@ag-ui/client';
 
 /** Runs one AG-UI run with the official client (its event verification on) and returns every event it saw, in order. */
 export async function runWithClient(agent: HttpAgent, parameters: RunAgentParameters = {}): Promise<BaseEvent[]> {

@@ -43,7 +43,9 @@ describe('an agent over AG-UI (HttpAgent with its verification)', () => {
       'TOOL_CALL_START read call_0_0',
       'TOOL_CALL_ARGS {"id":"n1"}',
       'TOOL_CALL_END',
-      expect.stringMatching(/^CUSTOM agentchart\.tool_refused \{"toolCallId":"call_0_0","toolName":"read","rule":"init",.*"allowedTools":\["search"\]\}$/),
+      expect.stringMatching(
+        /^CUSTOM agentchart\.tool_refused \{"toolCallId":"call_0_0","toolName":"read","rule":"init",.*"allowedTools":\["search"\]\}$/,
+      ),
       expect.stringMatching(/^TOOL_CALL_RESULT call_0_0 ".*search.*"$/),
       'TEXT_MESSAGE_START assistant librarian',
       'TEXT_MESSAGE_CONTENT "Searching."',
@@ -60,7 +62,9 @@ describe('an agent over AG-UI (HttpAgent with its verification)', () => {
       'RUN_FINISHED success',
     ]);
     // One message id per message: every text message and every tool result has its own.
-    const ids = events.flatMap((event) => (event.type === 'TEXT_MESSAGE_START' || event.type === 'TOOL_CALL_RESULT' ? [(event as { messageId: string }).messageId] : []));
+    const ids = events.flatMap((event) =>
+      (event.type === 'TEXT_MESSAGE_START' || event.type === 'TOOL_CALL_RESULT') && 'messageId' in event ? [String(event.messageId)] : [],
+    );
     expect(new Set(ids).size).toBe(ids.length);
     expect(client.state).toEqual({ owner: 'ann', lastQuery: 'draft' });
     // The input's messages seeded the run: the model saw the question.
@@ -76,7 +80,11 @@ describe('an agent over AG-UI (HttpAgent with its verification)', () => {
     const client = new HttpAgent({ url: listener.urlOf('analyst'), threadId: 'charts' });
     client.addMessage({ id: 'q', role: 'user', content: 'Chart the sales.' });
     const tools = [
-      { name: 'show_chart', description: 'Shows a chart in the page.', parameters: { type: 'object', properties: { metric: { type: 'string' } }, required: ['metric'] } },
+      {
+        name: 'show_chart',
+        description: 'Shows a chart in the page.',
+        parameters: { type: 'object', properties: { metric: { type: 'string' } }, required: ['metric'] },
+      },
     ];
     const first = await runWithClient(client, { runId: 'r1', tools });
     expect(first.map(describeEvent)).toEqual([

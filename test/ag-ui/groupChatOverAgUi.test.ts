@@ -98,7 +98,14 @@ describe('a group chat over AG-UI (HttpAgent with its verification)', () => {
     ]);
     expect(payments).toEqual([5]);
     // The client's thread is the chat's transcript, with the client's own id for the task.
-    expect(client.messages.map((message) => [message.id.startsWith('task') ? 'task' : 'server', message.role, 'name' in message ? message.name : undefined, message.content])).toEqual([
+    expect(
+      client.messages.map((message) => [
+        message.id.startsWith('task') ? 'task' : 'server',
+        message.role,
+        'name' in message ? message.name : undefined,
+        message.content,
+      ]),
+    ).toEqual([
       ['task', 'user', undefined, 'Buy the tickets.'],
       ['server', 'assistant', 'planner', 'Pay 5 for the tickets.'],
       ['server', 'assistant', 'payer', 'Paying.'],

@@ -17,7 +17,11 @@ async function serve(options: { maxBodyBytes?: number; allowedOrigins?: string[]
 }
 
 /** A raw request, so `Host` and `Origin` can be set as a rebinding page or another site would. */
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       let text = '';
@@ -43,7 +47,10 @@ describe('the AG-UI server at the HTTP boundary', () => {
     const rebound = await post(listener.urlOf('echo'), input, { host: `evil.example:${port}` });
     expect(rebound.status).toBe(421);
     const foreign = await post(listener.urlOf('echo'), input, { origin: 'https://evil.example' });
-    expect(foreign).toMatchObject({ status: 403, text: 'Pages of https://evil.example may not call this AG-UI server: add the origin to allowedOrigins (--allow-origin).' });
+    expect(foreign).toMatchObject({
+      status: 403,
+      text: 'Pages of https://evil.example may not call this AG-UI server: add the origin to allowedOrigins (--allow-origin).',
+    });
     const allowed = await post(listener.urlOf('echo'), input, { origin: 'https://app.example.com' });
     expect(allowed.status).toBe(200);
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example.com');

@@ -33,7 +33,10 @@ interface TeamModule {
  * @example
  * const listener = await agUiCommand(['serve', '--module', './team.ts', '--port', '8000']);
  */
-export async function agUiCommand(argv: readonly string[], log: (line: string) => void = (line) => console.error(line)): Promise<AgUiListener | undefined> {
+export async function agUiCommand(
+  argv: readonly string[],
+  log: (line: string) => void = (line) => console.error(line),
+): Promise<AgUiListener | undefined> {
   const { positionals, values } = parseArgs({
     args: [...argv],
     allowPositionals: true,

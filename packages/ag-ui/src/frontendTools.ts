@@ -26,7 +26,10 @@ export function frontendTools(tools: readonly AgUiTool[], results: FrontendResul
     try {
       parameters = (tool.parameters === undefined ? z.object({}) : z.fromJSONSchema(tool.parameters)) as z.ZodType<Record<string, unknown>>;
     } catch (error) {
-      throw new AgUiError('AG_UI_INPUT_INVALID', `Frontend tool "${tool.name}" has parameters that are not a usable JSON Schema: ${(error as Error).message}`);
+      throw new AgUiError(
+        'AG_UI_INPUT_INVALID',
+        `Frontend tool "${tool.name}" has parameters that are not a usable JSON Schema: ${(error as Error).message}`,
+      );
     }
     return defineTool({
       name: tool.name,

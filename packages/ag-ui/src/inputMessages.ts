@@ -75,7 +75,10 @@ function textOf(content: string | readonly { type: string; text?: string }[], wh
   return content
     .map((part) => {
       if (part.type !== 'text' || typeof part.text !== 'string') {
-        throw new AgUiError('AG_UI_INPUT_INVALID', `${where} has ${part.type} content: agentchart takes text only; send the text, or leave the part out.`);
+        throw new AgUiError(
+          'AG_UI_INPUT_INVALID',
+          `${where} has ${part.type} content: agentchart takes text only; send the text, or leave the part out.`,
+        );
       }
       return part.text;
     })

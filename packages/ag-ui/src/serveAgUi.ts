@@ -10,7 +10,7 @@ import { BodyError, readJsonBody } from './readBody.js';
 import { type AccessOptions, checkAccess } from './requestAccess.js';
 import { type ServedAgent, type ServedChat, servedTargets } from './servedTargets.js';
 import { ThreadRuns } from './threadRuns.js';
-import type { EventSink } from './threadSession.js';
+import type { EventSink, ThreadSession } from './threadSession.js';
 
 /** What `serveAgUi` takes. */
 export interface ServeAgUiOptions extends AccessOptions {
@@ -88,7 +88,8 @@ export function serveAgUi(options: ServeAgUiOptions): AgUiServer {
       let port = 0;
       const http = createServer((request, response) => {
         handle(request, response).catch((error: unknown) => {
-          if (!response.headersSent) reply(response, error instanceof BodyError ? error.status : 500, error instanceof Error ? error.message : 'Internal error');
+          if (!response.headersSent)
+            reply(response, error instanceof BodyError ? error.status : 500, error instanceof Error ? error.message : 'Internal error');
           else response.end();
         });
       });
@@ -105,25 +106,34 @@ export function serveAgUi(options: ServeAgUiOptions): AgUiServer {
         }
         const path = new URL(request.url ?? '/', 'http://localhost').pathname;
         const target = path.startsWith(AG_UI_PATH_PREFIX) ? targets.get(path.slice(AG_UI_PATH_PREFIX.length)) : undefined;
-        if (target === undefined) return reply(response, 404, `Not found: the served agents and chats are ${[...targets.keys()].map((name) => AG_UI_PATH_PREFIX + name).join(', ')}.`);
+        if (target === undefined)
+          return reply(
+            response,
+            404,
+            `Not found: the served agents and chats are ${[...targets.keys()].map((name) => AG_UI_PATH_PREFIX + name).join(', ')}.`,
+          );
         if (request.method !== 'POST') return reply(response, 405, 'POST a RunAgentInput.');
         const parsed = RunAgentInputSchema.safeParse(await readJsonBody(request, maxBodyBytes));
-        if (!parsed.success) return reply(response, 400, `The body is not a valid RunAgentInput: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
+        if (!parsed.success)
+          return reply(
+            response,
+            400,
+            `The body is not a valid RunAgentInput: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`,
+          );
         const input = parsed.data;
         if (!ID.test(input.threadId) || !ID.test(input.runId)) {
           return reply(response, 400, `threadId and runId must be 1 to ${AG_UI_MAX_ID_LENGTH} letters, digits, "_", "-", ".", ":" or "@".`);
         }
         const sink = sseSink(response);
-        let finished = false;
-        let cut: (() => void) | undefined;
+        let session: ThreadSession | undefined;
+        // A client that goes away mid-stream (HttpAgent.abortRun) stops the run.
         response.once('close', () => {
-          if (!finished) cut?.();
+          if (sink.ended || session === undefined) return;
+          session.detach();
+          session.abort();
         });
-        await threads.answer(target, input, { send: sink.send, end: () => ((finished = true), sink.end()) }, (session) => {
-          cut = () => {
-            session.detach();
-            session.abort();
-          };
+        await threads.answer(target, input, sink, (attached) => {
+          session = attached;
         });
       };
       await new Promise<void>((resolve, reject) => {
@@ -152,10 +162,14 @@ function reply(response: ServerResponse, status: number, message: string): void 
 }
 
 /** An SSE stream of AG-UI events, written with the official encoder. */
-function sseSink(response: ServerResponse): EventSink {
+function sseSink(response: ServerResponse): EventSink & { readonly ended: boolean } {
   const encoder = new EventEncoder();
   let opened = false;
+  let ended = false;
   return {
+    get ended() {
+      return ended;
+    },
     send(event: BaseEvent) {
       if (!opened) {
         response.writeHead(200, { 'content-type': encoder.getContentType(), 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -164,6 +178,7 @@ function sseSink(response: ServerResponse): EventSink {
       response.write(encoder.encodeSSE(event));
     },
     end() {
+      ended = true;
       response.end();
     },
   };

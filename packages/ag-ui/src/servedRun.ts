@@ -34,14 +34,21 @@ export function servedAgentRun(run: AgentRun): ServedRun {
     outcome: run.result.then(
       (result): ServedOutcome => {
         if (result.stopReason === 'aborted') return { kind: 'cancelled' };
-        if (result.stopReason === 'error') return { kind: 'failed', message: result.error?.message ?? 'The run failed.', code: result.error?.code ?? 'AG_UI_RUN_FAILED' };
+        if (result.stopReason === 'error')
+          return { kind: 'failed', message: result.error?.message ?? 'The run failed.', code: result.error?.code ?? 'AG_UI_RUN_FAILED' };
         return { kind: 'finished', result: { stopReason: result.stopReason, text: result.text } };
       },
       (error: unknown): ServedOutcome => failed(error),
     ),
     state: () => ({ ...run.state.values() }),
     waits: () =>
-      run.pendingApprovals.map((request) => ({ kind: 'approval', callId: request.id, toolName: request.toolName, arguments: request.arguments, speaker: undefined })),
+      run.pendingApprovals.map((request) => ({
+        kind: 'approval',
+        callId: request.id,
+        toolName: request.toolName,
+        arguments: request.arguments,
+        speaker: undefined,
+      })),
     transcript: () => undefined,
     approve: (callId) => run.approve(callId),
     reject: (callId, reason) => run.reject(callId, reason),
@@ -98,5 +105,9 @@ export function servedChatRun(run: GroupChatRun): ServedRun {
 
 function failed(error: unknown): ServedOutcome {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return { kind: 'failed', message: error instanceof Error ? error.message : String(error), code: typeof code === 'string' ? code : 'AG_UI_RUN_FAILED' };
+  return {
+    kind: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    code: typeof code === 'string' ? code : 'AG_UI_RUN_FAILED',
+  };
 }

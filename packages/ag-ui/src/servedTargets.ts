@@ -56,6 +56,7 @@ export function servedTargets(agents: readonly (Agent | ServedAgent)[], chats: r
 }
 
 function requiredName(name: string | undefined): string {
-  if (name === undefined) throw new ConfigurationError('serveAgUi: an agent or chat given as a function needs a `name`: { name, agent: (tools) => ... }.');
+  if (name === undefined)
+    throw new ConfigurationError('serveAgUi: an agent or chat given as a function needs a `name`: { name, agent: (tools) => ... }.');
   return name;
 }

@@ -34,7 +34,11 @@ export class ThreadRuns {
   async answer(target: ServedTarget, input: RunAgentInput, sink: EventSink, onSession: (session: ThreadSession) => void): Promise<void> {
     const key = `${target.name}/${input.threadId}`;
     if (this.#busy.has(key)) {
-      return refuse(sink, input, new AgUiError('AG_UI_THREAD_BUSY', `Thread "${input.threadId}" is answering another input: wait for its stream to end.`));
+      return refuse(
+        sink,
+        input,
+        new AgUiError('AG_UI_THREAD_BUSY', `Thread "${input.threadId}" is answering another input: wait for its stream to end.`),
+      );
     }
     this.#busy.add(key);
     try {
@@ -94,7 +98,8 @@ export class ThreadRuns {
 
   #start(target: ServedTarget, input: RunAgentInput): ThreadSession {
     const history = convertHistory(input.messages);
-    if (history.messages.length === 0) throw new AgUiError('AG_UI_INPUT_INVALID', 'The input has no messages: send at least the user message that starts the run.');
+    if (history.messages.length === 0)
+      throw new AgUiError('AG_UI_INPUT_INVALID', 'The input has no messages: send at least the user message that starts the run.');
     const state = seedState(input.state);
     const sessionId = `${input.threadId}/${input.runId}`;
     const stored = this.storeSettings;
@@ -151,7 +156,10 @@ export class ThreadRuns {
 function seedState(state: unknown): Record<string, unknown> | undefined {
   if (state === undefined || state === null) return undefined;
   if (typeof state !== 'object' || Array.isArray(state)) {
-    throw new AgUiError('AG_UI_INPUT_INVALID', `The input's state is ${Array.isArray(state) ? 'an array' : typeof state}: send a JSON object (or none).`);
+    throw new AgUiError(
+      'AG_UI_INPUT_INVALID',
+      `The input's state is ${Array.isArray(state) ? 'an array' : typeof state}: send a JSON object (or none).`,
+    );
   }
   return Object.keys(state).length === 0 ? undefined : (state as Record<string, unknown>);
 }

@@ -269,7 +269,12 @@ export class ThreadSession {
         this.#send({
           type: EventType.CUSTOM,
           name: AG_UI_CUSTOM_EVENTS.approvalDecided,
-          value: { toolCallId: this.toolCallId(event.id), toolName: event.toolName, approved: event.approved, ...(event.reason === undefined ? {} : { reason: event.reason }) },
+          value: {
+            toolCallId: this.toolCallId(event.id),
+            toolName: event.toolName,
+            approved: event.approved,
+            ...(event.reason === undefined ? {} : { reason: event.reason }),
+          },
         });
         break;
       case 'state.changed':
@@ -299,7 +304,13 @@ export class ThreadSession {
     } else if (message.role === 'tool') {
       const converted = this.#toAgUi(message, this.#messages.length, undefined);
       if (converted.role !== 'tool') return;
-      this.#send({ type: EventType.TOOL_CALL_RESULT, messageId: converted.id, toolCallId: converted.toolCallId, content: converted.content, role: 'tool' });
+      this.#send({
+        type: EventType.TOOL_CALL_RESULT,
+        messageId: converted.id,
+        toolCallId: converted.toolCallId,
+        content: converted.content,
+        role: 'tool',
+      });
       this.#messages.push(converted);
     }
   }
@@ -379,7 +390,13 @@ export class ThreadSession {
         };
       }
       case 'tool':
-        return { id: messageId, role: 'tool', toolCallId: callId(message.toolCallId), content: message.content, ...(message.isError ? { error: message.content } : {}) };
+        return {
+          id: messageId,
+          role: 'tool',
+          toolCallId: callId(message.toolCallId),
+          content: message.content,
+          ...(message.isError ? { error: message.content } : {}),
+        };
     }
   }
 
@@ -423,7 +440,11 @@ export class ThreadSession {
       current.ended('done');
       return;
     }
-    this.#end(outcome.kind === 'cancelled' ? { type: 'cancelled' } : { type: 'success' }, outcome.kind === 'finished' ? outcome.result : undefined, 'done');
+    this.#end(
+      outcome.kind === 'cancelled' ? { type: 'cancelled' } : { type: 'success' },
+      outcome.kind === 'finished' ? outcome.result : undefined,
+      'done',
+    );
   }
 
   #closeOpen(): void {

@@ -58,8 +58,13 @@ try {
   const [interrupt] = client.pendingInterrupts;
   if (interrupt === undefined) throw new Error('The chat did not wait for the approval.');
   console.log(`\n--- run 2: a person approves ${JSON.stringify(interrupt.metadata)}`);
-  await client.runAgent({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] }, { onEvent: print });
-  console.log(`\nthread: ${client.messages.map((message) => `${'name' in message && message.name ? message.name : message.role}: ${String(message.content)}`).join(' | ')}`);
+  await client.runAgent(
+    { runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] },
+    { onEvent: print },
+  );
+  console.log(
+    `\nthread: ${client.messages.map((message) => `${'name' in message && message.name ? message.name : message.role}: ${String(message.content)}`).join(' | ')}`,
+  );
   console.log(`state: ${JSON.stringify(client.state)}`);
 } finally {
   await listener.close();
