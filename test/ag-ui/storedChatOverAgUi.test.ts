@@ -7,7 +7,9 @@ import type { RunStore } from '@agentchart/core';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeEvent, runWithClient } from './agUiTestSupport.js';
-import { paymentTeam } from './team.js';
+import { createAgent } from '@agentchart/actors';
+import { scriptedModel } from '@agentchart/providers';
+import { payTool, paymentTeam } from './team.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -81,5 +83,55 @@ describe('a stored group chat over AG-UI', () => {
     expect(client.messages[0]?.id).toBe('task');
     expect(new Set(client.messages.map((message) => message.id)).size).toBe(7);
     expect((await store.loadRun('thread-s/run-1'))?.status).toBe('finished');
+  });
+});
+
+describe('a stored agent run over AG-UI', () => {
+  it('ends at the approval with an interrupt and, after a restart, runs the approved call once', async () => {
+    const store = await sqliteStore();
+    const payments: number[] = [];
+    const payer = () =>
+      createAgent({
+        name: 'payer',
+        model: scriptedModel((request) =>
+          request.messages.at(-1)?.role === 'tool' ? { text: 'Paid.' } : { toolCalls: [{ name: 'pay', arguments: { amount: 7 } }] },
+        ),
+        tools: [payTool(payments)],
+      });
+    const first = await serveAgUi({ agents: [payer()], store, owner: 'ag-ui-server' }).listen();
+    const client = new HttpAgent({ url: first.urlOf('payer'), threadId: 'solo' });
+    client.addMessage({ id: 'task', role: 'user', content: 'Pay 7.' });
+    const interrupted = await runWithClient(client, { runId: 'run-1' });
+    expect(interrupted.map(describeEvent)).toEqual([
+      'RUN_STARTED',
+      'STATE_SNAPSHOT {}',
+      'TOOL_CALL_START pay call_0_0',
+      'TOOL_CALL_ARGS {"amount":7}',
+      'TOOL_CALL_END',
+      'MESSAGES_SNAPSHOT 2',
+      'RUN_FINISHED interrupt tool_approval {"callId":"call_0_0","toolName":"pay","arguments":{"amount":7}}',
+    ]);
+    await first.close();
+    const second = await serveAgUi({ agents: [payer()], store, owner: 'ag-ui-server' }).listen();
+    cleanups.push(() => second.close());
+    client.url = second.urlOf('payer');
+    const resumed = await runWithClient(client, {
+      runId: 'run-2',
+      resume: [{ interruptId: 'solo/run-1#approval:call_0_0', status: 'resolved', payload: { approved: true } }],
+    });
+    expect(resumed.map(describeEvent)).toEqual([
+      'RUN_STARTED',
+      'STATE_SNAPSHOT {}',
+      'CUSTOM agentchart.approval_decided {"toolCallId":"call_0_0","toolName":"pay","approved":true}',
+      'STATE_DELTA [{"op":"add","path":"/paid","value":7}]',
+      'TOOL_CALL_RESULT call_0_0 "paid 7"',
+      'TEXT_MESSAGE_START assistant payer',
+      'TEXT_MESSAGE_CONTENT "Paid."',
+      'TEXT_MESSAGE_END',
+      'MESSAGES_SNAPSHOT 4',
+      'RUN_FINISHED success',
+    ]);
+    expect(payments).toEqual([7]);
+    expect(client.messages.map((message) => message.content)).toEqual(['Pay 7.', '', 'paid 7', 'Paid.']);
   });
 });

@@ -4,8 +4,9 @@ import { scriptedModel } from '@agentchart/providers';
 import { z } from 'zod';
 
 /** A three-agent chat and a person: the planner plans, the payer pays (each payment waits for approval), alice answers, the critic closes. */
-export function paymentTeam(payments: number[] = []) {
-  const pay = defineTool({
+/** `pay`, which waits for approval, records each payment it makes and writes `paid` to the shared state. */
+export function payTool(payments: number[]) {
+  return defineTool({
     name: 'pay',
     description: 'Pays an amount from the budget.',
     parameters: z.object({ amount: z.number() }),
@@ -16,6 +17,10 @@ export function paymentTeam(payments: number[] = []) {
       return `paid ${amount}`;
     },
   });
+}
+
+export function paymentTeam(payments: number[] = []) {
+  const pay = payTool(payments);
   const planner = createAgent({ name: 'planner', model: scriptedModel([{ text: 'Pay 5 for the tickets.' }]) });
   const payer = createAgent({
     name: 'payer',

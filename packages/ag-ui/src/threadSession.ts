@@ -9,6 +9,9 @@ import type { ServedOutcome, ServedRun } from './servedRun.js';
 import { stateDelta } from './stateDelta.js';
 import type { FrontendResults } from './frontendTools.js';
 
+/** How often a run being loaded from a store is looked at until it is under way, in ms. */
+const LOAD_POLL_MS = 10;
+
 /** The frontend tools of a run: their names, and the results the client sent, by call id. */
 export interface FrontendTools {
   names: ReadonlySet<string>;
@@ -81,16 +84,27 @@ export class ThreadSession {
     });
   }
 
-  /** Resolves once a run loaded from a store reported its first event (its waits are known then) or ended. */
-  loaded(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#started || this.#outcome !== undefined) return resolve();
-      const subscription = this.#run.events$.subscribe({ next: () => setImmediate(resolve), error: () => resolve(), complete: () => resolve() });
-      void this.#run.outcome.then(() => {
-        subscription.unsubscribe();
-        resolve();
-      });
-    });
+  /**
+   * Resolves once a run loaded from a store is under way: it reported its
+   * first event or shows its waits (a resumed agent run waiting for approval
+   * reports nothing until decided), or it ended. An agent run resumed so does
+   * not report its transcript: it is shown as the resuming client sent it.
+   */
+  async loaded(): Promise<void> {
+    let evented = false;
+    const subscription = this.#run.events$.subscribe({ next: () => void (evented = true) });
+    try {
+      while (!evented && !this.#started && this.#outcome === undefined && this.#run.waits().length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, LOAD_POLL_MS));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      subscription.unsubscribe();
+    }
+    if (!this.#started && this.#run.kind === 'agent') {
+      this.#started = true;
+      this.#turnStart = 0;
+    }
   }
 
   /** Whether the run ended (nothing more can be attached). */
