@@ -132,3 +132,47 @@ describe('an agent over AG-UI (HttpAgent with its verification)', () => {
     ]);
   });
 });
+
+describe('one input at a time per thread', () => {
+  it('refuses a second input while the thread streams, and a client that goes away aborts the run', async () => {
+    let started!: () => void;
+    const toolStarted = new Promise<void>((resolve) => (started = resolve));
+    let aborted = false;
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits until the run is aborted.',
+      parameters: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          started();
+          ctx.signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve('aborted');
+          });
+        }),
+    });
+    const agent = createAgent({
+      name: 'waiter',
+      model: scriptedModel((_request, index) => (index === 0 ? { toolCalls: [{ name: 'wait', arguments: {} }] } : { text: 'Done waiting.' })),
+      tools: [wait],
+    });
+    const listener = await serveAgUi({ agents: [agent] }).listen();
+    listeners.push(listener);
+    const client = new HttpAgent({ url: listener.urlOf('waiter'), threadId: 'busy' });
+    client.addMessage({ id: 'q', role: 'user', content: 'Wait.' });
+    const running = client.runAgent({ runId: 'r1' });
+    await toolStarted;
+    const second = new HttpAgent({ url: listener.urlOf('waiter'), threadId: 'busy' });
+    second.addMessage({ id: 'q', role: 'user', content: 'Wait.' });
+    expect((await runWithClient(second, { runId: 'r2' })).map(describeEvent)).toEqual([
+      'RUN_STARTED',
+      'RUN_ERROR AG_UI_THREAD_BUSY: Thread "busy" is answering another input: wait for its stream to end.',
+    ]);
+    client.abortRun();
+    await running.catch(() => undefined);
+    await expect.poll(() => aborted).toBe(true);
+    // The thread is free again: a new input starts a new run.
+    const next = await runWithClient(second, { runId: 'r3' });
+    expect(next.map(describeEvent).slice(0, 2)).toEqual(['RUN_STARTED', 'STATE_SNAPSHOT {}']);
+  });
+});

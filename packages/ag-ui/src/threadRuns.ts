@@ -91,7 +91,7 @@ export class ThreadRuns {
   /** Aborts every run this process holds that is not kept in a store (a stored one stays resumable). */
   close(): void {
     if (this.storeSettings !== undefined) return;
-    for (const session of this.#live) session.abort();
+    for (const session of this.#live) if (!session.done) session.abort();
     this.#live.clear();
     this.#waiting.clear();
   }

@@ -176,9 +176,11 @@ export class ThreadSession {
     this.#run.abort();
   }
 
-  /** Forgets the request attached now without ending its stream (it was cut off). */
+  /** Forgets the request attached now (it was cut off): its AG-UI run is over for the server too. */
   detach(): void {
+    const current = this.#sink;
     this.#sink = undefined;
+    current?.ended('done');
   }
 
   #give(answer: WaitAnswer): void {
