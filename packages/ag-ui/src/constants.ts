@@ -14,3 +14,6 @@ export const AG_UI_CUSTOM_EVENTS = {
   handoff: 'agentchart.handoff',
   approvalDecided: 'agentchart.approval_decided',
 } as const;
+
+/** How often a run being loaded from a store is looked at until it is under way, in ms. */
+export const LOAD_POLL_MS = 10;

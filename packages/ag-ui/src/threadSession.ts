@@ -3,14 +3,11 @@ import { type BaseEvent, EventType, type Message as AgUiMessage, type RunFinishe
 import type { ChatEvent } from '@agentchart/actors';
 import type { Message, RunEvent } from '@agentchart/core';
 import type { Subscription } from 'rxjs';
-import { AG_UI_CUSTOM_EVENTS } from './constants.js';
+import { AG_UI_CUSTOM_EVENTS, LOAD_POLL_MS } from './constants.js';
 import { type RunWait, type WaitAnswer, toInterrupt } from './interrupts.js';
 import type { ServedOutcome, ServedRun } from './servedRun.js';
 import { stateDelta } from './stateDelta.js';
 import type { FrontendResults } from './frontendTools.js';
-
-/** How often a run being loaded from a store is looked at until it is under way, in ms. */
-const LOAD_POLL_MS = 10;
 
 /** The frontend tools of a run: their names, and the results the client sent, by call id. */
 export interface FrontendTools {
