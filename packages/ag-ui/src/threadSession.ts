@@ -89,7 +89,11 @@ export class ThreadSession {
    */
   async loaded(): Promise<void> {
     let evented = false;
-    const subscription = this.#run.events$.subscribe({ next: () => void (evented = true) });
+    const subscription = this.#run.events$.subscribe({
+      next: () => {
+        evented = true;
+      },
+    });
     try {
       while (!evented && !this.#started && this.#outcome === undefined && this.#run.waits().length === 0) {
         await new Promise((resolve) => setTimeout(resolve, LOAD_POLL_MS));
