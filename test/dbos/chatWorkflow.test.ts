@@ -180,6 +180,19 @@ describe('group chats as DBOS workflows', () => {
     await expect(client.status('chat-that-never-was')).rejects.toMatchObject({ code: 'CHAT_NOT_FOUND' });
     await expect(client.send('chat-four-1', { type: 'approve' } as never)).rejects.toMatchObject({ code: 'CONTROL_MESSAGE_INVALID' });
   }, 60_000);
+
+  it('polls its queue every 50 ms by default, and refuses a polling interval or a result wait that is not a positive number of ms', async () => {
+    const queue = await DBOS.retrieveQueue(worker.queue);
+    expect(await queue?.getMinPollingIntervalMs()).toBe(50);
+    await expect(createChatClient({ resultPollingMs: 0 })).rejects.toMatchObject({
+      code: 'CONFIGURATION_INVALID',
+      message: 'resultPollingMs is a positive number of milliseconds (got 0). Pass e.g. 50.',
+    });
+    await expect(startWorker({ chats, queuePollingMs: Number.NaN })).rejects.toMatchObject({
+      code: 'CONFIGURATION_INVALID',
+      message: 'queuePollingMs is a positive number of milliseconds (got NaN). Pass e.g. 50.',
+    });
+  }, 60_000);
 });
 
 import { argumentsHash as argumentsHashOf } from '@agentchart/actors';

@@ -4,7 +4,9 @@ import type { ChatWorkflowInput, DurableChatEvent, DurableChatResult, DurableWai
 import type { ControlMessage } from './controlMessage.js';
 import { parseControlMessage } from './controlMessage.js';
 import { checkDatabase, databaseUrlFrom } from './database.js';
+import { DEFAULT_RESULT_POLLING_MS } from './constants.js';
 import { DbosChatError } from './errors.js';
+import { positiveMs } from './positiveMs.js';
 import { CHAT_WORKFLOW_NAME, CONTROL_TOPIC, DBOS_APPLICATION_NAME, DEFAULT_CHAT_QUEUE, EVENTS_STREAM, WAITING_EVENT } from './names.js';
 
 /** A chat as any process sees it. */
@@ -46,6 +48,22 @@ export interface ChatClient {
   close(): Promise<void>;
 }
 
+/** Where and how a `ChatClient` reaches the chats. */
+export interface ChatClientOptions {
+  /** Postgres (the workers' DBOS system database); default `DBOS_DATABASE_URL`. */
+  databaseUrl?: string;
+  /** The queue `enqueue` puts chats on (default `agentchart-chats`). */
+  queue?: string;
+  /** Connections to Postgres (default 4). */
+  poolSize?: number;
+  /**
+   * How often, in ms, `result` looks whether the chat finished (default 50):
+   * the longest between a chat's end and its result here. One indexed read
+   * per look, only while a `result` call waits.
+   */
+  resultPollingMs?: number;
+}
+
 /**
  * Opens a client on the workers' database (`DBOS_DATABASE_URL` by default).
  * Throws `POSTGRES_UNREACHABLE` or `SCHEMA_MISSING` with what to do.
@@ -57,9 +75,8 @@ export interface ChatClient {
  * if (waiting?.kind === 'approval') await client.approve(chatId, waiting.requests[0].id);
  * console.log((await client.result(chatId)).reason);
  */
-export async function createChatClient(
-  options: { databaseUrl?: string; queue?: string /** Connections to Postgres (default 4). */; poolSize?: number } = {},
-): Promise<ChatClient> {
+export async function createChatClient(options: ChatClientOptions = {}): Promise<ChatClient> {
+  const resultPollingMs = positiveMs(options.resultPollingMs ?? DEFAULT_RESULT_POLLING_MS, 'resultPollingMs');
   const databaseUrl = databaseUrlFrom(options.databaseUrl);
   await checkDatabase(databaseUrl, { schema: true });
   const client = await DBOSClient.create({
@@ -128,7 +145,7 @@ export async function createChatClient(
     },
     async result(chatId) {
       await known(chatId);
-      return client.retrieveWorkflow<DurableChatResult>(chatId).getResult();
+      return client.retrieveWorkflow<DurableChatResult>(chatId).getResult({ pollingIntervalMs: resultPollingMs });
     },
     async recoverExecutor(executorId, recoverOptions = {}) {
       const pending = await client.listWorkflows({ status: 'PENDING', executorId, workflowName: CHAT_WORKFLOW_NAME });

@@ -33,20 +33,23 @@ export function durableModel(model: ChatModel): ChatModel {
       return new Observable<ModelEvent>((subscriber) => {
         let closed = false;
         const { signal: _signal, ...recordable } = request;
-        void (async () => {
-          await scope.beforeStep();
-          return DBOS.runStep(() => callModel(model, recordable), { name: MODEL_STEP_NAME });
-        })().then(
-          (reply) => {
-            if (closed) return;
-            for (const event of reply.events) subscriber.next(event);
-            if (reply.error === undefined) subscriber.complete();
-            else subscriber.error(reviveError(reply.error));
-          },
-          (error: unknown) => {
-            if (!closed) subscriber.error(error);
-          },
-        );
+        // Both take their place in the workflow's history now, in this order (DBOS numbers each
+        // operation when it is called), so the events' write runs beside the model call, not before it.
+        const written = scope.beforeStep();
+        const recorded = DBOS.runStep(() => callModel(model, recordable), { name: MODEL_STEP_NAME });
+        Promise.all([written, recorded])
+          .then(([, reply]) => reply)
+          .then(
+            (reply) => {
+              if (closed) return;
+              for (const event of reply.events) subscriber.next(event);
+              if (reply.error === undefined) subscriber.complete();
+              else subscriber.error(reviveError(reply.error));
+            },
+            (error: unknown) => {
+              if (!closed) subscriber.error(error);
+            },
+          );
         return () => {
           closed = true;
         };

@@ -1,7 +1,7 @@
 export { durableModel, MODEL_STEP_NAME } from './durableModel.js';
 export { durableToolJournal, journalCallId } from './durableToolJournal.js';
 export { startWorker, type Worker, type WorkerOptions } from './worker.js';
-export { createChatClient, type ChatClient, type ChatStatus } from './chatClient.js';
+export { createChatClient, type ChatClient, type ChatClientOptions, type ChatStatus } from './chatClient.js';
 export { seedOf } from './chatWorkflow.js';
 export type { ChatWorkflowInput, DurableChatResult, DurableChatEvent, DurableWaiting, EventBatch } from './chatWorkflow.js';
 export { controlMessageSchema, parseControlMessage, type ControlMessage } from './controlMessage.js';

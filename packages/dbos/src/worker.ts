@@ -5,6 +5,8 @@ import { type ChatWorkflowInput, type DurableChatResult, runChatWorkflow } from 
 import { checkDatabase, databaseUrlFrom } from './database.js';
 import { DbosChatError } from './errors.js';
 import { startHeartbeats } from './workerHeartbeats.js';
+import { DEFAULT_QUEUE_POLLING_MS } from './constants.js';
+import { positiveMs } from './positiveMs.js';
 import { CHAT_WORKFLOW_NAME, DBOS_APPLICATION_NAME, DEFAULT_CHAT_QUEUE } from './names.js';
 
 /** How a worker process runs chats. */
@@ -24,6 +26,14 @@ export interface WorkerOptions {
   workerConcurrency?: number;
   /** How many chats all workers together run at once (default: no limit). */
   globalConcurrency?: number;
+  /**
+   * How often, in ms, the worker looks for chats on an idle queue (default
+   * 50): the longest a chat waits between its enqueue and its start. Each
+   * look is one short query; lower costs the database more while idle,
+   * higher delays starts. The queue keeps the settings of the worker that
+   * started last (every option above is the queue's).
+   */
+  queuePollingMs?: number;
   /**
    * The code version: DBOS recovers a chat only on workers of the version
    * that started it. Default: DBOS's hash of the registered workflows. Set it
@@ -77,6 +87,7 @@ const HEARTBEAT_MS = 1_000;
  * const worker = await startWorker({ chats: { review: reviewChat }, executorId: 'worker-1', workerConcurrency: 20 });
  */
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const queuePollingMs = positiveMs(options.queuePollingMs ?? DEFAULT_QUEUE_POLLING_MS, 'queuePollingMs');
   if (started) throw new Error('A worker is already running in this process (DBOS is one per process).');
   const chats = new Map(Object.entries(options.chats));
   if (chats.size === 0) {
@@ -107,6 +118,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     await DBOS.registerQueue(queue, {
       workerConcurrency: options.workerConcurrency ?? 50,
       ...(options.globalConcurrency === undefined ? {} : { globalConcurrency: options.globalConcurrency }),
+      minPollingIntervalMs: queuePollingMs,
       onConflict: 'always_update',
     });
   } catch (error) {

@@ -16,7 +16,11 @@ export interface ChatWorkflowScope {
   readonly lease: () => RunLease;
   /** Stops the chat: its lease was taken over (another execution of the same workflow). */
   readonly onLeaseLost: (error: unknown) => void;
-  /** Runs before every DBOS step of the chat: writes the events so far to the chat's stream. */
+  /**
+   * Called right before every DBOS step of the chat: writes the events so
+   * far to the chat's stream. It takes its place in the workflow's history
+   * when called, so the step may start before it resolves.
+   */
   readonly beforeStep: () => Promise<void>;
   /** A durable wait for a person's decision on an in-doubt call (one at a time). */
   readonly decideInDoubt: (entry: ToolCallJournalEntry, toolArguments: unknown) => Promise<InDoubtDecision>;

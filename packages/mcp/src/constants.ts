@@ -9,3 +9,6 @@ export const MCP_STDERR_TAIL_CHARS = 2_000;
 
 /** What agentchart calls itself when it connects to a server. */
 export const MCP_CLIENT_INFO = { name: 'agentchart', version: '0.1.0' } as const;
+
+/** Longest wait, on stdio, for an answer to the 2026-07-28 `server/discover` probe before speaking 2025-11-25. */
+export const MCP_STDIO_PROBE_TIMEOUT_MS = 5_000;

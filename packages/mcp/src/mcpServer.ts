@@ -1,6 +1,6 @@
 import type { ToolSource } from '@agentchart/actors';
 import { type AnyTool, ConfigurationError } from '@agentchart/core';
-import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolDefinition } from './mcpCallResult.js';
 import { McpConnection } from './mcpConnection.js';
 import { type McpServerOptions, type McpToolDescription, checkMcpServerOptions } from './mcpServerOptions.js';
 import { McpServerError } from './mcpServerError.js';
@@ -44,10 +44,11 @@ export function mcpServer(options: McpServerOptions): McpServer {
   });
 
   /** Keeps the tool object of a definition that did not change, so lists compare by identity. */
-  const toolsFrom = (definitions: readonly McpToolDefinition[]): AnyTool[] => {
+  const toolsFrom = (listed: readonly unknown[]): AnyTool[] => {
     const next = new Map<string, { json: string; tool: AnyTool }>();
     const tools: AnyTool[] = [];
     const names = new Map<string, string>();
+    const definitions = listed.map((entry, index) => toolDefinition(entry, index, options.name));
     for (const definition of definitions) {
       const modelName = modelToolName(definition.name, prefix, options.name);
       const description: McpToolDescription = {
@@ -79,8 +80,8 @@ export function mcpServer(options: McpServerOptions): McpServer {
 
   const server: McpServer = {
     name: options.name,
-    loadTools: () => {
-      cached ??= connection.listTools().then(toolsFrom);
+    loadTools: (signal) => {
+      cached ??= connection.listTools(signal).then(toolsFrom);
       const pending = cached;
       pending.catch(() => {
         if (cached === pending) cached = undefined; // a failed load is tried again next time
@@ -97,6 +98,28 @@ export function mcpServer(options: McpServerOptions): McpServer {
     },
   };
   return server;
+}
+
+/**
+ * A listed tool, checked on its own: a name is required (else the listing
+ * fails, as the tool cannot be named in a filter); a schema that is not an
+ * object is that tool's `MCP_TOOL_SCHEMA_INVALID`, raised only if the filter
+ * keeps it.
+ */
+function toolDefinition(entry: unknown, index: number, server: string): McpToolDefinition {
+  if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
+    throw new McpServerError('MCP_LIST_FAILED', `MCP server "${server}" listed a tool without a name (entry ${index} of its list): fix the server.`, {
+      server,
+      index,
+    });
+  }
+  const definition = entry as McpToolDefinition;
+  const annotations = definition.annotations;
+  return {
+    ...definition,
+    description: typeof definition.description === 'string' ? definition.description : undefined,
+    annotations: typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations) ? annotations : {},
+  } as McpToolDefinition;
 }
 
 /**

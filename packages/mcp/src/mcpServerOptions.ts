@@ -55,8 +55,82 @@ export interface McpCommonOptions {
   approval?: McpApproval | Readonly<Record<string, McpApproval>>;
   /** Tools (names the model sees) that must be called alone in a reply; `true`: all of them. */
   oneCallAtATime?: boolean | readonly string[];
-  /** Milliseconds to connect and initialize (default 30 s). */
+  /** Milliseconds to connect and initialize (default 30 s); `tools/list` waits as long as `timeoutMs`. */
   connectTimeoutMs?: number;
+  /**
+   * Which protocol line to speak. `auto` (default): the 2026-07-28 line when
+   * the server offers it (a `server/discover` request on the same connection),
+   * else the 2025-11-25 line and older (`initialize`). A version pins that line;
+   * a server that does not speak it fails to connect.
+   */
+  protocol?: McpProtocol;
+  /** Bounds on what the server sends (see `McpLimits`). */
+  limits?: Partial<McpLimits>;
+  /**
+   * Answers a server's request for input from a person during a call (a form
+   * elicitation: on 2026-07-28 an `input_required` result, after which the
+   * call is sent again with the answer; on 2025-11-25 an `elicitation/create`
+   * request). Ask the person whose run it is, and resolve with their answer.
+   * While it waits the call's `timeoutMs` is paused. Without it, the client
+   * declares no elicitation capability and a server's request fails the call.
+   */
+  onInputRequest?: (request: McpInputRequest) => McpInputAnswer | Promise<McpInputAnswer>;
+}
+
+/** A server's question for a person, during one call. */
+export interface McpInputRequest {
+  readonly serverName: string;
+  /** The tool the call is of, as the model sees it (`undefined` outside a call). */
+  readonly toolName: string | undefined;
+  /** The call's id and run (`undefined` outside a call). */
+  readonly callId: string | undefined;
+  readonly runId: string | undefined;
+  /** What the server asks, redacted. */
+  readonly message: string;
+  /** The JSON Schema of the answer (flat: strings, numbers, booleans, enums). */
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+  /** Aborted when the call ends without an answer (the run aborted). */
+  readonly signal: AbortSignal;
+}
+
+/** A person's answer to `McpInputRequest`: `accept` with the content, or `decline` / `cancel`. */
+export type McpInputAnswer =
+  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/** The protocol lines `mcpServer({ protocol })` can pin. */
+export type McpProtocol = 'auto' | '2026-07-28' | '2025-11-25';
+
+/** Bounds on what an MCP server sends, so a hostile or broken server cannot exhaust the process. */
+export interface McpLimits {
+  /** Pages of `tools/list` read per listing (default 20); more is `MCP_LIST_FAILED`. */
+  readonly maxPages: number;
+  /** Tools per listing (default 1,000); more is `MCP_LIST_FAILED`. */
+  readonly maxTools: number;
+  /** Characters of one tool's input or output schema as JSON (default 262,144); a larger one is that tool's `MCP_TOOL_SCHEMA_INVALID`. */
+  readonly maxSchemaChars: number;
+  /** Nesting depth of one schema (default 32); deeper is that tool's `MCP_TOOL_SCHEMA_INVALID`. */
+  readonly maxSchemaDepth: number;
+  /** Characters of a result's text the model and the transcript keep (default 100,000); the rest is cut with a note. */
+  readonly maxResultChars: number;
+  /** Bytes of one message from a stdio server (default 16 MiB); a longer one fails the call with a clear error. */
+  readonly maxMessageBytes: number;
+}
+
+/** The default `McpLimits`. */
+export const DEFAULT_MCP_LIMITS: McpLimits = {
+  maxPages: 20,
+  maxTools: 1_000,
+  maxSchemaChars: 262_144,
+  maxSchemaDepth: 32,
+  maxResultChars: 100_000,
+  maxMessageBytes: 16 * 1024 * 1024,
+};
+
+/** The limits in effect. */
+export function limitsOf(options: McpServerOptions): McpLimits {
+  return { ...DEFAULT_MCP_LIMITS, ...(options.limits ?? {}) };
 }
 
 /** A server started as a child process, spoken to over its stdin and stdout. */
@@ -114,6 +188,22 @@ export function checkMcpServerOptions(options: McpServerOptions): void {
     throw new ConfigurationError(`${label}: \`timeoutMs\` must be a positive number of milliseconds (at most 2147483647), or null for no limit.`, {
       timeoutMs: timeout,
     });
+  }
+  if (options.protocol !== undefined && !['auto', '2026-07-28', '2025-11-25'].includes(options.protocol)) {
+    throw new ConfigurationError(`${label}: \`protocol\` must be 'auto', '2026-07-28' or '2025-11-25'.`, { protocol: options.protocol });
+  }
+  for (const [key, value] of Object.entries(options.limits ?? {})) {
+    if (!(key in DEFAULT_MCP_LIMITS) || !(typeof value === 'number' && Number.isInteger(value) && value > 0)) {
+      throw new ConfigurationError(
+        `${label}: \`limits.${key}\` must be one of ${Object.keys(DEFAULT_MCP_LIMITS).join(', ')}, a positive whole number.`,
+        {
+          limit: key,
+        },
+      );
+    }
+  }
+  if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') {
+    throw new ConfigurationError(`${label}: \`onInputRequest\` must be a function (request) => answer.`);
   }
   const filter = options.filter;
   if (filter !== undefined && typeof filter !== 'function' && !(Array.isArray(filter) && filter.every((name) => typeof name === 'string'))) {

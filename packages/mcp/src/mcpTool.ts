@@ -1,11 +1,11 @@
 import { type AnyTool, ToolError, type ToolAnnotations, type ToolContext, type ToolProgress, defineTool, toolResult } from '@agentchart/core';
-import { ErrorCode, McpError, type Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
-import { compileArgumentsSchema } from './jsonSchemaArguments.js';
-import { resultText, resultValue } from './mcpCallResult.js';
+import { type CallToolResult, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { compileArgumentsSchema, compileOutputSchema } from './jsonSchemaArguments.js';
+import { type McpToolDefinition, resultText, resultValue } from './mcpCallResult.js';
 import { type McpConnection, messageOf } from './mcpConnection.js';
 import { McpServerError } from './mcpServerError.js';
 import type { McpApproval, McpApprovalContext, McpServerOptions } from './mcpServerOptions.js';
-import { isApproval, timeoutOf } from './mcpServerOptions.js';
+import { isApproval, limitsOf, timeoutOf } from './mcpServerOptions.js';
 
 /** What an agentchart tool made from an MCP tool remembers of it. */
 export interface McpToolOrigin {
@@ -48,15 +48,19 @@ export function mcpTool(
   listChangesApplied: () => Promise<unknown> = () => Promise.resolve(),
 ): AnyTool {
   const server = options.name;
-  const compiled = compileArgumentsSchema(definition.inputSchema);
-  if (!compiled.ok) {
-    throw new McpServerError(
+  const limits = limitsOf(options);
+  const schemaInvalid = (problem: string, kind: 'input' | 'output') =>
+    new McpServerError(
       'MCP_TOOL_SCHEMA_INVALID',
-      `MCP server "${server}" sent a malformed input schema for tool "${definition.name}": ${compiled.problem}. ` +
+      `MCP server "${server}" sent a malformed ${kind} schema for tool "${definition.name}": ${problem}. ` +
         'Fix the server, or leave the tool out with mcpServer({ filter }).',
       { server, tool: definition.name },
     );
-  }
+  const compiled = compileArgumentsSchema(definition.inputSchema, limits);
+  if (!compiled.ok) throw schemaInvalid(compiled.problem, 'input');
+  const output = definition.outputSchema === undefined ? undefined : compileOutputSchema(definition.outputSchema, limits);
+  if (output !== undefined && !output.ok) throw schemaInvalid(output.problem, 'output');
+  const checkOutput = output?.ok ? output.validate : undefined;
   const annotations: ToolAnnotations = { ...(definition.annotations ?? {}) };
   const origin: McpToolOrigin = { serverName: server, mcpToolName: definition.name, annotations, _meta: definition._meta };
   const approval = approvalFor(modelName, options);
@@ -73,7 +77,11 @@ export function mcpTool(
           ? () => annotations.readOnlyHint !== true && annotations.destructiveHint !== false
           : approval,
     execute: async (args, ctx) => {
-      const result = await callMcpTool(connection, definition.name, modelName, args, ctx, timeoutOf(options));
+      const result = await callMcpTool(connection, definition.name, modelName, args, ctx, {
+        timeoutMs: timeoutOf(options),
+        maxResultChars: limits.maxResultChars,
+        checkOutput,
+      });
       await listChangesApplied();
       return result;
     },
@@ -94,14 +102,23 @@ function approvalFor(modelName: string, options: McpServerOptions): McpApproval 
 /** Why a call's own controller aborted it. */
 class CallTimeout extends Error {}
 
+/** How one call is bounded and checked. */
+interface CallBounds {
+  timeoutMs: number | null;
+  maxResultChars: number;
+  /** The tool's `outputSchema` check, when it has one. */
+  checkOutput: ((value: unknown) => string | undefined) | undefined;
+}
+
 async function callMcpTool(
   connection: McpConnection,
   mcpName: string,
   modelName: string,
   args: Record<string, unknown>,
   ctx: ToolContext,
-  timeoutMs: number | null,
+  bounds: CallBounds,
 ) {
+  const { timeoutMs } = bounds;
   const server = connection.name;
   const controller = new AbortController();
   const onRunAbort = () => controller.abort(ctx.signal.reason);
@@ -120,8 +137,16 @@ async function callMcpTool(
       arm();
       reportProgress(ctx, notification, connection.redact);
     };
-    const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress });
-    const text = resultText(result, connection.redact);
+    // While a person answers the server's question the call's time does not run; the wait is a progress event.
+    const waiting = (message: string) => {
+      clearTimeout(timer);
+      reportProgress(ctx, { progress: 0, message: `waiting for a person: ${message}` }, connection.redact);
+      return arm;
+    };
+    const call = { toolName: modelName, callId: ctx.callId, runId: ctx.runId, waiting };
+    const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress, call });
+    const text = resultText(result, connection.redact, bounds.maxResultChars);
+    if (result.isError !== true && bounds.checkOutput !== undefined) assertOutput(result, bounds.checkOutput, server, mcpName, modelName);
     if (result.isError === true) {
       throw new ToolError(text || `Tool "${modelName}" reported an error without a message.`, {
         server,
@@ -129,7 +154,7 @@ async function callMcpTool(
         ...(result._meta ? { _meta: result._meta } : {}),
       });
     }
-    return toolResult(resultValue(result), { text });
+    return toolResult(resultValue(result, bounds.maxResultChars), { text });
   } catch (error) {
     if (error instanceof ToolError) throw error;
     if (ctx.signal.aborted) throw error; // the run was aborted: the call was cancelled on the server
@@ -174,7 +199,15 @@ function callFailure(
       { ...details, reason: 'timeout', timeoutMs },
     );
   }
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (SdkError.isInstance(error) && error.code === SdkErrorCode.ConnectionClosed) {
+    const overflow = connection.transportError?.match(/exceeded maximum size of (\d+) bytes/);
+    if (overflow) {
+      return new ToolError(
+        `MCP server "${server}" answered the call of "${modelName}" with a message over ${overflow[1]} bytes (\`limits.maxMessageBytes\`), so it was not read and the connection was closed. ` +
+          'Its effect is unknown; ask for less per call.',
+        { ...details, reason: 'message-too-large', maxMessageBytes: Number(overflow[1]) },
+      );
+    }
     return new ToolError(
       `MCP server "${server}" closed the connection during the call of "${modelName}" (it may have crashed), so its effect is unknown. ` +
         'The next call starts a new connection.',
@@ -182,9 +215,39 @@ function callFailure(
     );
   }
   if (error instanceof McpServerError) return new ToolError(error.message, { ...details, reason: error.code });
+  if (ProtocolError.isInstance(error)) {
+    // A JSON-RPC error the server answered with: its code and message are the server's own.
+    return new ToolError(
+      `MCP server "${server}" refused the call of "${modelName}" (JSON-RPC error ${error.code}): ${connection.redact(error.message)}`,
+      {
+        ...details,
+        reason: 'server-error',
+        mcpCode: error.code,
+      },
+    );
+  }
   return new ToolError(`MCP server "${server}" failed the call of "${modelName}": ${connection.redact(messageOf(error))}`, {
     ...details,
     reason: 'call-failed',
-    ...(error instanceof McpError ? { mcpCode: error.code } : {}),
   });
+}
+
+/** A result whose structured content does not match the tool's `outputSchema` is an error the model reads. */
+function assertOutput(
+  result: CallToolResult,
+  check: (value: unknown) => string | undefined,
+  server: string,
+  mcpName: string,
+  modelName: string,
+): void {
+  const problem = result.structuredContent === undefined ? 'it has an output schema but sent no structured content' : check(result.structuredContent);
+  if (problem === undefined) return;
+  throw new ToolError(
+    `MCP server "${server}" answered "${modelName}" with a result that breaks the tool's output schema: ${problem.slice(0, 500)}.`,
+    {
+      server,
+      tool: mcpName,
+      reason: 'output-schema',
+    },
+  );
 }

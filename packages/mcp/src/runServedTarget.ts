@@ -1,6 +1,6 @@
 import type { ChatEvent } from '@agentchart/actors';
 import type { Message, RunEvent } from '@agentchart/core';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ServedTarget } from './servedTargets.js';
 
 /** A progress report of a served run: a running count and a line of what happened. */

@@ -7,7 +7,11 @@ import { postgresDriver } from './postgresDriver.js';
 export interface PostgresRunStoreOptions {
   /** A connection string (`postgres://user@host:port/db`); or pass `pool`. */
   connectionString?: string;
-  /** A pool of your own (the store does not end it on close). */
+  /**
+   * A pool of your own (the store does not end it on close). Create it with
+   * `pipeline: true` so that a step's writes cost one round trip; without
+   * it they are sent one after the other.
+   */
   pool?: pg.Pool;
   /** The clock leases are measured against (default `Date.now`; every process should agree within a lease's margin). */
   now?: StoreClock;
@@ -23,7 +27,7 @@ export interface PostgresRunStoreOptions {
 export async function createPostgresRunStore(options: PostgresRunStoreOptions): Promise<RunStore> {
   const now = options.now ?? Date.now;
   const ownsPool = options.pool === undefined;
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 4 });
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 4, pipeline: true });
   // An idle client that loses its connection emits 'error'; the next query reports it, so do not crash here.
   if (ownsPool) pool.on('error', () => {});
   const driver = postgresDriver(pool, ownsPool);

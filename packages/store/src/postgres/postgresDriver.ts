@@ -1,14 +1,20 @@
-import pg from 'pg';
-import type { SqlDriver, SqlRows } from '../shared/sqlDriver.js';
+import type pg from 'pg';
+import type { SqlDriver, SqlRows, SqlStatement } from '../shared/sqlDriver.js';
 
 /** The advisory lock key migrators take (any constant unique to agentchart). */
 const MIGRATION_LOCK_KEY = 7_212_014;
 
-/** A `SqlDriver` on a `pg` pool: statements run as they are written. */
+/**
+ * A `SqlDriver` on a `pg` pool: statements run as they are written, with
+ * their parameters bound by the server (extended protocol). A batch is one
+ * transaction on one client: `BEGIN`, the statements, `COMMIT`, all sent
+ * before the first answer arrives when the pool's clients pipeline
+ * (`pipeline: true`, as the store's own pool does), so it costs one round
+ * trip; on a pool without it, one round trip each.
+ */
 export function postgresDriver(pool: pg.Pool, ownsPool: boolean): SqlDriver {
   const query = async (sql: string, params: readonly unknown[] = []): Promise<SqlRows> => {
-    const result = await pool.query(sql, params as unknown[]);
-    return { rows: result.rows as Record<string, unknown>[] };
+    return toRows(await pool.query(sql, params as unknown[]));
   };
   return {
     query,
@@ -18,11 +24,21 @@ export function postgresDriver(pool: pg.Pool, ownsPool: boolean): SqlDriver {
         return apply(query);
       }),
     async batch(statements) {
-      // One round trip: a simple-protocol query of several statements is one transaction (all or nothing).
-      const result = (await pool.query(statements.map((statement) => withLiterals(statement.sql, statement.params)).join(';\n'))) as unknown as
-        | pg.QueryResult
-        | pg.QueryResult[];
-      return (Array.isArray(result) ? result : [result]).map((one) => ({ rows: one.rows as Record<string, unknown>[] }));
+      const client = await pool.connect();
+      let failure: unknown;
+      try {
+        const texts = [{ sql: 'BEGIN', params: [] }, ...statements, { sql: 'COMMIT', params: [] }];
+        const answers = client.pipeline ? await pipelined(client, texts) : await oneByOne(client, texts);
+        const rejected = answers.find((answer) => answer.status === 'rejected');
+        if (rejected !== undefined) {
+          failure = rejected.reason;
+          throw failure;
+        }
+        return answers.slice(1, -1).map((answer) => toRows((answer as PromiseFulfilledResult<pg.QueryResult>).value));
+      } finally {
+        // After a failure the connection's transaction state is not known for sure: do not reuse it.
+        client.release(failure === undefined ? undefined : failure instanceof Error ? failure : true);
+      }
     },
     async close() {
       if (ownsPool) await pool.end();
@@ -35,7 +51,7 @@ async function transaction<T>(pool: pg.Pool, work: (query: SqlDriver['query']) =
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const result = await work(async (sql, params = []) => ({ rows: (await client.query(sql, params as unknown[])).rows }));
+    const result = await work(async (sql, params = []) => toRows(await client.query(sql, params as unknown[])));
     await client.query('COMMIT');
     return result;
   } catch (error) {
@@ -46,19 +62,32 @@ async function transaction<T>(pool: pg.Pool, work: (query: SqlDriver['query']) =
   }
 }
 
-/**
- * The statement with its `$n` parameters written as literals, for a
- * simple-protocol query (which takes no parameters): text through `pg`'s
- * `escapeLiteral`, numbers only as safe integers, `null` as NULL. The store
- * binds nothing else.
- */
-function withLiterals(sql: string, params: readonly unknown[]): string {
-  return sql.replace(/\$(\d+)/g, (_match, index: string) => literal(params[Number(index) - 1]));
+type Answers = PromiseSettledResult<pg.QueryResult>[];
+
+function toRows(result: pg.QueryResult): SqlRows {
+  return { rows: result.rows as Record<string, unknown>[], changes: result.rowCount ?? 0 };
 }
 
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') return pg.escapeLiteral(value);
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-  throw new TypeError(`A batch parameter must be text, a safe integer or null (got ${typeof value} ${String(value)}).`);
+/**
+ * Every statement sent before the first answer: one statement that fails
+ * aborts the transaction, the ones after it fail with "current transaction
+ * is aborted", and the COMMIT then rolls everything back.
+ */
+function pipelined(client: pg.PoolClient, statements: readonly SqlStatement[]): Promise<Answers> {
+  return Promise.allSettled(statements.map((statement) => client.query(statement.sql, statement.params as unknown[])));
+}
+
+/** One statement after the other, stopping at the first failure (the rest are reported as not run). */
+async function oneByOne(client: pg.PoolClient, statements: readonly SqlStatement[]): Promise<Answers> {
+  const answers: Answers = [];
+  for (const statement of statements) {
+    try {
+      answers.push({ status: 'fulfilled', value: await client.query(statement.sql, statement.params as unknown[]) });
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      answers.push({ status: 'rejected', reason: error });
+      break;
+    }
+  }
+  return answers;
 }

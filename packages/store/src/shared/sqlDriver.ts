@@ -1,6 +1,8 @@
-/** One result of a statement: its rows, column names as in the schema. */
+/** One result of a statement: its rows (column names as in the schema), and how many rows a write changed. */
 export interface SqlRows {
   rows: Record<string, unknown>[];
+  /** Rows inserted, updated or deleted by a write (0 for a read). */
+  changes: number;
 }
 
 /** One statement of a batch: SQL with Postgres-style `$1` parameters, and the parameters. */

@@ -92,9 +92,9 @@ export class SqlRunStore implements RunStore {
   }
 
   async recordCallStarted(lease: RunLease, start: ToolCallStart): Promise<{ entry: ToolCallJournalEntry; created: boolean }> {
-    const params = [...fence(lease, this.now()), start.callId, start.toolName, start.argumentsHash, start.idempotencyKey];
-    const { rows } = await this.driver.query(SQL.recordCallStarted, params);
-    if (rows[0] !== undefined) return { entry: toJournalEntry(rows[0]), created: true };
+    const now = this.now();
+    const { changes } = await this.driver.query(SQL.recordCallStarted, startParams(fence(lease, now), start));
+    if (changes > 0) return { entry: startedEntry(lease, start, now), created: true };
     await this.checkCurrent(lease);
     const existing = await this.loadCall(lease.runId, start.callId);
     if (existing === undefined) throw await this.lost(lease); // the lease lapsed between the two statements
@@ -102,9 +102,10 @@ export class SqlRunStore implements RunStore {
   }
 
   async recordCallResult(lease: RunLease, callId: string, result: unknown): Promise<ToolCallJournalEntry> {
+    const now = this.now();
     const text = JSON.stringify(result ?? null);
-    const { rows } = await this.driver.query(SQL.recordCallResult, [...fence(lease, this.now()), callId, text]);
-    if (rows[0] !== undefined) return toJournalEntry(rows[0]);
+    const { rows } = await this.driver.query(SQL.recordCallResult, [...fence(lease, now), callId, text]);
+    if (rows[0] !== undefined) return finishedEntry(lease.runId, callId, rows[0], text, now);
     await this.checkCurrent(lease);
     const existing = await this.loadCall(lease.runId, callId);
     if (existing === undefined) throw callNotStarted(lease.runId, callId);
@@ -122,19 +123,25 @@ export class SqlRunStore implements RunStore {
    * a result already recorded) is read back after the commit.
    */
   async writeBatch(lease: RunLease, batch: RunWriteBatch): Promise<RunWriteBatchResult> {
-    const fenced = fence(lease, this.now());
+    const now = this.now();
+    const fenced = fence(lease, now);
     const first =
       batch.state === undefined
         ? { sql: SQL.touchLease, params: fenced }
         : { sql: SQL.saveState, params: [...fenced, batch.state.status, JSON.stringify(batch.state.state ?? null)] };
     const writes = batch.journal ?? [];
-    const results = await this.driver.batch([first, ...writes.map((write) => journalStatement(fenced, write))]);
-    if (results[0]!.rows.length === 0) throw await this.lost(lease);
+    const texts = writes.map((write) => (write.kind === 'result' ? JSON.stringify(write.result ?? null) : ''));
+    const results = await this.driver.batch([first, ...writes.map((write, index) => journalStatement(fenced, write, texts[index]!))]);
+    if (results[0]!.changes === 0) throw await this.lost(lease);
     const journal: { entry: ToolCallJournalEntry; created: boolean }[] = [];
     for (const [index, write] of writes.entries()) {
-      const row = results[index + 1]!.rows[0];
-      if (row !== undefined) {
-        journal.push({ entry: toJournalEntry(row), created: true });
+      const written = results[index + 1]!;
+      if (write.kind === 'started' && written.changes > 0) {
+        journal.push({ entry: startedEntry(lease, write.start, now), created: true });
+        continue;
+      }
+      if (write.kind === 'result' && written.rows[0] !== undefined) {
+        journal.push({ entry: finishedEntry(lease.runId, write.callId, written.rows[0], texts[index]!, now), created: true });
         continue;
       }
       const callId = write.kind === 'started' ? write.start.callId : write.callId;
@@ -181,14 +188,25 @@ export class SqlRunStore implements RunStore {
   }
 }
 
-/** The fenced statement of one journal write of a batch. */
-function journalStatement(fenced: [string, string, number, number], write: JournalWrite): SqlStatement {
+/** The fenced statement of one journal write of a batch (`resultText`: a result's JSON). */
+function journalStatement(fenced: Fence, write: JournalWrite, resultText: string): SqlStatement {
   return write.kind === 'started'
-    ? {
-        sql: SQL.recordCallStarted,
-        params: [...fenced, write.start.callId, write.start.toolName, write.start.argumentsHash, write.start.idempotencyKey],
-      }
-    : { sql: SQL.recordCallResult, params: [...fenced, write.callId, JSON.stringify(write.result ?? null)] };
+    ? { sql: SQL.recordCallStarted, params: startParams(fenced, write.start) }
+    : { sql: SQL.recordCallResult, params: [...fenced, write.callId, resultText] };
+}
+
+function startParams(fenced: Fence, start: ToolCallStart): unknown[] {
+  return [...fenced, start.callId, start.toolName, start.argumentsHash, start.idempotencyKey];
+}
+
+/** The entry a start just recorded: all of it is the caller's, but the time and the lease's token. */
+function startedEntry(lease: RunLease, start: ToolCallStart, now: number): ToolCallJournalEntry {
+  return { runId: lease.runId, ...start, status: 'started', result: undefined, startedToken: lease.token, startedAt: now, finishedAt: undefined };
+}
+
+/** The entry a result just finished: what its start recorded (`started`, the row returned), and the result written (`resultText`). */
+function finishedEntry(runId: string, callId: string, started: Record<string, unknown>, resultText: string, now: number): ToolCallJournalEntry {
+  return toJournalEntry({ ...started, run_id: runId, call_id: callId, status: 'finished', result: resultText, finished_at: now });
 }
 
 function callNotStarted(runId: string, callId: string): RunStoreError {
@@ -199,7 +217,10 @@ function callNotStarted(runId: string, callId: string): RunStoreError {
   );
 }
 
-function fence(lease: RunLease, now: number): [string, string, number, number] {
+/** A fenced write's first four parameters: run id, owner, token, now. */
+type Fence = [string, string, number, number];
+
+function fence(lease: RunLease, now: number): Fence {
   return [lease.runId, lease.owner, lease.token, now];
 }
 

@@ -4,7 +4,9 @@
  * SQLite's `?1`. A write is fenced inside the statement itself (its WHERE
  * names the lease's owner and token and an unexpired lease), so a single
  * write needs no transaction; `writeBatch` runs several in one, its first
- * statement the fence (see `SqlRunStore.writeBatch`).
+ * statement the fence (see `SqlRunStore.writeBatch`). A write returns
+ * only what its caller cannot know (a row changed is counted by the
+ * driver): reading rows back costs more than the write itself.
  */
 
 const RUN_COLUMNS = 'run_id, kind, name, status, version, lease_owner, lease_token, lease_expires_at, created_at, updated_at';
@@ -31,7 +33,7 @@ export const SQL = {
   saveState: `UPDATE agentchart_runs SET status = $5, state = $6, version = version + 1, updated_at = $4
     WHERE ${LEASE_IS_CURRENT} RETURNING version`,
   /** $1 id, $2 owner, $3 token, $4 now: the fence of a batch without a checkpoint (in Postgres it also locks the run's row until the commit) */
-  touchLease: `UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING lease_token`,
+  touchLease: `UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT}`,
   /** $1 id */
   loadRun: `SELECT ${RUN_COLUMNS}, state FROM agentchart_runs WHERE run_id = $1`,
   listUnfinished: `SELECT ${RUN_COLUMNS} FROM agentchart_runs WHERE status <> 'finished' ORDER BY created_at, run_id`,
@@ -42,13 +44,12 @@ export const SQL = {
     SELECT CAST($1 AS TEXT), CAST($5 AS TEXT), (SELECT COALESCE(MAX(seq), 0) + 1 FROM agentchart_tool_calls WHERE run_id = $1),
       CAST($6 AS TEXT), CAST($7 AS TEXT), CAST($8 AS TEXT), 'started', NULL, CAST($3 AS BIGINT), CAST($4 AS BIGINT), NULL
     WHERE EXISTS (SELECT 1 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT})
-    ON CONFLICT (run_id, call_id) DO NOTHING
-    RETURNING *`,
-  /** $1 id, $2 owner, $3 token, $4 now, $5 call id, $6 result */
+    ON CONFLICT (run_id, call_id) DO NOTHING`,
+  /** $1 id, $2 owner, $3 token, $4 now, $5 call id, $6 result: returns what the start recorded (the result is the caller's) */
   recordCallResult: `UPDATE agentchart_tool_calls SET status = 'finished', result = $6, finished_at = $4
     WHERE run_id = $1 AND call_id = $5 AND status = 'started'
       AND EXISTS (SELECT 1 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT})
-    RETURNING *`,
+    RETURNING tool_name, arguments_hash, idempotency_key, started_token, started_at`,
   /** $1 id, $2 call id */
   loadCall: 'SELECT * FROM agentchart_tool_calls WHERE run_id = $1 AND call_id = $2',
   /** $1 id */

@@ -52,11 +52,9 @@ function sqliteDriver(db: Connection): SqlDriver {
       entry = { statement, reader: statement.reader };
       prepared.set(sql, entry);
     }
-    if (!entry.reader) {
-      entry.statement.run(...params);
-      return { rows: [] };
-    }
-    return { rows: entry.statement.all(...params) as Record<string, unknown>[] };
+    if (!entry.reader) return { rows: [], changes: entry.statement.run(...params).changes };
+    const rows = entry.statement.all(...params) as Record<string, unknown>[];
+    return { rows, changes: rows.length };
   };
   const inTransaction = <T>(work: () => T): T => {
     db.exec('BEGIN IMMEDIATE'); // the write lock at once: one writer at a time, waiting up to the busy timeout
