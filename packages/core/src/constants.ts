@@ -9,3 +9,11 @@
  * `compileToolRules(rules, tools, { maxAnalysisStates })`, e.g. in a CI check.
  */
 export const DEFAULT_MAX_ANALYSIS_STATES = 1_000;
+
+/**
+ * How long a name may be where it leaves the process (span names and
+ * attributes, traces, the live view, error messages). Names the model wrote
+ * (a tool it made up, a call id) are cut there; twice the longest valid tool
+ * name (`TOOL_NAME_PATTERN`: 64), so no tool a provider accepts is cut.
+ */
+export const MAX_EXPORTED_NAME_LENGTH = 128;

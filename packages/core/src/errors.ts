@@ -1,3 +1,4 @@
+import { exportedName } from './redaction/exportedName.js';
 import { redactText, redactValue } from './redaction/redactSecrets.js';
 
 /**
@@ -122,7 +123,8 @@ export class ApprovalError extends AgentchartError {
   constructor(id: string, pending: readonly string[], notWaiting = 'The run is not waiting for approval (read run.pendingApprovals first).') {
     super(
       'APPROVAL_NOT_PENDING',
-      `No pending approval request has id "${id}". ${pending.length > 0 ? `Pending: ${pending.join(', ')}.` : notWaiting}`,
+      // Call ids are the model's: redacted and cut in the message (`details` keeps them whole, to act on).
+      `No pending approval request has id "${exportedName(id)}". ${pending.length > 0 ? `Pending: ${pending.map((one) => exportedName(one)).join(', ')}.` : notWaiting}`,
       { id, pending: [...pending] },
     );
   }

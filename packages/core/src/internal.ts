@@ -30,3 +30,5 @@ export { ErrorInfoSchema } from './runEvents.js';
 export { UsageSchema } from './messages.js';
 export { RULE_STATES } from './toolRules/toolRulesMachine.js';
 export { checkToolProgress } from './toolContext.js';
+export { MAX_EXPORTED_NAME_LENGTH } from './constants.js';
+export { cutText, exportedName } from './redaction/exportedName.js';

@@ -22,8 +22,10 @@ export class ChatSpans {
   private readonly nested = new Map<string, ChatSpans>();
   private usageSoFar: Usage = zeroUsage();
   private costSoFar: number | undefined;
+  /** Set once `chat.finished` has ended the chat's span. */
+  private finished = false;
 
-  /** `name` names the chat when its `chat.started` does not (a nested chat: its participant name). */
+  /** `name` names the chat when its `chat.started` does not (a nested chat: its participant name) or was not seen (a resumed chat). */
   constructor(
     private readonly settings: TracingSettings,
     private readonly parent: Context,
@@ -41,9 +43,13 @@ export class ChatSpans {
   }
 
   onEvent(event: ChatEvent): void {
+    // A chat traced from the middle (resumed, its `chat.started` gone by) gets its span with its first event.
+    if (this.span === undefined && !this.finished && event.type !== 'chat.started') {
+      this.start({ type: 'chat.started', chatId: event.chatId, messages: [], resumed: true });
+    }
     switch (event.type) {
       case 'chat.started':
-        this.start(event);
+        if (this.span === undefined) this.start(event);
         return;
       case 'speaker.selected':
         this.span?.addEvent(SPAN_EVENT.speakerSelected, {
@@ -104,7 +110,7 @@ export class ChatSpans {
       event.messages.map((message) => conventionMessage(message)),
     );
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
-    this.span = this.settings.tracer.startSpan(`${OPERATION.invokeWorkflow} ${name}`, { kind: SpanKind.INTERNAL, attributes }, this.parent);
+    this.span = this.settings.startSpan(`${OPERATION.invokeWorkflow} ${name}`, { kind: SpanKind.INTERNAL, attributes }, this.parent);
     this.context = trace.setSpan(this.parent, this.span);
   }
 
@@ -125,7 +131,6 @@ export class ChatSpans {
   private onNestedEvent({ speaker, event }: Extract<ChatEvent, { type: 'nested.event' }>): void {
     let chat = this.nested.get(event.chatId);
     if (chat === undefined) {
-      if (event.type !== 'chat.started') return;
       chat = new ChatSpans(this.settings, this.context ?? this.parent, speaker);
       this.nested.set(event.chatId, chat);
     }
@@ -142,6 +147,7 @@ export class ChatSpans {
   }
 
   private finish(event: Extract<ChatEvent, { type: 'chat.finished' }>): void {
+    this.finished = true;
     const span = this.span;
     for (const run of this.runs.values()) {
       run.close();

@@ -31,6 +31,8 @@ export const ATTR = {
   rounds: 'agentchart.chat.rounds',
   /** agentchart: the reliable tool's model role (`runner` or `validator`). */
   reliableRole: 'agentchart.reliable_tool.role',
+  /** agentchart: the run was aborted while this tool call ran (the span ends without an error). */
+  aborted: 'agentchart.aborted',
   /** agentchart: what the usage cost, from the price table given to `genAiTracing`. */
   cost: 'agentchart.usage.cost',
 } as const;
@@ -47,6 +49,7 @@ export const OPERATION = {
 export const SPAN_EVENT = {
   toolRefused: 'agentchart.tool.refused',
   toolAnswered: 'agentchart.tool.answered',
+  toolUnknown: 'agentchart.tool.unknown',
   approvalRequested: 'agentchart.approval.requested',
   approvalDecided: 'agentchart.approval.decided',
   toolsChanged: 'agentchart.tools.changed',
@@ -59,3 +62,19 @@ export const SPAN_EVENT = {
   attemptStarted: 'agentchart.reliable_tool.attempt',
   verdict: 'agentchart.reliable_tool.verdict',
 } as const;
+
+/** The attributes that hold content (only with `captureContent`, sanitised when made): exported as they are. */
+export const CONTENT_ATTRIBUTES: ReadonlySet<string> = new Set([
+  ATTR.inputMessages,
+  ATTR.outputMessages,
+  ATTR.toolCallArguments,
+  ATTR.toolCallResult,
+  'agentchart.text',
+  'agentchart.justification',
+]);
+
+/** The attributes that hold a sentence, not a name: cut at the text length (`sanitize.maxStringLength`), not the name length. */
+export const TEXT_ATTRIBUTES: ReadonlySet<string> = new Set(['agentchart.reason']);
+
+/** The `code` of a tool result the run's abort answered (the call was cut short; see `tool.result`). */
+export const ABORTED_CODE = 'ABORTED';

@@ -3,14 +3,19 @@ import type { RunEvent } from '@agentchart/core';
 import { type Context, context, trace } from '@opentelemetry/api';
 import type { Observable } from 'rxjs';
 import { ChatSpans } from './chatSpans.js';
+import { DEFAULT_MAX_TEXT_LENGTH } from './constants.js';
+import { exportedSpans } from './exportedSpan.js';
 import { ReliableSpans } from './reliableSpans.js';
 import { RunSpans } from './runSpans.js';
+import { highResolutionNow } from './spanClock.js';
 import type { GenAiTracingOptions, TracingSettings } from './tracingSettings.js';
 
 /** Where a traced run's top span goes. */
 export interface TraceOptions {
   /** The parent context (default: the active context when `traceRun` / `traceChat` is called). */
   parent?: Context;
+  /** The chat's name, for a chat traced from the middle (resumed, its `chat.started` gone by): `chat.name`. */
+  name?: string;
 }
 
 /** Stops tracing: unsubscribes and ends the spans still open. */
@@ -59,10 +64,14 @@ export interface GenAiTracing {
  * await run.result;
  */
 export function genAiTracing(options: GenAiTracingOptions = {}): GenAiTracing {
+  const sanitize = options.sanitize ?? {};
   const settings: TracingSettings = {
-    tracer: options.tracer ?? trace.getTracer('@agentchart/otel'),
+    startSpan: exportedSpans(options.tracer ?? trace.getTracer('@agentchart/otel'), {
+      now: highResolutionNow,
+      maxTextLength: sanitize.maxStringLength ?? DEFAULT_MAX_TEXT_LENGTH,
+    }),
     captureContent: options.captureContent ?? false,
-    sanitize: options.sanitize ?? {},
+    sanitize,
     prices: options.prices,
     toolCalls: new Map(),
   };
@@ -76,7 +85,7 @@ export function genAiTracing(options: GenAiTracingOptions = {}): GenAiTracing {
       );
     },
     traceChat: (run, traceOptions = {}) => {
-      const spans = new ChatSpans(settings, traceOptions.parent ?? context.active());
+      const spans = new ChatSpans(settings, traceOptions.parent ?? context.active(), traceOptions.name);
       return follow(
         run.events$,
         (event: ChatEvent) => spans.onEvent(event),

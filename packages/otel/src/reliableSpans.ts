@@ -74,7 +74,7 @@ export class ReliableSpans {
     };
     const input = contentAttribute(this.settings, [{ role: 'user', parts: [{ type: 'text', content: event.task }] }]);
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
-    this.span = this.settings.tracer.startSpan(`${OPERATION.invokeAgent} ${event.tool}`, { kind: SpanKind.INTERNAL, attributes }, parent);
+    this.span = this.settings.startSpan(`${OPERATION.invokeAgent} ${event.tool}`, { kind: SpanKind.INTERNAL, attributes }, parent);
     this.context = trace.setSpan(parent, this.span);
   }
 
@@ -87,7 +87,7 @@ export class ReliableSpans {
       [ATTR.reliableRole]: event.role,
       'agentchart.attempt': event.attempt,
     };
-    const span = this.settings.tracer.startSpan(`${OPERATION.chat} ${event.model}`, { kind: SpanKind.CLIENT, attributes }, this.context);
+    const span = this.settings.startSpan(`${OPERATION.chat} ${event.model}`, { kind: SpanKind.CLIENT, attributes }, this.context);
     this.modelCall = { span, model: event.model };
   }
 
@@ -116,11 +116,7 @@ export class ReliableSpans {
     };
     const args = contentAttribute(this.settings, event.args);
     if (args !== undefined) attributes[ATTR.toolCallArguments] = args;
-    this.toolCall = this.settings.tracer.startSpan(
-      `${OPERATION.executeTool} ${this.wrappedTool}`,
-      { kind: SpanKind.INTERNAL, attributes },
-      this.context,
-    );
+    this.toolCall = this.settings.startSpan(`${OPERATION.executeTool} ${this.wrappedTool}`, { kind: SpanKind.INTERNAL, attributes }, this.context);
   }
 
   private finishToolCall(event: ReliableToolEventOf<'reliable.tool.result'>): void {

@@ -1,7 +1,7 @@
 import { type Message, type RunEvent, type Usage, costOf } from '@agentchart/core';
 import { addUsage, zeroUsage } from '@agentchart/core/internal';
 import { type Attributes, type Context, type Span, SpanKind, trace } from '@opentelemetry/api';
-import { ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
+import { ABORTED_CODE, ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js';
 import { contentAttribute, conventionMessage } from './spanContent.js';
 import { recordError } from './spanErrors.js';
 import { type TracingSettings, toolCallKey } from './tracingSettings.js';
@@ -33,6 +33,10 @@ export class RunSpans {
   private usageSoFar: Usage = zeroUsage();
   private modelName: string | undefined;
   private runId = '';
+  /** The tools offered to the model call of the batch under way (unknown after a resume until the next call). */
+  private offeredTools: ReadonlySet<string> | undefined;
+  /** Calls of tools that were not offered: nothing ran, so they have no span (an event says so). */
+  private readonly unknownCalls = new Set<string>();
   /** Set once `run.finished` has ended the run's span. */
   private finished = false;
 
@@ -146,17 +150,15 @@ export class RunSpans {
       event.input.map((message) => conventionMessage(message)),
     );
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
-    this.agentSpan = this.settings.tracer.startSpan(
-      `${OPERATION.invokeAgent} ${event.agent}`,
-      { kind: SpanKind.INTERNAL, attributes },
-      this.scope.parent,
-    );
+    this.agentSpan = this.settings.startSpan(`${OPERATION.invokeAgent} ${event.agent}`, { kind: SpanKind.INTERNAL, attributes }, this.scope.parent);
     this.agentContext = trace.setSpan(this.scope.parent, this.agentSpan);
     this.transcript.push(...event.input);
   }
 
   private startModelCall(event: Extract<RunEvent, { type: 'model.request' }>): void {
     this.endModelCall();
+    this.offeredTools = new Set(event.tools);
+    this.unknownCalls.clear();
     const model = event.model ?? 'unknown';
     if (this.modelName === undefined && event.model !== undefined) {
       this.modelName = event.model;
@@ -175,7 +177,7 @@ export class RunSpans {
       this.transcript.map((message) => conventionMessage(message)),
     );
     if (input !== undefined) attributes[ATTR.inputMessages] = input;
-    const span = this.settings.tracer.startSpan(`${OPERATION.chat} ${model}`, { kind: SpanKind.CLIENT, attributes }, this.agentContext);
+    const span = this.settings.startSpan(`${OPERATION.chat} ${model}`, { kind: SpanKind.CLIENT, attributes }, this.agentContext);
     this.model = { span };
   }
 
@@ -208,7 +210,14 @@ export class RunSpans {
   }
 
   private startToolCall(event: Extract<RunEvent, { type: 'tool.call' }>): void {
-    this.startToolSpan(event.runId, event.step, event.call);
+    const { call } = event;
+    if (this.offeredTools !== undefined && !this.offeredTools.has(call.name)) {
+      // A tool the model made up (or one not offered to this call): nothing executes, the runner answers it.
+      this.unknownCalls.add(call.id);
+      this.agentSpan?.addEvent(SPAN_EVENT.toolUnknown, { [ATTR.toolName]: call.name, [ATTR.toolCallId]: call.id, [ATTR.step]: event.step });
+      return;
+    }
+    this.startToolSpan(event.runId, event.step, call);
   }
 
   private startToolSpan(runId: string, step: number, call: { id: string; name: string; arguments?: unknown; malformedArguments?: string }): void {
@@ -224,12 +233,13 @@ export class RunSpans {
       const args = contentAttribute(this.settings, call.arguments ?? call.malformedArguments ?? null);
       if (args !== undefined) attributes[ATTR.toolCallArguments] = args;
     }
-    const span = this.settings.tracer.startSpan(`${OPERATION.executeTool} ${call.name}`, { kind: SpanKind.INTERNAL, attributes }, this.agentContext);
+    const span = this.settings.startSpan(`${OPERATION.executeTool} ${call.name}`, { kind: SpanKind.INTERNAL, attributes }, this.agentContext);
     this.tools.set(call.id, span);
     this.settings.toolCalls.set(toolCallKey(runId, call.id), trace.setSpan(this.agentContext ?? this.scope.parent, span));
   }
 
   private finishToolCall(event: Extract<RunEvent, { type: 'tool.result' }>): void {
+    if (this.unknownCalls.delete(event.callId)) return;
     const span = this.tools.get(event.callId);
     if (span === undefined) {
       // Answered without running (rejected, over a limit, aborted before it started).
@@ -240,9 +250,16 @@ export class RunSpans {
       });
       return;
     }
-    const result = contentAttribute(this.settings, event.content);
-    if (result !== undefined) span.setAttribute(ATTR.toolCallResult, result);
-    if (event.isError) recordError(span, event.error ?? { name: 'ToolError', code: 'tool_error', message: event.content });
+    if (!event.isError) {
+      const result = contentAttribute(this.settings, event.content);
+      if (result !== undefined) span.setAttribute(ATTR.toolCallResult, result);
+    } else if (event.error?.code === ABORTED_CODE) {
+      // The run was aborted while the call ran: an abort is no error (the run's span says `aborted`).
+      span.setAttribute(ATTR.aborted, true);
+    } else {
+      // A failed call's error is its status, not its result.
+      recordError(span, event.error ?? { name: 'ToolError', code: 'tool_error', message: event.content });
+    }
     span.end();
     this.tools.delete(event.callId);
     this.settings.toolCalls.delete(toolCallKey(event.runId, event.callId));

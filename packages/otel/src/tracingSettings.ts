@@ -1,6 +1,7 @@
 import type { PriceTable } from '@agentchart/core';
 import type { SanitizeOptions } from '@agentchart/inspect';
 import type { Context, Tracer } from '@opentelemetry/api';
+import type { StartSpan } from './exportedSpan.js';
 
 /** What `genAiTracing` takes. */
 export interface GenAiTracingOptions {
@@ -21,7 +22,8 @@ export interface GenAiTracingOptions {
 
 /** The settings every recorder of one `genAiTracing` shares. */
 export interface TracingSettings {
-  tracer: Tracer;
+  /** Starts a span on the tracer, bounded and on one clock (`exportedSpans`). */
+  startSpan: StartSpan;
   captureContent: boolean;
   sanitize: SanitizeOptions;
   prices: PriceTable | undefined;

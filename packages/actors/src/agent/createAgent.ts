@@ -167,6 +167,8 @@ export interface ResumeOptions {
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */
 export interface Agent {
   readonly name: string;
+  /** The agent's system prompt (`instructions`), as given; how servers and chats describe it. */
+  readonly instructions: string | undefined;
   readonly tools: readonly AnyTool[];
   /** The compiled tool rules (their machine, warnings, analysis), when the agent has rules. */
   readonly toolRules: CompiledToolRules | undefined;
@@ -265,6 +267,10 @@ class ConfiguredAgent implements Agent, ProvidesParticipantProtocol {
 
   get name(): string {
     return this.#config.agentName;
+  }
+
+  get instructions(): string | undefined {
+    return this.#config.instructions;
   }
 
   get tools(): readonly AnyTool[] {

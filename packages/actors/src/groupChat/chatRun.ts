@@ -173,6 +173,8 @@ export function startChatRun(
       ),
       chatEvents$: events$,
       machines: { speakers: runtime.graph.machine },
+      // A nested chat's run is taken by its resident manager for the outer run.
+      ...(resident === undefined ? {} : { nested: true }),
     });
   }
 

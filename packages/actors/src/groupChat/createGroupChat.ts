@@ -42,6 +42,8 @@ import type { StoreOptions } from '../durable/storedRuns.js';
 export interface GroupChat extends NestedChatParticipant {
   /** Participant names, in round-robin order. */
   readonly participants: readonly string[];
+  /** Each participant's name and description (its `description`, else an agent's instructions), in round-robin order. */
+  readonly members: readonly { readonly name: string; readonly description: string }[];
   /** The compiled speaker transitions (a state per last speaker), for inspection. */
   readonly transitions: AnyStateMachine;
   /** Speakers with no way out and participants that can never speak, each with its path. */
@@ -99,6 +101,7 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
   readonly name: string;
   readonly description: string | undefined;
   readonly participants: readonly string[];
+  readonly members: readonly { readonly name: string; readonly description: string }[];
   readonly transitions: AnyStateMachine;
   readonly warnings: readonly TransitionProblem[];
   private readonly runtime: ChatRuntime;
@@ -112,6 +115,7 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
     this.name = options.name ?? DEFAULT_GROUP_CHAT_NAME;
     this.description = options.description;
     this.participants = runtime.participants;
+    this.members = runtime.participants.map((name) => ({ name, description: runtime.members.get(name)?.description ?? '' }));
     this.transitions = runtime.graph.machine;
     this.warnings = warnings;
     this.snapshotKey = checkSnapshotKey(options.snapshotKey, 'createGroupChat(options)');

@@ -14,6 +14,11 @@ export interface ObservedRun {
   readonly chatEvents$?: Observable<{ type: string }>;
   /** Machines that belong to the run without being its actors (a chat's `speakers` transitions). */
   readonly machines?: Readonly<Record<string, AnyStateMachine>>;
+  /**
+   * Set for a chat that runs as a turn of another chat (a nested chat): its
+   * events also reach the outer chat's `chatEvents$`, inside `nested.event`.
+   */
+  readonly nested?: true;
 }
 
 /** Watches every run started in this process (agents and chats). */

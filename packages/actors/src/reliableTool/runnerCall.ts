@@ -8,7 +8,7 @@ import {
   isToolError,
   validateToolArguments,
 } from '@agentchart/core';
-import { formatArgumentIssues, toErrorInfo } from '@agentchart/core/internal';
+import { exportedName, formatArgumentIssues, toErrorInfo } from '@agentchart/core/internal';
 import type { ModelReply } from './collectModelReply.js';
 
 /** The argument the runner adds to every call of the wrapped tool. */
@@ -67,7 +67,7 @@ export async function readRunnerCall(tool: AnyTool, reply: ModelReply, contextFo
     return { ok: false, reason: `The runner replied without calling "${tool.name}"; a call of "${tool.name}" is required.` };
   }
   if (call.name !== tool.name) {
-    return { ok: false, reason: `The runner called "${call.name}", which is not available; only "${tool.name}" can be called.` };
+    return { ok: false, reason: `The runner called "${exportedName(call.name)}", which is not available; only "${tool.name}" can be called.` };
   }
   const { hypothesis, toolArguments } = splitHypothesis(call.arguments);
   let validation: Awaited<ReturnType<typeof validateToolArguments>>;

@@ -43,7 +43,7 @@ const usage = (command?: Command) =>
         .map((entry) => `  ${entry.usage}`)
         .join(
           '\n',
-        )}\n  agentchart check-model --provider ollama|openai --model <name> …\n  agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]\n  agentchart ag-ui serve --module <file> [--port N] [--host 127.0.0.1]\n  agentchart worker|enqueue|status|events|approve|reject|say|select|record-result|recover … (durable chats on DBOS)\n  agentchart <command> --help\n\nExamples: ${exampleNames().join(', ')}`
+        )}\n  agentchart check-model --provider ollama|openai --model <name> …\n  agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]\n  agentchart a2a serve --module <file> [--port N] [--host 127.0.0.1] [--store <sqlite file>]\n  agentchart ag-ui serve --module <file> [--port N] [--host 127.0.0.1]\n  agentchart worker|enqueue|status|events|approve|reject|say|select|record-result|recover … (durable chats on DBOS)\n  agentchart <command> --help\n\nExamples: ${exampleNames().join(', ')}`
     : `Usage: ${COMMANDS[command].usage}\n\nExamples: ${exampleNames().join(', ')}`;
 
 class UsageError extends Error {}

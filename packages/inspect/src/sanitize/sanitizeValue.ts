@@ -1,11 +1,17 @@
 import { DEFAULT_DROPPED_KEYS, DEFAULT_MAX_ARRAY_ITEMS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_STRING_LENGTH, REDACTED } from '../constants.js';
 import { redactText } from '@agentchart/core';
-import { isSecretKeyName, setOwn } from '@agentchart/core/internal';
+import { MAX_EXPORTED_NAME_LENGTH, cutText, isSecretKeyName, setOwn } from '@agentchart/core/internal';
 
 /** How values are trimmed before they leave the process. */
 export interface SanitizeOptions {
   /** Longer strings are cut, with a note of how much was cut (default 2000). */
   maxStringLength?: number;
+  /**
+   * Strings under the keys `name` and `toolName` (a tool call's name, which
+   * the model writes; an agent's, a message's) are cut at this length
+   * (default 128: no valid tool name is cut).
+   */
+  maxNameLength?: number;
   /** Longer arrays keep their last items, after a note of how many were left out (default 30). */
   maxArrayItems?: number;
   /** Deeper objects become a marker (default 12). */
@@ -21,6 +27,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 interface Settings {
   maxStringLength: number;
+  maxNameLength: number;
   maxArrayItems: number;
   maxDepth: number;
   dropKeys: ReadonlySet<string>;
@@ -64,6 +71,7 @@ export function createSanitizer(options: SanitizeOptions = {}): (value: unknown)
 function settingsOf(options: SanitizeOptions, cache: Settings['cache']): Settings {
   return {
     maxStringLength: options.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+    maxNameLength: options.maxNameLength ?? MAX_EXPORTED_NAME_LENGTH,
     maxArrayItems: Math.max(2, options.maxArrayItems ?? DEFAULT_MAX_ARRAY_ITEMS),
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     dropKeys: new Set(options.dropKeys ?? DEFAULT_DROPPED_KEYS),
@@ -78,7 +86,7 @@ function walk(value: unknown, settings: Settings, depth: number, seen: Set<objec
   switch (typeof value) {
     case 'string':
       // Redacted before trimming: a credential cut in half would no longer have its shape.
-      return trimString(redactText(value), settings.maxStringLength);
+      return cutText(redactText(value), settings.maxStringLength);
     case 'number':
       return Number.isFinite(value) ? value : String(value);
     case 'boolean':
@@ -115,7 +123,7 @@ function walk(value: unknown, settings: Settings, depth: number, seen: Set<objec
 
 function walkObject(object: object, settings: Settings, depth: number, seen: Set<object>, fromToJSON: boolean): JsonValue {
   if (object instanceof Date) return object.toISOString();
-  if (object instanceof Error) return { name: object.name, message: trimString(redactText(object.message), settings.maxStringLength) };
+  if (object instanceof Error) return { name: object.name, message: cutText(redactText(object.message), settings.maxStringLength) };
   if (Array.isArray(object)) return walkArray(object, settings, depth, seen);
   if (object instanceof Set) return walkArray([...object], settings, depth, seen);
   if (object instanceof Map)
@@ -151,16 +159,11 @@ function walkEntries(entries: [string, unknown][], settings: Settings, depth: nu
   for (const [key, entry] of entries) {
     if (settings.dropKeys.has(key) || typeof entry === 'function' || entry === undefined) continue;
     const secret = (isSecretKeyName(key) || settings.secretKeys.has(key.toLowerCase())) && entry !== null && typeof entry !== 'boolean';
-    setOwn(result, key, secret ? REDACTED : walk(entry, settings, depth + 1, seen));
+    const name = !secret && typeof entry === 'string' && NAME_KEYS.has(key);
+    setOwn(result, key, secret ? REDACTED : name ? cutText(redactText(entry), settings.maxNameLength) : walk(entry, settings, depth + 1, seen));
   }
   return result;
 }
 
-const TRIMMED_NOTE = /…\[\+\d+ characters\]$/;
-
-function trimString(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const note = TRIMMED_NOTE.exec(text);
-  if (note && text.length - note[0].length <= max) return text;
-  return `${text.slice(0, max)}…[+${text.length - max} characters]`;
-}
+/** The keys whose string values are names (cut at `maxNameLength`). */
+const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'toolName']);

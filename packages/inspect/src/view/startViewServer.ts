@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigurationError, redactValue } from '@agentchart/core';
+import { ConfigurationError } from '@agentchart/core';
 import { DEFAULT_VIEW_PORT, VIEW_HOST } from '../constants.js';
 import { renderGraphToSvg } from '../diagrams/renderSvg.js';
+import { type SanitizeOptions, sanitizeValue } from '../sanitize/sanitizeValue.js';
 import type { MachineGraph } from '../diagrams/machineGraph.js';
 import type { TraceLine, TraceSink } from '../trace/traceSinks.js';
 import { toNdjson } from '../trace/traceSinks.js';
@@ -35,6 +36,18 @@ const PAGE_FILES: Record<string, { file: string; type: string }> = {
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
 };
 
+/**
+ * How a line is cleaned again before it is served: secrets redacted and
+ * names cut (`maxNameLength`), nothing else trimmed (a recorder already cut
+ * what its options say; a machine's graph keeps every node).
+ */
+const SERVED_LINE: SanitizeOptions = {
+  maxStringLength: Number.POSITIVE_INFINITY,
+  maxArrayItems: Number.POSITIVE_INFINITY,
+  maxDepth: 64,
+  dropKeys: [],
+};
+
 /** Nothing on the page may come from elsewhere. */
 const SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'",
@@ -49,7 +62,7 @@ const SECURITY_HEADERS = {
  * server-sent events; a page opened late gets the whole history first.
  * Everything is served under a per-launch token (`url` has it) and only to
  * requests whose `Host` (and `Origin`, when sent) is 127.0.0.1 or localhost
- * on this port; trace lines are redacted again before they are served.
+ * on this port; trace lines are redacted again (and names cut) before they are served.
  *
  * @example
  * const view = await startViewServer({ port: 0 });
@@ -71,8 +84,8 @@ export async function startViewServer(options: ViewServerOptions = {}): Promise<
   const send = (response: ServerResponse, line: TraceLine) => response.write(`data: ${JSON.stringify(line)}\n\n`);
   const sink: TraceSink = {
     write: (written) => {
-      // A replayed trace may come from anywhere: redact again (credentials, token shapes, secret keys).
-      const line = redactValue(written);
+      // A replayed trace may come from anywhere: redact again (credentials, token shapes, secret keys) and cut names.
+      const line = sanitizeValue(written, SERVED_LINE) as TraceLine;
       history.push(line);
       if (line.kind === 'machine') graphs.set(line.machine, line.graph);
       for (const stream of streams) send(stream, line);

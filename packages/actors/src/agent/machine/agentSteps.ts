@@ -87,8 +87,13 @@ function mirrorRuleEvents(context: AgentContext, enqueue: StepOutput, events: re
   for (const event of events) enqueue.sendTo('toolRules', event);
 }
 
-/** What the model sees for a call the run was aborted before it returned. */
-const ABORTED_CALL: ToolOutcome = { content: 'The run was aborted before this call returned a result.', isError: true };
+/** What the model sees for a call the run was aborted before it returned; its `error` says it was cut short (code `ABORTED`), not that it failed. */
+const ABORTED_CALL_CONTENT = 'The run was aborted before this call returned a result.';
+const ABORTED_CALL: ToolOutcome = {
+  content: ABORTED_CALL_CONTENT,
+  isError: true,
+  error: { name: 'AbortedError', code: 'ABORTED', message: ABORTED_CALL_CONTENT },
+};
 
 /**
  * The `tool.progress` run event of a running call of the step `context` is at

@@ -13,6 +13,7 @@ import {
 } from '@agentchart/core';
 import {
   checkToolProgress,
+  exportedName,
   formatArgumentIssues,
   toErrorInfo,
   toolOutputText,
@@ -57,7 +58,7 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
   if (tool === undefined) {
     const available = [...env.tools.keys()];
     return {
-      content: `Unknown tool "${call.name}". ${available.length > 0 ? `Available tools: ${available.join(', ')}.` : 'No tools are available.'}`,
+      content: `Unknown tool "${exportedName(call.name)}". ${available.length > 0 ? `Available tools: ${available.join(', ')}.` : 'No tools are available.'}`,
       isError: true,
     };
   }

@@ -1,5 +1,6 @@
 import type { AnyTool, ToolCall } from '@agentchart/core';
 import type { ToolOutcome } from './agentContext.js';
+import { exportedName } from '@agentchart/core/internal';
 
 const NO_REFUSALS: ReadonlyMap<number, ToolOutcome> = new Map();
 
@@ -17,7 +18,8 @@ export function oneCallAtATimeRefusals(tools: readonly AnyTool[], calls: readonl
   if (calls.length < 2) return NO_REFUSALS;
   const refusals = new Map<number, ToolOutcome>();
   const alone = new Set(tools.filter((tool) => tool.oneCallAtATime === true).map((tool) => tool.name));
-  const names = calls.map((call) => call.name).join(', ');
+  // The model wrote the names: redacted and cut (`exportedName`).
+  const names = calls.map((call) => exportedName(call.name)).join(', ');
   calls.forEach((call, index) => {
     if (!alone.has(call.name)) return;
     const message =

@@ -7,7 +7,7 @@ import {
   type ToolRuleState,
   initialToolRuleState,
 } from '@agentchart/core';
-import { argumentsToValidate } from '@agentchart/core/internal';
+import { argumentsToValidate, exportedName } from '@agentchart/core/internal';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolOutcome } from '../machine/agentContext.js';
 import { rejectedOutcome } from '../machine/approvals.js';
@@ -133,7 +133,10 @@ function checkRecords(context: WaitingContext, earlier: readonly AssistantMessag
   records.forEach((record, index) => {
     const call = byId.get(record.call.id);
     if (call === undefined || call.name !== record.call.name) {
-      fail(path('toolCalls', index, 'call'), `call "${record.call.id}" (${record.call.name}) is not a call the model made in this run`);
+      fail(
+        path('toolCalls', index, 'call'),
+        `call "${exportedName(record.call.id)}" (${exportedName(record.call.name)}) is not a call the model made in this run`,
+      );
     }
     if (results.get(record.call.id) !== record.content)
       fail(path('toolCalls', index, 'content'), `is not the tool result of call "${record.call.id}" in the transcript`);
@@ -239,7 +242,7 @@ function checkApprovals(
     if (request.toolName !== call.name || !isDeepStrictEqual(request.arguments, call.arguments) || request.step !== context.step) {
       fail(path('approvals', 'requests', index), `does not match call "${call.id}" of the batch`);
     }
-    if (!env.liveTools.has(call.name)) fail(path('approvals', 'requests', index), `tool "${call.name}" is not offered to this run`);
+    if (!env.liveTools.has(call.name)) fail(path('approvals', 'requests', index), `tool "${exportedName(call.name)}" is not offered to this run`);
   });
   // A batch before screening is screened again on resume: it asks what it must.
   if (state === 'batchReady') return;
@@ -247,7 +250,10 @@ function checkApprovals(
     if (batch.outcomes[index] !== null || requested.has(call.id)) return;
     const tool = env.liveTools.get(call.name);
     if (tool?.approval === 'always' && argumentsLookValid(tool, call)) {
-      fail(path('batch', 'calls', index), `call "${call.id}" of "${call.name}" needs approval but is not among the requests`);
+      fail(
+        path('batch', 'calls', index),
+        `call "${exportedName(call.id)}" of "${exportedName(call.name)}" needs approval but is not among the requests`,
+      );
     }
   });
   const held = rules?.awaitingApproval ?? null;

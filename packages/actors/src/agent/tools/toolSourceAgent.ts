@@ -63,6 +63,7 @@ export function agentWithToolSources(
   };
   return {
     name,
+    instructions,
     get tools() {
       return cached?.agent.tools ?? ownTools;
     },
