@@ -32,6 +32,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'a2a serve --module <file> [--port N] [--host 127.0.0.1] [--store <sqlite file>] [--owner <name>]',
     load: async () => (await import('./commands/a2a.js')).a2a,
   },
+  'ag-ui': {
+    summary: 'ag-ui serve --module <file> [--port N] [--host 127.0.0.1] [--allow-origin URL]… [--allow-host NAME]…',
+    load: async () => (await import('./commands/agUi.js')).agUi,
+  },
   worker: { summary: 'worker --module <file> [--executor ID] [--concurrency N] […]', load: durable('worker') },
   enqueue: { summary: 'enqueue <chat> <task> [--id CHAT_ID]', load: durable('enqueue') },
   status: { summary: 'status <chatId> [--json]', load: durable('status') },

@@ -1,0 +1,1 @@
+export { agUiCommand, AG_UI_USAGE } from './agUiCommand.js';
