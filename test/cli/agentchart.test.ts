@@ -25,8 +25,9 @@ const RESEARCH_RULES_MERMAID = [
   '  after_search --> after_read : read',
   '  after_search --> done : answer',
   '  after_read --> after_search : search',
+  '  after_read --> after_read : read',
   '  after_read --> done : answer',
-  '  after_read --> done : end',
+  '  after_read --> done : final answer',
   '',
 ].join('\n');
 

@@ -44,11 +44,11 @@ const USAGE_LINES = {
   enqueue: 'Usage: agentchart enqueue <chat> <task> [--id CHAT_ID]',
   status: 'Usage: agentchart status <chatId> [--json]',
   events: 'Usage: agentchart events <chatId>',
-  approve: 'Usage: agentchart approve <chatId> <callId>',
-  reject: 'Usage: agentchart reject <chatId> <callId> [--reason TEXT]',
-  say: 'Usage: agentchart say <chatId> <text> [--as NAME]',
-  select: 'Usage: agentchart select <chatId> <speaker>',
-  'record-result': 'Usage: agentchart record-result <chatId> <callId> <json>',
+  approve: 'Usage: agentchart approve <chatId> <callId> [--wait N]',
+  reject: 'Usage: agentchart reject <chatId> <callId> [--reason TEXT] [--wait N]',
+  say: 'Usage: agentchart say <chatId> <text> [--as NAME] [--wait N]',
+  select: 'Usage: agentchart select <chatId> <speaker> [--wait N]',
+  'record-result': 'Usage: agentchart record-result <chatId> <callId> <json> [--wait N]',
   recover: 'Usage: agentchart recover --executor ID',
 };
 

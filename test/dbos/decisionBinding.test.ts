@@ -88,7 +88,7 @@ describe('decisions bound to the wait they answer (DBOS)', () => {
     await waitForSpeaker(chatId, 'payer_b');
     const again = await cli('approve', chatId, 'call_1', '--wait', wait);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`agentchart: WAIT_OVER: Wait ${wait} of chat "${chatId}" is over`);
+    expect(again.stderr).toContain(`agentchart approve: Wait ${wait} of chat "${chatId}" is over`);
     expect(await payments(chatId)).toEqual(['Bob 10']);
     expect(await client.status(chatId)).toMatchObject({ waiting: { kind: 'approval', speaker: 'payer_b' } });
     await client.reject(chatId, 'call_1');
@@ -99,19 +99,20 @@ describe('decisions bound to the wait they answer (DBOS)', () => {
   it('refuses, with a non-zero exit and a clear message, commands that match no current wait; nothing is queued for a later wait', async () => {
     const missing = await cli('approve', 'chat-that-never-was', 'call_1');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('agentchart: CHAT_NOT_FOUND: No chat "chat-that-never-was"');
+    expect(missing.stderr).toContain('agentchart approve: No chat "chat-that-never-was" in this database');
 
     const chatId = await client.enqueue('twoPayers', 'Pay.', { chatId: 'chat-two-payers-refusals' });
     await client.waitForWaiting(chatId, { timeoutMs: 30_000 });
     const cases: [string[], string][] = [
-      [['approve', chatId, 'no-such-call'], 'CHAT_NOT_WAITING: Chat "chat-two-payers-refusals" waits for approval of call_1 by payer'],
-      [['say', chatId, 'hello', '--as', 'nobody'], 'CHAT_NOT_WAITING: Chat "chat-two-payers-refusals" waits for approval of call_1 by payer'],
-      [['record-result', chatId, 'call_1', '"done"'], 'CHAT_NOT_WAITING'],
+      [['approve', chatId, 'no-such-call'], 'Chat "chat-two-payers-refusals" waits for approval of call_1 by payer'],
+      [['say', chatId, 'hello', '--as', 'nobody'], 'Chat "chat-two-payers-refusals" waits for approval of call_1 by payer'],
+      [['record-result', chatId, 'call_1', '"done"'], 'Chat "chat-two-payers-refusals" waits for approval of call_1 by payer'],
     ];
     for (const [args, message] of cases) {
       const refused = await cli(...args);
       expect({ args, code: refused.code }).toEqual({ args, code: 1 });
-      expect(refused.stderr).toContain(`agentchart: ${message}`);
+      expect(refused.stderr).toContain(`agentchart ${args[0]}: ${message}`);
+      expect(refused.stderr).not.toMatch(/CHAT_NOT_WAITING|WAIT_OVER/);
     }
     await expect(client.approve(chatId, 'no-such-call')).rejects.toMatchObject({ code: 'CHAT_NOT_WAITING' });
     await expect(client.select(chatId, 'payer_b')).rejects.toMatchObject({ code: 'CHAT_NOT_WAITING' });

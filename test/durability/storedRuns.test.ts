@@ -222,7 +222,9 @@ describe('runs resumed from a store', () => {
     expect(resumed.map((each) => each.run.runId)).toEqual([crashed]);
     expect(resumed[0]?.run.pendingApprovals.map((request) => request.id)).toEqual(['pay']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(skipped).toEqual([{ runId: kept, reason: expect.stringContaining('is owned by "host:5151"') }]);
+    expect(skipped).toEqual([
+      { runId: kept, reason: expect.stringContaining('is owned by "host:5151"'), error: expect.objectContaining({ code: 'RUN_OWNED_ELSEWHERE' }) },
+    ]);
     for (const each of [...resumed, live]) each.run.abort();
     await Promise.all([...resumed, live].map((each) => each.settled));
   });

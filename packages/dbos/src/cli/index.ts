@@ -93,20 +93,23 @@ export async function runDbosCommand(argv: readonly string[], out: (line: string
     });
     return 0;
   }
-  const client = await createChatClient({
-    ...(values.database === undefined ? {} : { databaseUrl: values.database }),
-    ...(values.queue === undefined ? {} : { queue: values.queue }),
-  });
+  // Opened once the command line is known to be right: a wrong one is a usage error, whatever the database.
+  let opened: Promise<ChatClient> | undefined;
+  const connect = () =>
+    (opened ??= createChatClient({
+      ...(values.database === undefined ? {} : { databaseUrl: values.database }),
+      ...(values.queue === undefined ? {} : { queue: values.queue }),
+    }));
   try {
-    await clientCommand(client, command, need, values, out);
+    await clientCommand(connect, command, need, values, out);
     return 0;
   } finally {
-    await client.close();
+    if (opened !== undefined) await (await opened.catch(() => undefined))?.close();
   }
 }
 
 async function clientCommand(
-  client: ChatClient,
+  connect: () => Promise<ChatClient>,
   command: string | undefined,
   need: (count: number, usage: string) => string[],
   values: { id?: string; reason?: string; as?: string; json?: boolean; executor?: string; wait?: string },
@@ -115,10 +118,10 @@ async function clientCommand(
   const decision = values.wait === undefined ? {} : { wait: wholeNumber(values.wait, '--wait') };
   if (command === 'enqueue') {
     const [chat, ...task] = need(2, '<chat> <task> [--id CHAT_ID]');
-    out(await client.enqueue(chat as string, task.join(' '), values.id === undefined ? {} : { chatId: values.id }));
+    out(await (await connect()).enqueue(chat as string, task.join(' '), values.id === undefined ? {} : { chatId: values.id }));
   } else if (command === 'status') {
     const [chatId] = need(1, '<chatId> [--json]');
-    const status = await client.status(chatId as string);
+    const status = await (await connect()).status(chatId as string);
     if (values.json) out(JSON.stringify(status));
     else {
       out(`${status.chatId} (${status.chat ?? '?'}): ${status.status} on ${status.executor ?? '-'}`);
@@ -129,22 +132,22 @@ async function clientCommand(
     }
   } else if (command === 'events') {
     const [chatId] = need(1, '<chatId>');
-    for await (const event of client.events(chatId as string)) out(JSON.stringify(event));
+    for await (const event of (await connect()).events(chatId as string)) out(JSON.stringify(event));
   } else if (command === 'approve') {
     const [chatId, id] = need(2, '<chatId> <callId> [--wait N]');
-    const wait = await client.approve(chatId as string, id as string, decision);
+    const wait = await (await connect()).approve(chatId as string, id as string, decision);
     out(`approved ${id} (wait ${wait} of ${chatId})`);
   } else if (command === 'reject') {
     const [chatId, id] = need(2, '<chatId> <callId> [--reason TEXT] [--wait N]');
-    const wait = await client.reject(chatId as string, id as string, values.reason, decision);
+    const wait = await (await connect()).reject(chatId as string, id as string, values.reason, decision);
     out(`rejected ${id} (wait ${wait} of ${chatId})`);
   } else if (command === 'say') {
     const [chatId, ...text] = need(2, '<chatId> <text> [--as NAME] [--wait N]');
-    const wait = await client.say(chatId as string, text.join(' '), values.as, decision);
+    const wait = await (await connect()).say(chatId as string, text.join(' '), values.as, decision);
     out(`said (wait ${wait} of ${chatId})`);
   } else if (command === 'select') {
     const [chatId, speaker] = need(2, '<chatId> <speaker> [--wait N]');
-    const wait = await client.select(chatId as string, speaker as string, decision);
+    const wait = await (await connect()).select(chatId as string, speaker as string, decision);
     out(`selected ${speaker} (wait ${wait} of ${chatId})`);
   } else if (command === 'record-result') {
     const [chatId, id, json] = need(3, '<chatId> <callId> <json> [--wait N]');
@@ -154,11 +157,11 @@ async function clientCommand(
     } catch {
       throw new Error(`The result to record must be JSON (quote a text: '"done"'); got ${json}.`);
     }
-    const wait = await client.send(chatId as string, { type: 'record', id: id as string, result, ...decision });
+    const wait = await (await connect()).send(chatId as string, { type: 'record', id: id as string, result, ...decision });
     out(`recorded the result of ${id} (wait ${wait} of ${chatId})`);
   } else if (command === 'recover') {
     if (values.executor === undefined) throw new Error('Usage: agentchart recover --executor ID (a worker that is gone for good).');
-    const ids = await client.recoverExecutor(values.executor);
+    const ids = await (await connect()).recoverExecutor(values.executor);
     out(`${ids.length} chats of ${values.executor} put back on the queue`);
   } else {
     throw new Error(`Unknown command "${command}".\n\n${DBOS_USAGE}`);
