@@ -2,6 +2,7 @@ export type { ToolCallRecord, ToolOutcome } from './agent/machine/agentContext.j
 export { agentMachine } from './agent/machine/agentMachine.js';
 export type { AgentRun } from './agent/run/agentRun.js';
 export type { RunHandle } from './rootRun/runHandle.js';
+export type { PendingInput } from './rootRun/inputRequests.js';
 export type { ApprovalDecision, ApprovalRequest } from './agent/machine/approvals.js';
 export {
   type Agent,

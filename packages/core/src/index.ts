@@ -82,6 +82,7 @@ export {
 export type { ApprovalContext, ToolApproval } from './toolApproval.js';
 export { directToolContext, type ToolContext, type ToolsToAdd, type ToolsToRemove } from './toolContext.js';
 export type { ToolProgress } from './toolContext.js';
+export { InputAnswerError, type ToolInputAnswer, type ToolInputRequest } from './toolInput.js';
 export { isToolError, ToolError } from './toolError.js';
 export type { ToolMode, ToolModeSetting } from './toolMode.js';
 export { toolResult, type ToolResultValue } from './toolResult.js';

@@ -32,3 +32,4 @@ export { RULE_STATES } from './toolRules/toolRulesMachine.js';
 export { checkToolProgress } from './toolContext.js';
 export { MAX_EXPORTED_NAME_LENGTH } from './constants.js';
 export { cutText, exportedName } from './redaction/exportedName.js';
+export { setToolCallTraceContext, toolCallTraceContext } from './toolCallTrace.js';

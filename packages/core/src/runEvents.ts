@@ -115,6 +115,34 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     /** What is happening now (at most 1,000 characters, credentials redacted). */
     message: z.string().optional(),
   }),
+  /**
+   * A running call asks the person whose run it is (`ctx.requestInput`; an
+   * MCP server's input request): answer with `run.answer(id, answer)`. The
+   * call waits until then.
+   */
+  z.object({
+    type: z.literal('input.requested'),
+    ...base,
+    step: z.number().int(),
+    /** The id to pass to `run.answer`. */
+    id: z.string(),
+    callId: z.string(),
+    toolName: z.string(),
+    /** What the person is asked. */
+    message: z.string(),
+    /** The JSON Schema of an accepted answer's `content`. */
+    requestedSchema: z.record(z.string(), z.unknown()),
+  }),
+  /** The person answered an `input.requested` (or the run was aborted: `cancel`); the call goes on. */
+  z.object({
+    type: z.literal('input.answered'),
+    ...base,
+    step: z.number().int(),
+    id: z.string(),
+    callId: z.string(),
+    toolName: z.string(),
+    action: z.enum(['accept', 'decline', 'cancel']),
+  }),
   z.object({
     type: z.literal('tools.changed'),
     ...base,

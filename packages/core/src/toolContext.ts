@@ -2,6 +2,7 @@ import type { AnyTool } from './defineTool.js';
 import { ConfigurationError, ToolExposureError } from './errors.js';
 import { redactText } from './redaction/redactSecrets.js';
 import { type SharedState, SharedStateError } from './sharedState.js';
+import type { ToolInputAnswer, ToolInputRequest } from './toolInput.js';
 
 /**
  * A tool's report of how far it got (`ctx.reportProgress`), as MCP progress
@@ -82,6 +83,17 @@ export interface ToolContext {
    * execute: async ({ files }, ctx) => { for (const [i, file] of files.entries()) { await upload(file); ctx.reportProgress({ progress: i + 1, total: files.length, message: file }); } }
    */
   reportProgress(progress: ToolProgress): void;
+  /**
+   * Asks the person whose run it is and waits for their answer: the run
+   * emits `input.requested` (with an `id`, the message and the schema), the
+   * person answers with `run.answer(id, answer)` (checked against the
+   * request), and the run emits `input.answered`. An aborted run resolves it
+   * with `cancel`. Absent where nobody can answer (outside a run).
+   *
+   * @example
+   * const answer = await ctx.requestInput?.({ message: 'Which branch?', requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } } });
+   */
+  requestInput?(request: ToolInputRequest): Promise<ToolInputAnswer>;
 }
 
 /** Longest `message` a progress report keeps (longer ones are cut). */

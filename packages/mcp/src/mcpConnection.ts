@@ -1,4 +1,4 @@
-import { registerSecrets } from '@agentchart/core';
+import { type ToolInputAnswer, type ToolInputRequest, registerSecrets } from '@agentchart/core';
 import {
   type CallToolResult,
   Client,
@@ -18,6 +18,7 @@ import { limitsOf, timeoutOf } from './mcpServerOptions.js';
 import { McpServerError } from './mcpServerError.js';
 import { safeUrl, secretRedactor, urlSecrets } from './secretRedactor.js';
 import { traceMeta } from './traceMeta.js';
+import { compileOutputSchema } from './jsonSchemaArguments.js';
 
 /** What one call needs beside the name and arguments. */
 export interface McpCallOptions {
@@ -25,7 +26,16 @@ export interface McpCallOptions {
   /** Called on each progress notification of the call. */
   onProgress(progress: { progress: number; total?: number | undefined; message?: string | undefined }): void;
   /** The call, for a server's input request during it; `waiting` pauses the call's timeout until the returned function is called. */
-  call?: { toolName: string; callId: string; runId: string; waiting(message: string): () => void };
+  call?: {
+    toolName: string;
+    callId: string;
+    runId: string;
+    waiting(message: string): () => void;
+    /** Asks the run's person (`ctx.requestInput`), for `onInputRequest: 'person'`; absent outside a run. */
+    ask?: ((request: ToolInputRequest) => Promise<ToolInputAnswer>) | undefined;
+    /** The W3C trace context of the call's own span (`execute_tool`), when a tracer recorded one. */
+    traceContext?: Readonly<Record<string, string>> | undefined;
+  };
 }
 
 /** The call an input request arrives during. */
@@ -173,7 +183,7 @@ export class McpConnection {
     const progressToken = `agentchart-${++this.#nextProgressToken}`;
     this.#progress.set(progressToken, options.onProgress);
     try {
-      const _meta = { ...(await traceMeta()), progressToken };
+      const _meta = { ...(options.call?.traceContext ?? (await traceMeta())), progressToken };
       const send = () =>
         client.callTool(
           { name, arguments: args, _meta },
@@ -214,6 +224,21 @@ export class McpConnection {
     } catch {
       // a session that never opened, or one already gone: nothing to release
     }
+  }
+
+  /**
+   * A server's question put to the person of the call's run (`input.requested`,
+   * answered with `run.answer`), the answer checked against the server's
+   * schema. Declined without asking when the call is not in a run (nobody
+   * could answer) or the schema does not compile.
+   */
+  async #askPerson(call: CallScope | undefined, message: string, requestedSchema: unknown): Promise<ToolInputAnswer> {
+    if (call?.ask === undefined) return { action: 'decline' };
+    const schema = typeof requestedSchema === 'object' && requestedSchema !== null ? (requestedSchema as Record<string, unknown>) : {};
+    const compiled = compileOutputSchema({ type: 'object', ...schema }, limitsOf(this.#options));
+    if (!compiled.ok) return { action: 'decline' };
+    const check = (content: Record<string, unknown>) => compiled.validate(content) ?? (isAnswerContent(content) ? undefined : 'each value must be a string, a number, a boolean or a list of strings');
+    return call.ask({ message: this.redact(message), requestedSchema: schema, check });
   }
 
   async #connect(signal: AbortSignal | undefined): Promise<Client> {
@@ -294,6 +319,7 @@ export class McpConnection {
         const call = this.#calls.get(ctx.mcpReq.signal) ?? (this.#calls.size === 1 ? [...this.#calls.values()][0] : undefined);
         const resume = call?.waiting(this.redact(String(params.message ?? '')));
         try {
+          if (onInputRequest === 'person') return checkedAnswer(await this.#askPerson(call, String(params.message ?? ''), params.requestedSchema));
           const answer = await onInputRequest({
             serverName: this.name,
             toolName: call?.toolName,
@@ -361,6 +387,10 @@ function checkedAnswer(answer: unknown): { action: 'accept'; content: Record<str
 
 /** What a form answer's field may hold. */
 type AnswerValue = string | number | boolean | string[];
+
+function isAnswerContent(content: Record<string, unknown>): boolean {
+  return Object.values(content).every(isAnswerValue);
+}
 
 function isAnswerValue(value: unknown): value is AnswerValue {
   return (

@@ -71,10 +71,14 @@ export interface McpCommonOptions {
    * elicitation: on 2026-07-28 an `input_required` result, after which the
    * call is sent again with the answer; on 2025-11-25 an `elicitation/create`
    * request). Ask the person whose run it is, and resolve with their answer.
-   * While it waits the call's `timeoutMs` is paused. Without it, the client
-   * declares no elicitation capability and a server's request fails the call.
+   * While it waits the call's `timeoutMs` is paused. `'person'`: the person
+   * of the call's run answers — the run emits `input.requested` with the
+   * server's message and schema, `run.answer(id, answer)` answers (checked
+   * against the schema), and a declined or cancelled answer is sent to the
+   * server as such. Without it, the client declares no elicitation
+   * capability and a server's request fails the call.
    */
-  onInputRequest?: (request: McpInputRequest) => McpInputAnswer | Promise<McpInputAnswer>;
+  onInputRequest?: 'person' | ((request: McpInputRequest) => McpInputAnswer | Promise<McpInputAnswer>);
 }
 
 /** A server's question for a person, during one call. */
@@ -202,8 +206,8 @@ export function checkMcpServerOptions(options: McpServerOptions): void {
       );
     }
   }
-  if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') {
-    throw new ConfigurationError(`${label}: \`onInputRequest\` must be a function (request) => answer.`);
+  if (options.onInputRequest !== undefined && options.onInputRequest !== 'person' && typeof options.onInputRequest !== 'function') {
+    throw new ConfigurationError(`${label}: \`onInputRequest\` must be 'person' (the run's person answers) or a function (request) => answer.`);
   }
   const filter = options.filter;
   if (filter !== undefined && typeof filter !== 'function' && !(Array.isArray(filter) && filter.every((name) => typeof name === 'string'))) {

@@ -1,5 +1,6 @@
 import { type AnyTool, ToolError, type ToolAnnotations, type ToolContext, type ToolProgress, defineTool, toolResult } from '@agentchart/core';
 import { type CallToolResult, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { toolCallTraceContext } from '@agentchart/core/internal';
 import { compileArgumentsSchema, compileOutputSchema } from './jsonSchemaArguments.js';
 import { type McpToolDefinition, resultText, resultValue } from './mcpCallResult.js';
 import { type McpConnection, messageOf } from './mcpConnection.js';
@@ -143,7 +144,15 @@ async function callMcpTool(
       reportProgress(ctx, { progress: 0, message: `waiting for a person: ${message}` }, connection.redact);
       return arm;
     };
-    const call = { toolName: modelName, callId: ctx.callId, runId: ctx.runId, waiting };
+    const requestInput = ctx.requestInput?.bind(ctx);
+    const call = {
+      toolName: modelName,
+      callId: ctx.callId,
+      runId: ctx.runId,
+      waiting,
+      ask: requestInput,
+      traceContext: toolCallTraceContext(ctx.runId, ctx.callId),
+    };
     const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress, call });
     const text = resultText(result, connection.redact, bounds.maxResultChars);
     if (result.isError !== true && bounds.checkOutput !== undefined) assertOutput(result, bounds.checkOutput, server, mcpName, modelName);

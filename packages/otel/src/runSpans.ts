@@ -5,6 +5,7 @@ import { ABORTED_CODE, ATTR, OPERATION, SPAN_EVENT } from './genAiAttributes.js'
 import { contentAttribute, conventionMessage } from './spanContent.js';
 import { recordError } from './spanErrors.js';
 import { type TracingSettings, toolCallKey } from './tracingSettings.js';
+import { forgetToolCallContext, publishToolCallContext } from './toolCallPropagation.js';
 
 /** Where a run's spans go: under `parent`, in a chat's conversation when it has one. */
 export interface RunScope {
@@ -235,7 +236,9 @@ export class RunSpans {
     }
     const span = this.settings.startSpan(`${OPERATION.executeTool} ${call.name}`, { kind: SpanKind.INTERNAL, attributes }, this.agentContext);
     this.tools.set(call.id, span);
-    this.settings.toolCalls.set(toolCallKey(runId, call.id), trace.setSpan(this.agentContext ?? this.scope.parent, span));
+    const spanContext = trace.setSpan(this.agentContext ?? this.scope.parent, span);
+    this.settings.toolCalls.set(toolCallKey(runId, call.id), spanContext);
+    publishToolCallContext(runId, call.id, spanContext);
   }
 
   private finishToolCall(event: Extract<RunEvent, { type: 'tool.result' }>): void {
@@ -263,6 +266,7 @@ export class RunSpans {
     span.end();
     this.tools.delete(event.callId);
     this.settings.toolCalls.delete(toolCallKey(event.runId, event.callId));
+    forgetToolCallContext(event.runId, event.callId);
   }
 
   private finish(event: Extract<RunEvent, { type: 'run.finished' }>): void {
@@ -288,6 +292,7 @@ export class RunSpans {
     for (const [callId, span] of this.tools) {
       span.end();
       this.settings.toolCalls.delete(toolCallKey(this.runId, callId));
+      forgetToolCallContext(this.runId, callId);
     }
     this.tools.clear();
   }

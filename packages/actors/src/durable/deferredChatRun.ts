@@ -37,6 +37,7 @@ export function deferredChatRun(
     say: (text, options) => running('say()').say(text, options),
     approve: (id) => running('approve()').approve(id),
     reject: (id, reason) => running('reject()').reject(id, reason),
+    answer: (id, answer) => running('answer()').answer(id, answer),
     select: (speaker) => running('select()').select(speaker),
     waiting: () => deferred.current()?.waiting(),
     snapshot: () => running('snapshot()').snapshot(),

@@ -20,6 +20,7 @@ import { startRootRun } from '../rootRun/startRootRun.js';
 import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
 import type { ManagerRunActor, ResidentChat } from './residentChat.js';
+import { answerInput } from '../rootRun/inputRequests.js';
 
 /**
  * Where a run starts: a new task, saved messages, or a persisted snapshot
@@ -210,6 +211,8 @@ export function startChatRun(
     },
     approve: (id) => decide(id, true, undefined),
     reject: (id, reason) => decide(id, false, reason),
+    // A question of the speaking agent's running call (`input.requested`); its run is the turn's.
+    answer: (id, answer) => answerInput(id, answer, (runId) => runId === speakerRun()?.getSnapshot().context.runId),
     select(speaker) {
       const nested = waitingNested();
       if (nested !== undefined) return nested.select(speaker);

@@ -1,3 +1,4 @@
+import type { ToolInputAnswer } from '@agentchart/core';
 import type { Observable } from 'rxjs';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 
@@ -29,4 +30,15 @@ export interface RunHandle<Event, Result> {
   approve(id: string): void;
   /** Rejects a tool call that waits for a person: the model gets "rejected by the user" (and the reason). */
   reject(id: string, reason?: string): void;
+  /**
+   * Answers a running call's question for a person (an `input.requested`
+   * event: an MCP server's input request): `{ action: 'accept', content }`,
+   * checked against the question's schema, or `{ action: 'decline' }` /
+   * `{ action: 'cancel' }`. Throws `InputAnswerError` when `id` is not a
+   * question of this run or the content does not fit (answer again).
+   *
+   * @example
+   * run.events$.subscribe((event) => { if (event.type === 'input.requested') run.answer(event.id, { action: 'decline' }); });
+   */
+  answer(id: string, answer: ToolInputAnswer): void;
 }

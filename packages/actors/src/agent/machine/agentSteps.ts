@@ -20,6 +20,7 @@ import { answeredBeforeExecution, consecutiveErrorsAfterBatch, limitReachedOutco
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
 import { toolStateHandle } from '../run/runSharedState.js';
 import { afterToolIteration } from './toolChoice.js';
+import { inputEvent, isInputProgress } from '../../rootRun/inputRequests.js';
 import { settleRuleApproval } from '../toolRules/toolRulesApprovals.js';
 import { gateToolCalls, refusalOutcome } from '../toolRules/toolRulesGate.js';
 import { applyBatchOutputs, endReminder } from '../toolRules/toolRulesProgress.js';
@@ -107,8 +108,10 @@ export function toolProgressEvent(
   callId: string,
   toolName: string,
   progress: ToolProgress,
-): Extract<RunEvent, { type: 'tool.progress' }> {
-  return { type: 'tool.progress', runId: context.runId, agent: context.runtime.agentName, step: context.step, callId, toolName, ...progress };
+): RunEvent {
+  const at = { runId: context.runId, agent: context.runtime.agentName, step: context.step, callId, toolName };
+  if (isInputProgress(progress)) return inputEvent(at, progress.input);
+  return { type: 'tool.progress', ...at, ...progress };
 }
 
 /** The machine's steps, by the name of the action that runs each alone. */

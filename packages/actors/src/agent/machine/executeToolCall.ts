@@ -4,6 +4,8 @@ import {
   type FunctionMiddleware,
   type ToolCall,
   type ToolContext,
+  type ToolInputAnswer,
+  type ToolInputRequest,
   type SharedState,
   type ToolProgress,
   type ToolsToAdd,
@@ -23,6 +25,7 @@ import {
 import type { ToolOutcome } from './agentContext.js';
 import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 import { invokeWithMiddleware } from './middleware.js';
+import { askPerson } from '../../rootRun/inputRequests.js';
 
 /** Everything a tool call of one batch runs against. */
 export interface ToolCallEnvironment {
@@ -159,6 +162,12 @@ class RunToolContext implements ToolContext {
   reportProgress(report: ToolProgress): void {
     const checked = checkToolProgress(report, this.toolName);
     if (!this.#settled) this.#env.onProgress(this.callId, this.toolName, checked);
+  }
+
+  /** The question and its answer travel the progress channel (see `InputNotice`). */
+  requestInput(request: ToolInputRequest): Promise<ToolInputAnswer> {
+    const notify = (progress: ToolProgress) => this.#env.onProgress(this.callId, this.toolName, progress);
+    return askPerson({ runId: this.runId, callId: this.callId, toolName: this.toolName }, request, this.signal, notify);
   }
 
   /** The call returned (or threw): later progress reports are dropped. */

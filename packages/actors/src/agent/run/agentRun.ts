@@ -5,6 +5,7 @@ import {
   type Message,
   type RunEvent,
   type StateRecord,
+  type ToolInputAnswer,
   type ToolModeSetting,
 } from '@agentchart/core';
 import { type Observable, Subject } from 'rxjs';
@@ -22,6 +23,7 @@ import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
 import type { RunHandle } from '../../rootRun/runHandle.js';
 import { type RootRun, startRootRun } from '../../rootRun/startRootRun.js';
+import { type PendingInput, answerInput, pendingInputs } from '../../rootRun/inputRequests.js';
 
 /** A running (or finished) agent run. */
 export interface AgentRun extends RunHandle<RunEvent, RunResult> {
@@ -53,6 +55,16 @@ export interface AgentRun extends RunHandle<RunEvent, RunResult> {
   approve(id: string): void;
   /** Rejects a pending call: the model gets "rejected by the user" (and the reason) instead of a result. */
   reject(id: string, reason?: string): void;
+  /** The questions of running calls that wait for a person's `answer` (`input.requested`). */
+  readonly pendingInputs: readonly PendingInput[];
+  /**
+   * Answers a running call's question (an `input.requested` event): see
+   * `RunHandle.answer`.
+   *
+   * @example
+   * for (const question of run.pendingInputs) run.answer(question.id, { action: 'decline' });
+   */
+  answer(id: string, answer: ToolInputAnswer): void;
   /**
    * The run, while it waits for approval, as JSON: store it and continue it
    * later, in any process, with `agent.resume(snapshot)`. Throws
@@ -145,6 +157,7 @@ class AgentRunHandle implements AgentRun {
   readonly abort: () => void;
   readonly approve = (id: string): void => this.#decide(id, true);
   readonly reject = (id: string, reason?: string): void => this.#decide(id, false, reason);
+  readonly answer = (id: string, answer: ToolInputAnswer): void => answerInput(id, answer, (runId) => runId === this.runId);
   readonly persist = (): PersistedRun => {
     const snapshot = persistRun(this.actor);
     this.#persisted = true;
@@ -172,6 +185,10 @@ class AgentRunHandle implements AgentRun {
   get pendingApprovals(): readonly ApprovalRequest[] {
     const snapshot = this.actor.getSnapshot();
     return snapshot.matches('awaitingApproval') ? pendingRequests(snapshot.context.approvals) : [];
+  }
+
+  get pendingInputs(): readonly PendingInput[] {
+    return pendingInputs((runId) => runId === this.runId);
   }
 
   #decide(id: string, approved: boolean, reason?: string): void {

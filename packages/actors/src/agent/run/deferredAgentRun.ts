@@ -1,5 +1,6 @@
 import {
   ApprovalError,
+  InputAnswerError,
   type RunEvent,
   RunSnapshotError,
   type SharedState,
@@ -70,6 +71,15 @@ export function deferredAgentRun(
       const run = deferred.current();
       if (run) run.reject(id, reason);
       else queue(id, false, reason);
+    },
+    // A question is asked by a running call: none before the run exists.
+    get pendingInputs() {
+      return deferred.current()?.pendingInputs ?? [];
+    },
+    answer: (id, answer) => {
+      const run = deferred.current();
+      if (run) return run.answer(id, answer);
+      throw new InputAnswerError('INPUT_NOT_PENDING', id, 'the run is still loading its tool sources, so no call has asked yet.');
     },
     persist: () => {
       const run = deferred.current();
