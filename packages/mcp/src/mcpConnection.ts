@@ -33,8 +33,8 @@ export interface McpCallOptions {
     waiting(message: string): () => void;
     /** Asks the run's person (`ctx.requestInput`), for `onInputRequest: 'person'`; absent outside a run. */
     ask?: ((request: ToolInputRequest) => Promise<ToolInputAnswer>) | undefined;
-    /** The W3C trace context of the call's own span (`execute_tool`), when a tracer recorded one. */
-    traceContext?: Readonly<Record<string, string>> | undefined;
+    /** The W3C trace context of the call's own span (`execute_tool`), when a tracer recorded one (read when the request is sent). */
+    traceContext?: () => Readonly<Record<string, string>> | undefined;
   };
 }
 
@@ -183,7 +183,8 @@ export class McpConnection {
     const progressToken = `agentchart-${++this.#nextProgressToken}`;
     this.#progress.set(progressToken, options.onProgress);
     try {
-      const _meta = { ...(options.call?.traceContext ?? (await traceMeta())), progressToken };
+      // The call's own span, else the OpenTelemetry context active here (a span the application made active).
+      const _meta = { ...(options.call?.traceContext?.() ?? (await traceMeta())), progressToken };
       const send = () =>
         client.callTool(
           { name, arguments: args, _meta },

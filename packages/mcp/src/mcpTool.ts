@@ -151,7 +151,7 @@ async function callMcpTool(
       runId: ctx.runId,
       waiting,
       ask: requestInput,
-      traceContext: toolCallTraceContext(ctx.runId, ctx.callId),
+      traceContext: () => toolCallTraceContext(ctx.runId, ctx.callId),
     };
     const result = await connection.callTool(mcpName, args, { signal: controller.signal, onProgress, call });
     const text = resultText(result, connection.redact, bounds.maxResultChars);
