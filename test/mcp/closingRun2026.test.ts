@@ -20,14 +20,18 @@ function strictModernServer() {
   const handler = createMcpHandler(
     () => {
       const server = new McpServer({ name: 'airline-2026', version: '1.0.0' });
-      server.registerTool('book', { description: 'Books a flight; asks for a seat.', inputSchema: z.object({ flight: z.string() }) }, async ({ flight }, ctx) => {
-        const answer = acceptedContent(ctx.mcpReq.inputResponses, 'seat', seat);
-        if (answer !== undefined) {
-          const version = ctx.mcpReq.envelope?.['io.modelcontextprotocol/protocolVersion'];
-          return { content: [{ type: 'text', text: `Booked ${flight}, seat ${answer.seat} (protocol ${version}).` }] };
-        }
-        return inputRequired({ inputRequests: { seat: inputRequired.elicit({ message: `Which seat on ${flight}?`, requestedSchema: seat }) } });
-      });
+      server.registerTool(
+        'book',
+        { description: 'Books a flight; asks for a seat.', inputSchema: z.object({ flight: z.string() }) },
+        async ({ flight }, ctx) => {
+          const answer = acceptedContent(ctx.mcpReq.inputResponses, 'seat', seat);
+          if (answer !== undefined) {
+            const version = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/protocolVersion'];
+            return { content: [{ type: 'text', text: `Booked ${flight}, seat ${answer.seat} (protocol ${version}).` }] };
+          }
+          return inputRequired({ inputRequests: { seat: inputRequired.elicit({ message: `Which seat on ${flight}?`, requestedSchema: seat }) } });
+        },
+      );
       return server;
     },
     { legacy: 'reject' },
@@ -36,14 +40,19 @@ function strictModernServer() {
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers(Object.entries(req.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])));
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
     const request = new Request(`http://127.0.0.1${req.url}`, {
       method: req.method ?? 'POST',
       headers,
       ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
     });
     const response = await handler.fetch(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const head: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      head[name] = value;
+    });
+    res.writeHead(response.status, head);
     if (response.body === null) return void res.end();
     for await (const chunk of Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>)) res.write(chunk);
     res.end();

@@ -29,7 +29,11 @@ function booker(protocol: '2026-07-28' | '2025-11-25', flights = ['TP123', 'TP45
 }
 
 /** Answers each `input.requested` of `run` with the next of `answers` (on the next microtask, as a person would later). */
-function answerInTurn(run: Pick<AgentRun, 'events$' | 'answer'>, answers: Parameters<AgentRun['answer']>[1][], onAsked?: (event: RunEventOf<'input.requested'>) => void) {
+function answerInTurn(
+  run: Pick<AgentRun, 'events$' | 'answer'>,
+  answers: Parameters<AgentRun['answer']>[1][],
+  onAsked?: (event: RunEventOf<'input.requested'>) => void,
+) {
   run.events$.subscribe((event) => {
     if (event.type !== 'input.requested') return;
     onAsked?.(event);

@@ -238,7 +238,8 @@ export class McpConnection {
     const schema = typeof requestedSchema === 'object' && requestedSchema !== null ? (requestedSchema as Record<string, unknown>) : {};
     const compiled = compileOutputSchema({ type: 'object', ...schema }, limitsOf(this.#options));
     if (!compiled.ok) return { action: 'decline' };
-    const check = (content: Record<string, unknown>) => compiled.validate(content) ?? (isAnswerContent(content) ? undefined : 'each value must be a string, a number, a boolean or a list of strings');
+    const check = (content: Record<string, unknown>) =>
+      compiled.validate(content) ?? (isAnswerContent(content) ? undefined : 'each value must be a string, a number, a boolean or a list of strings');
     return call.ask({ message: this.redact(message), requestedSchema: schema, check });
   }
 

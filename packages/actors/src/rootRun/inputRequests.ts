@@ -36,10 +36,7 @@ export function isInputProgress(progress: ToolProgress): progress is InputProgre
  * @example
  * inputEvent({ runId, agent, step, callId, toolName }, progress.input); // { type: 'input.requested', ... }
  */
-export function inputEvent(
-  at: { runId: string; agent: string; step: number; callId: string; toolName: string },
-  notice: InputNotice,
-): RunEvent {
+export function inputEvent(at: { runId: string; agent: string; step: number; callId: string; toolName: string }, notice: InputNotice): RunEvent {
   if (notice.kind === 'answered') return { type: 'input.answered', ...at, id: notice.id, action: notice.action };
   return { type: 'input.requested', ...at, id: notice.id, message: notice.message, requestedSchema: { ...notice.requestedSchema } };
 }
@@ -100,7 +97,9 @@ export function answerInput(id: string, answer: unknown, owns: (runId: string) =
     throw new InputAnswerError(
       'INPUT_NOT_PENDING',
       String(id),
-      pending.length > 0 ? `no question of this run has that id. Pending: ${pending.join(', ')}.` : 'the run waits for no input (read run.pendingInputs).',
+      pending.length > 0
+        ? `no question of this run has that id. Pending: ${pending.join(', ')}.`
+        : 'the run waits for no input (read run.pendingInputs).',
       { pending },
     );
   }
@@ -120,7 +119,8 @@ function checkedAnswer(question: Waiting, answer: unknown): ToolInputAnswer {
   const refuse = (problem: string): never => {
     throw new InputAnswerError('INPUT_ANSWER_INVALID', question.id, problem, { requestedSchema: question.requestedSchema });
   };
-  if (typeof answer !== 'object' || answer === null) return refuse("give { action: 'accept', content }, { action: 'decline' } or { action: 'cancel' }.");
+  if (typeof answer !== 'object' || answer === null)
+    return refuse("give { action: 'accept', content }, { action: 'decline' } or { action: 'cancel' }.");
   const { action, content } = answer as { action?: unknown; content?: unknown };
   if (action === 'decline' || action === 'cancel') return { action };
   if (action !== 'accept') return refuse(`the action must be 'accept', 'decline' or 'cancel' (got ${JSON.stringify(action) ?? String(action)}).`);
