@@ -75,7 +75,7 @@ export function askPerson(
     };
     const onAbort = () => settle({ action: 'cancel' });
     waiting.set(id, { id, ...call, message, requestedSchema, check: request.check, resolve: settle });
-    notify({ progress: 0, message: `waiting for a person: ${message}`, input: { kind: 'requested', id, message, requestedSchema } });
+    notify({ progress: 0, input: { kind: 'requested', id, message, requestedSchema } });
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
