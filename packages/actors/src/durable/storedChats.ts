@@ -17,6 +17,7 @@ import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
 import type { GroupChatRun, GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
 import { deferredChatRun } from './deferredChatRun.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
+import { loadSpeakerToolSources } from '../groupChat/chatToolSources.js';
 import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.js';
 import { chatStoreHooks } from './chatStoreHooks.js';
 import { StoreSession } from './storeSession.js';
@@ -183,6 +184,8 @@ async function prepareChatResume(
     const checkpoint = parseChatSnapshot(ownChatCheckpoint(stored.state, chatId, journal, internals.snapshotKey), internals.runtime.participants, {
       checkpoint: true,
     });
+    // The agent whose turn it stands in restores its run against its sources' tools: loaded first.
+    await loadSpeakerToolSources(internals.runtime, 'speaker' in checkpoint.waiting ? checkpoint.waiting.speaker : undefined, options.signal);
     const { waiting, inDoubt, runId } = withChatInDoubtRequests(checkpoint.waiting, journal, internals.runtime);
     const start: (() => DurableChat) & { released?: Promise<void> } = () => {
       const session = chatSession(store, lease, leaseMs, internals, journal);

@@ -16,6 +16,7 @@ import { persistedWaiting } from './persistedWaiting.js';
 import { followChatToolSources, loadChatToolSources } from './chatToolSources.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors, runsObserved } from '../inspection/runObservers.js';
+import { AnsweredWaits } from '../rootRun/answeredWaits.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
 import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
@@ -148,8 +149,32 @@ export function startChatRun(
     }
     const decision: ChatControlEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
     if (reason !== undefined) decision.reason = reason;
+    const requests = notStarted() ? undefined : speakerRun()?.getSnapshot().context.approvals.requests;
+    if (requests !== undefined && !answered.take(requests, `call:${id}`)) {
+      throw new ApprovalError(
+        id,
+        pending.filter((other) => !answered.has(requests, `call:${other}`)),
+        `The call "${id}" of "${now.speaker}" is decided already (the decision is being taken): decide each call once.`,
+      );
+    }
     give(now, decision, (nested) => (approved ? nested.approve(id) : nested.reject(id, reason)));
   };
+
+  /**
+   * Takes the one answer a person's turn or a manual choice gets (a second,
+   * given before the first is taken, is refused: never kept for a later
+   * wait). A resumed chat not started yet checks its answers itself (`earlyAnswers`).
+   */
+  const takeAnswer = (now: ChatWaiting) => {
+    if (notStarted()) return;
+    const { selection, rounds } = actor.getSnapshot().context;
+    if (answered.take(selection, `answer:${rounds}`)) return;
+    const wait = now.kind === 'human' ? `the turn of "${now.speaker}"` : 'the choice of the next speaker';
+    throw new ChatNotWaitingError(`The chat's wait for ${wait} is answered already (the answer is being taken): answer each wait once.`, {
+      waiting: now,
+    });
+  };
+  const answered = new AnsweredWaits();
 
   /**
    * Gives a person's answer, checked against `now`: onto the bus for this
@@ -206,6 +231,7 @@ export function startChatRun(
           { waiting: now },
         );
       }
+      takeAnswer(now);
       give(now, { type: 'human.said', chatId: start.chatId, speaker: now.speaker, text }, (nested) => nested.say(text, options));
     },
     approve: (id) => decide(id, true, undefined),
@@ -220,6 +246,7 @@ export function startChatRun(
         });
       }
       if (speaker !== 'terminate' && !now.eligible.includes(speaker)) throw new IneligibleSpeakerError(speaker, now.eligible, 'select()');
+      takeAnswer(now);
       give(now, { type: 'speaker.chosen', chatId: start.chatId, speaker }, (nested) => nested.select(speaker));
     },
     snapshot(): GroupChatSnapshot {

@@ -21,6 +21,7 @@ import { type PersistedRun, type ResumePoint, persistRun } from './runSnapshot.j
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
 import type { RunHandle } from '../../rootRun/runHandle.js';
+import { AnsweredWaits } from '../../rootRun/answeredWaits.js';
 import { type RootRun, startRootRun } from '../../rootRun/startRootRun.js';
 
 /** A running (or finished) agent run. */
@@ -153,6 +154,8 @@ class AgentRunHandle implements AgentRun {
   readonly #root: RootRun<RunEvent, RunResult>;
   /** After persist(), only the resumed copy may decide: two copies approving would run the call twice. */
   #persisted = false;
+  /** The decisions this handle gave, by the wait they answer. */
+  readonly #answered = new AnsweredWaits();
 
   constructor(
     readonly runId: string,
@@ -195,6 +198,15 @@ class AgentRunHandle implements AgentRun {
         id,
         waiting.map((request) => request.id),
       );
+    // Bound to this wait: a second decision on the call, given before the first is taken, is refused.
+    const { requests } = this.actor.getSnapshot().context.approvals;
+    if (!this.#answered.take(requests, id)) {
+      throw new ApprovalError(
+        id,
+        waiting.filter((request) => !this.#answered.has(requests, request.id)).map((request) => request.id),
+        `The call "${id}" is decided already (the decision is being taken): decide each call once.`,
+      );
+    }
     this.actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
   }
 }
