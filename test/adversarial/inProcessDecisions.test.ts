@@ -2,15 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AnyTool, type RunEvent, defineTool } from '@agentchart/core';
-import {
-  type ChatEvent,
-  type GroupChatRun,
-  type ToolSource,
-  createAgent,
-  createGroupChat,
-  resumeChatFromStore,
-  resumePending,
-} from '@agentchart/actors';
+import { type GroupChatRun, type ToolSource, createAgent, createGroupChat, resumeChatFromStore, resumePending } from '@agentchart/actors';
 import { humanAgent } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
@@ -104,8 +96,9 @@ describe("in-process decisions never approve another agent's call with the same 
       if (event.type === 'agent.event' && event.event.type === 'approval.decided') decisions.push(event.event);
       // Approves the first request it hears of, and tries to approve it again: the repeat is refused.
       if (event.type === 'agent.event' && event.event.type === 'approval.requested' && answered++ === 0) {
-        run.approve(event.event.id);
-        expect(() => run.approve(event.event.id)).toThrow(notPending);
+        const { id } = event.event;
+        run.approve(id);
+        expect(() => run.approve(id)).toThrow(notPending);
       }
     });
     await waitingFor(run, 'payer_b');

@@ -259,14 +259,18 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
   const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId, journaled);
   const { writer, journal } = session;
   const key: SnapshotKey | undefined = internals.snapshotKey;
-  const { checkpoints, started } = chatStoreHooks((status, state) => {
-    writer.checkpoint(status, (entries) => {
-      const json = JSON.parse(JSON.stringify(state())) as GroupChatSnapshot;
-      if (key === undefined) return json;
-      const seal: CheckpointSeal = { row: json.chatId, kind: 'chat', journal: entries };
-      return signSnapshot({ ...json, seal }, key);
-    });
-  }, journal);
+  const { checkpoints, started } = chatStoreHooks(
+    (status, state) => {
+      writer.checkpoint(status, (entries) => {
+        const json = JSON.parse(JSON.stringify(state())) as GroupChatSnapshot;
+        if (key === undefined) return json;
+        const seal: CheckpointSeal = { row: json.chatId, kind: 'chat', journal: entries };
+        return signSnapshot({ ...json, seal }, key);
+      });
+    },
+    journal,
+    () => writer.idle(),
+  );
 
   const attach = (attached: GroupChatRun, inDoubt: readonly ToolCallJournalEntry[], runId?: string): DurableChat => {
     chat = attached;

@@ -59,7 +59,9 @@ export function startChatRun(
   resident?: ResidentChat,
 ): ChatRunStarted {
   const bus = new Subject<ChatEvent>();
-  const publish = (event: ChatEvent) => bus.next(event);
+  // The speakers' events go onto the bus in order with the manager's (behind an announcement held for the store).
+  let ordered = (event: ChatEvent) => bus.next(event);
+  const publish = (event: ChatEvent) => ordered(event);
   const actor = managerActor({ ...start, runtime, publish, inspect }, resident);
   start.checkpoints?.bind(() => actor.getSnapshot().context);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
@@ -103,7 +105,9 @@ export function startChatRun(
       stopFollowing();
       controls.unsubscribe();
     },
+    ...announcedOnceStored(start.checkpoints),
   });
+  ordered = root.publish;
 
   /** The resident actor of the agent taking its turn now, on the actor path (see `residentAgents.ts`). */
   const speakerRun = () => {
@@ -288,6 +292,13 @@ export function startChatRun(
     return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? speakerRun());
   };
   return { run: handle, transcriptSoFar: transcript };
+}
+
+/** A chat kept in a store announces an agent's wait for approval once the store has it (a crash cannot take back a request a person saw). */
+function announcedOnceStored(checkpoints: ChatStart['checkpoints']): { announceAfter?: (event: ChatEvent) => Promise<void> | undefined } {
+  const written = checkpoints?.written;
+  if (written === undefined) return {};
+  return { announceAfter: (event) => (event.type === 'agent.event' && event.event.type === 'approval.requested' ? written() : undefined) };
 }
 
 /**

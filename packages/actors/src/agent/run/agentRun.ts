@@ -121,6 +121,7 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     ...(first === undefined ? {} : { startEvent: first }),
     sharedState: { slot: sharedState, options: { schema: runtime.stateSchema } },
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
+    ...announcedOnceStored(runtime),
   });
   // The machine's events reach the bus through the root run; a fused step's come from the model caller,
   // about six per step: with nobody subscribed to `events$` (the bus is never closed), `next` would do nothing.
@@ -130,6 +131,13 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
   const run = new AgentRunHandle(runId, actor, root);
   announceRun(run);
   return run;
+}
+
+/** A run kept in a store announces its wait for approval once the store has it (a crash cannot take back a request a person saw). */
+function announcedOnceStored(runtime: AgentRuntime): { announceAfter?: (event: RunEvent) => Promise<void> | undefined } {
+  const written = runtime.checkpoints?.written;
+  if (written === undefined) return {};
+  return { announceAfter: (event) => (event.type === 'approval.requested' ? written() : undefined) };
 }
 
 /**
