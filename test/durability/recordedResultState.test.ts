@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineTool } from '@agentchart/core';
+import { createAgent, resumeRunFromStore } from '@agentchart/actors';
+import { scriptedModel } from '@agentchart/providers';
+import { createSqliteRunStore } from '@agentchart/store/sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { testClock } from '../store/runStoreContract.js';
+
+const LEASE = 60_000;
+const scratch = mkdtempSync(join(tmpdir(), 'agentchart-recorded-state-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** `pay` writes `paid` into the shared state, then (in the process that dies) never returns: the call is left in doubt. */
+function payer(dies: boolean) {
+  const pay = defineTool({
+    name: 'pay',
+    description: 'Pays.',
+    parameters: z.object({ to: z.string() }),
+    execute: ({ to }, ctx) => {
+      ctx.state.set('paid', to);
+      return dies ? new Promise<string>(() => {}) : `paid ${to}`;
+    },
+  });
+  return createAgent({
+    name: 'payer',
+    model: scriptedModel((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { text: 'done' } : { toolCalls: [{ id: 'call_1', name: 'pay', arguments: { to: 'Bob' } }] },
+    ),
+    tools: [pay],
+  });
+}
+
+async function inDoubtRun(name: string) {
+  const clock = testClock();
+  const path = join(scratch, `${name}.db`);
+  const first = await createSqliteRunStore({ path, now: clock.now });
+  const second = await createSqliteRunStore({ path, now: clock.now });
+  const dying = payer(true).run('Pay Bob.', { store: first, runId: 'run-1', owner: 'w1', leaseMs: LEASE });
+  for (let attempt = 0; (await first.listCalls('run-1')).length === 0; attempt++) {
+    if (attempt > 1000) throw new Error('the call never started');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  clock.advance(LEASE + 1); // its process is gone, the call in doubt
+  const durable = await resumeRunFromStore(payer(false), 'run-1', { store: second, owner: 'w2', leaseMs: LEASE });
+  const close = async () => {
+    dying.abort();
+    await first.close();
+    await second.close();
+  };
+  return { durable, close };
+}
+
+describe("recordResult of an in-doubt call: the call's shared-state writes", () => {
+  it('are not applied by recordResult (the journal keeps results, not state writes): the run ends without them', async () => {
+    const { durable, close } = await inDoubtRun('skipped');
+    try {
+      expect(durable.inDoubt.map((entry) => entry.callId)).toEqual(['call_1']);
+      await durable.recordResult('call_1', 'paid Bob (checked by hand)');
+      durable.run.approve('call_1');
+      const result = await durable.run.result;
+      expect(result.toolCalls.map((record) => record.content)).toEqual(['paid Bob (checked by hand)']);
+      expect(result.state).toEqual({});
+      await durable.settled;
+    } finally {
+      await close();
+    }
+  });
+
+  it('are kept when the person writes them with run.state before approving: they are in the run’s end state', async () => {
+    const { durable, close } = await inDoubtRun('written');
+    try {
+      await durable.recordResult('call_1', 'paid Bob (checked by hand)');
+      durable.run.state.set('paid', 'Bob');
+      durable.run.approve('call_1');
+      const result = await durable.run.result;
+      expect(result.state).toEqual({ paid: 'Bob' });
+      await durable.settled;
+    } finally {
+      await close();
+    }
+  });
+});
