@@ -33,7 +33,12 @@ export interface DurableChat {
    * decision, as in a run (see `DurableRun.inDoubt`).
    */
   readonly inDoubt: readonly ToolCallJournalEntry[];
-  /** Records the result of an in-doubt call by hand: approving it then answers the model with it; the tool does not run. */
+  /**
+   * Records the result of an in-doubt call by hand: approving it then answers
+   * the model with it; the tool does not run. Only the result: the
+   * shared-state writes the call made are not journaled, so write them with
+   * the run's `state` before approving when later steps depend on them.
+   */
   recordResult(callId: string, result: unknown): Promise<void>;
   /** Resolves once the chat ended, no tool of it still executes, and its end was written (or the lease was lost). */
   readonly settled: Promise<void>;

@@ -51,7 +51,12 @@ export interface DurableRun {
    * result, nothing runs), or reject (skip it, with a message to the model).
    */
   readonly inDoubt: readonly ToolCallJournalEntry[];
-  /** Records the result of an in-doubt call by hand: approving it then answers the model with it; the tool does not run. */
+  /**
+   * Records the result of an in-doubt call by hand: approving it then answers
+   * the model with it; the tool does not run. Only the result: the
+   * shared-state writes the call made are not journaled, so write them with
+   * the run's `state` before approving when later steps depend on them.
+   */
   recordResult(callId: string, result: unknown): Promise<void>;
   /**
    * Resolves once the run ended, no tool it started is still executing, and
