@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunStore, defineTool } from '@agentchart/core';
-import { createAgent, createGroupChat } from '@agentchart/actors';
+import { type ChatEvent, type RunEvent, createAgent, createGroupChat } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,35 @@ describe('approval.requested reaches listeners only once the wait is stored', ()
           run.approve(event.event.id);
         }
         if (event.event.type === 'approval.decided') seen.push({ type: event.event.type, stored: waitingStored() });
+      });
+      expect((await run.result).reason).toBe('max-rounds');
+      expect(seen).toEqual([
+        { type: 'approval.requested', stored: true },
+        { type: 'approval.decided', stored: true },
+      ]);
+    } finally {
+      await sqlite.close();
+    }
+  });
+
+  it('a nested chat inside a chat kept in a store', async () => {
+    const sqlite = await createSqliteRunStore({ path: join(scratch, 'nested.db') });
+    try {
+      const { store, waitingStored } = watchedStore(sqlite);
+      const team = createGroupChat({ name: 'team', agents: [payer()], speakerSelection: 'round_robin', maxRounds: 1 });
+      const chat = createGroupChat({ name: 'desk', agents: [team], speakerSelection: 'round_robin', maxRounds: 1 });
+      const run = chat.run('Pay Bob.', { store, chatId: 'chat-nested' });
+      const seen: { type: string; stored: boolean }[] = [];
+      /** The agent event inside `nested.event` wrappers, if the event is one. */
+      const agentEvent = (event: ChatEvent): RunEvent | undefined =>
+        event.type === 'agent.event' ? event.event : event.type === 'nested.event' ? agentEvent(event.event) : undefined;
+      run.events$.subscribe((event) => {
+        const inner = agentEvent(event);
+        if (inner?.type === 'approval.requested') {
+          seen.push({ type: inner.type, stored: waitingStored() });
+          run.approve(inner.id);
+        }
+        if (inner?.type === 'approval.decided') seen.push({ type: inner.type, stored: waitingStored() });
       });
       expect((await run.result).reason).toBe('max-rounds');
       expect(seen).toEqual([

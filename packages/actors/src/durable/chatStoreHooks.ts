@@ -88,6 +88,7 @@ export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddle
         save(status, chatPart, persisted);
       },
       journal,
+      ...(written === undefined ? {} : { written }),
     }),
     turnBegins: (now) => save('running', freezeChat(now), () => ({ kind: 'turn', speaker: speakerOf(now) })),
     turnEnded: (now) => save('running', freezeChat(now), () => ({ kind: 'selecting' })),
