@@ -139,6 +139,38 @@ describe("in-process decisions never approve another agent's call with the same 
     });
   }
 
+  it("a resumed chat that has started but not yet taken the answer held for it refuses another: the held one is never kept for the person's next turn", async () => {
+    const echo = createAgent({ name: 'echo', model: scriptedModel(() => ({ text: 'heard' })) });
+    const desk = () =>
+      createGroupChat({ name: 'desk', agents: [humanAgent({ name: 'alice' }), echo], speakerSelection: 'round_robin', maxRounds: 3 });
+    const first = desk().run('Talk.');
+    while (first.waiting()?.kind !== 'human') await new Promise((resolve) => setTimeout(resolve, 1));
+    const snapshot = JSON.parse(JSON.stringify(first.snapshot()));
+    first.abort();
+    const resumed = desk().resume(snapshot);
+    resumed.say('held before the start');
+    const refused: unknown[] = [];
+    let turns = 0;
+    resumed.events$.subscribe((event) => {
+      // Right after the start, before the held answer is delivered: a second answer to the same wait.
+      if (event.type === 'human.waiting' && turns === 0) {
+        try {
+          resumed.say('given after the start');
+        } catch (error) {
+          refused.push(error);
+        }
+      }
+      // The first human.waiting is the wait it resumed in (answered, held); the second is alice's next turn.
+      if (event.type === 'human.waiting' && turns++ === 1) resumed.say('next turn');
+    });
+    const result = await resumed.result;
+    expect(refused).toEqual([expect.objectContaining({ code: 'GROUP_CHAT_NOT_WAITING' })]);
+    expect(result.messages.filter((message) => message.role === 'user' && message.name === 'alice').map((message) => message.content)).toEqual([
+      'held before the start',
+      'next turn',
+    ]);
+  });
+
   for (const form of ['resumeChatFromStore', 'resumePending'] as const) {
     it(`${form} with MCP-like tool sources: an approval given at once is delivered (not dropped), a repeat refused, payer_b untouched`, async () => {
       const clock = testClock();

@@ -154,7 +154,7 @@ export function startChatRun(
     const decision: ChatControlEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
     if (reason !== undefined) decision.reason = reason;
     const requests = notStarted() ? undefined : speakerRun()?.getSnapshot().context.approvals.requests;
-    if (requests !== undefined && !answered.take(requests, `call:${id}`)) {
+    if (requests !== undefined && (early.holding(`call:${id}`) || !answered.take(requests, `call:${id}`))) {
       throw new ApprovalError(
         id,
         pending.filter((other) => !answered.has(requests, `call:${other}`)),
@@ -172,7 +172,7 @@ export function startChatRun(
   const takeAnswer = (now: ChatWaiting) => {
     if (notStarted()) return;
     const { selection, rounds } = actor.getSnapshot().context;
-    if (answered.take(selection, `answer:${rounds}`)) return;
+    if (!early.holding('answer') && answered.take(selection, `answer:${rounds}`)) return;
     const wait = now.kind === 'human' ? `the turn of "${now.speaker}"` : 'the choice of the next speaker';
     throw new ChatNotWaitingError(`The chat's wait for ${wait} is answered already (the answer is being taken): answer each wait once.`, {
       waiting: now,
@@ -332,5 +332,7 @@ function earlyAnswers(bus: Subject<ChatEvent>, notStarted: () => boolean) {
       held.push(deliver);
       watching ??= bus.subscribe({ next: () => queueMicrotask(flush), error: () => {} });
     },
+    /** Whether an answer `key` (`call:<id>`, or `answer`) is held, not yet delivered: the chat has started, the wait is still that one. */
+    holding: (key: string) => held.length > 0 && answered.has(key),
   };
 }
