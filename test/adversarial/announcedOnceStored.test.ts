@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunStore, defineTool } from '@agentchart/core';
-import { type ChatEvent, type RunEvent, createAgent, createGroupChat } from '@agentchart/actors';
+import { type RunEvent, type RunStore, defineTool } from '@agentchart/core';
+import { type ChatEvent, createAgent, createGroupChat } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineTool } from '@agentchart/core';
-import { createAgent, resumeRunFromStore } from '@agentchart/actors';
+import { type RunStore, defineTool } from '@agentchart/core';
+import { createAgent, journalMiddleware, resumeRunFromStore } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,7 @@ async function inDoubtRun(name: string) {
   const path = join(scratch, `${name}.db`);
   const first = await createSqliteRunStore({ path, now: clock.now });
   const second = await createSqliteRunStore({ path, now: clock.now });
+  const third = await createSqliteRunStore({ path, now: clock.now });
   const dying = payer(true).run('Pay Bob.', { store: first, runId: 'run-1', owner: 'w1', leaseMs: LEASE });
   for (let attempt = 0; (await first.listCalls('run-1')).length === 0; attempt++) {
     if (attempt > 1000) throw new Error('the call never started');
@@ -49,12 +50,48 @@ async function inDoubtRun(name: string) {
     dying.abort();
     await first.close();
     await second.close();
+    await third.close();
   };
-  return { durable, close };
+  /** The run's process dies too; a third takes it over. */
+  const takeOver = async () => {
+    clock.advance(LEASE + 1);
+    return resumeRunFromStore(payer(false), 'run-1', { store: third, owner: 'w3', leaseMs: LEASE });
+  };
+  return { durable, close, takeOver };
 }
 
 describe("recordResult of an in-doubt call: the call's shared-state writes", () => {
-  it('are not applied by recordResult (the journal keeps results, not state writes): the run ends without them', async () => {
+  it('are applied with the result when given as recordResult(id, result, { state }): the run ends with them', async () => {
+    const { durable, close } = await inDoubtRun('recorded');
+    try {
+      await durable.recordResult('call_1', 'paid Bob (checked by hand)', { state: { paid: 'Bob' } });
+      durable.run.approve('call_1');
+      const result = await durable.run.result;
+      expect(result.toolCalls.map((record) => record.content)).toEqual(['paid Bob (checked by hand)']);
+      expect(result.state).toEqual({ paid: 'Bob' });
+      await durable.settled;
+    } finally {
+      await close();
+    }
+  });
+
+  it('are stored with the result: a crash after recordResult, before the approval, keeps them', async () => {
+    const { durable, close, takeOver } = await inDoubtRun('recorded-crash');
+    try {
+      await durable.recordResult('call_1', 'paid Bob (checked by hand)', { state: { paid: 'Bob' } });
+      const again = await takeOver(); // its process is gone before anyone approves: its lease lapses
+      expect(again.inDoubt).toEqual([]); // the result is recorded: nothing is in doubt, nothing runs
+      const result = await again.run.result;
+      expect(result.toolCalls.map((record) => record.content)).toEqual(['paid Bob (checked by hand)']);
+      expect(result.state).toEqual({ paid: 'Bob' });
+      await again.settled;
+      durable.run.abort(); // the fenced copy: its end is refused by the store
+    } finally {
+      await close();
+    }
+  });
+
+  it('are not applied by recordResult without them (the journal keeps results, not state writes): the run ends without them', async () => {
     const { durable, close } = await inDoubtRun('skipped');
     try {
       expect(durable.inDoubt.map((entry) => entry.callId)).toEqual(['call_1']);
@@ -81,5 +118,52 @@ describe("recordResult of an in-doubt call: the call's shared-state writes", () 
     } finally {
       await close();
     }
+  });
+
+  it('a recorded result that itself looks like a record reaches the model as given', async () => {
+    const { durable, close } = await inDoubtRun('look-alike');
+    try {
+      await durable.recordResult('call_1', { 'agentchart.recorded': null });
+      durable.run.approve('call_1');
+      const result = await durable.run.result;
+      expect(result.toolCalls.map((record) => record.content)).toEqual([JSON.stringify({ 'agentchart.recorded': null })]);
+      expect(result.state).toEqual({});
+      await durable.settled;
+    } finally {
+      await close();
+    }
+  });
+
+  it('a damaged record in the journal (`{"agentchart.recorded": null}`) gives the model a clear message; the tool does not run', async () => {
+    let executed = 0;
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays.',
+      parameters: z.object({ to: z.string() }),
+      execute: () => {
+        executed++;
+        return 'paid';
+      },
+    });
+    // A journal that already has the call, finished, with a forged record as its result.
+    const forged = {
+      recordCallStarted: async (_lease: unknown, start: { callId: string; toolName: string; argumentsHash: string; idempotencyKey: string }) => ({
+        entry: { ...start, status: 'finished', result: { 'agentchart.recorded': null } },
+        created: false,
+      }),
+    } as unknown as RunStore;
+    const agent = createAgent({
+      name: 'payer',
+      model: scriptedModel((request) =>
+        request.messages.at(-1)?.role === 'tool' ? { text: 'done' } : { toolCalls: [{ id: 'call_1', name: 'pay', arguments: { to: 'Bob' } }] },
+      ),
+      tools: [pay],
+      middleware: [journalMiddleware({ store: forged, lease: () => ({}) as never, onLeaseLost: () => {} })],
+    });
+    const result = await agent.run('Pay Bob.').result;
+    expect(executed).toBe(0);
+    expect(result.toolCalls.map((record) => record.content)).toEqual([
+      expect.stringContaining('recorded by hand, but its record is unreadable (a damaged journal entry), so it was not run again'),
+    ]);
   });
 });

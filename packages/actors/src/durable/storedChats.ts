@@ -22,6 +22,7 @@ import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.
 import { chatStoreHooks } from './chatStoreHooks.js';
 import { StoreSession } from './storeSession.js';
 import { DEFAULT_LEASE_MS, type StoreOptions, createOrTakeUnstarted } from './storedRuns.js';
+import type { RecordResultOptions } from './recordedResult.js';
 
 /** A group chat in the store under this process's lease. */
 export interface DurableChat {
@@ -35,11 +36,16 @@ export interface DurableChat {
   readonly inDoubt: readonly ToolCallJournalEntry[];
   /**
    * Records the result of an in-doubt call by hand: approving it then answers
-   * the model with it; the tool does not run. Only the result: the
-   * shared-state writes the call made are not journaled, so write them with
-   * the run's `state` before approving when later steps depend on them.
+   * the model with it; the tool does not run. The journal keeps results, not
+   * the shared-state writes of a call that was cut off: pass them as
+   * `state` and they land when the result answers the call (stored with it,
+   * so a crash before the approval keeps them too); without it, none does.
+   *
+   * @example
+   * await durable.recordResult('call_1', 'paid Bob 10 (checked by hand)', { state: { paid: 'Bob' } });
+   * durable.run.approve('call_1');
    */
-  recordResult(callId: string, result: unknown): Promise<void>;
+  recordResult(callId: string, result: unknown, options?: RecordResultOptions): Promise<void>;
   /** Resolves once the chat ended, no tool of it still executes, and its end was written (or the lease was lost). */
   readonly settled: Promise<void>;
 }
@@ -284,7 +290,8 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
     return {
       chat: attached,
       inDoubt,
-      recordResult: (callId, result) => session.recordResult(inDoubt, callId, runId === undefined ? undefined : chatCallId(runId, callId), result),
+      recordResult: (callId, result, options) =>
+        session.recordResult(inDoubt, callId, runId === undefined ? undefined : chatCallId(runId, callId), result, options),
       settled: session.settle(attached.result, (result) => ({
         format: 'agentchart.chat.finished',
         reason: result.reason,
