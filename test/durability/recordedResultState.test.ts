@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunStore, defineTool } from '@agentchart/core';
-import { createAgent, journalMiddleware, resumeRunFromStore } from '@agentchart/actors';
+import { createAgent, createGroupChat, journalMiddleware, resumeChatFromStore, resumeRunFromStore } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -165,5 +165,32 @@ describe("recordResult of an in-doubt call: the call's shared-state writes", () 
     expect(result.toolCalls.map((record) => record.content)).toEqual([
       expect.stringContaining('recorded by hand, but its record is unreadable (a damaged journal entry), so it was not run again'),
     ]);
+  });
+
+  it('in a group chat kept in a store: recordResult(id, result, { state }) writes them into the chat’s shared state', async () => {
+    const clock = testClock();
+    const path = join(scratch, 'chat.db');
+    const first = await createSqliteRunStore({ path, now: clock.now });
+    const second = await createSqliteRunStore({ path, now: clock.now });
+    const desk = (dies: boolean) => createGroupChat({ name: 'desk', agents: [payer(dies)], speakerSelection: 'round_robin', maxRounds: 1 });
+    const dying = desk(true).run('Pay Bob.', { store: first, chatId: 'chat-1', owner: 'w1', leaseMs: LEASE });
+    try {
+      for (let attempt = 0; (await first.listCalls('chat-1')).length === 0; attempt++) {
+        if (attempt > 1000) throw new Error('the call never started');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      clock.advance(LEASE + 1);
+      const durable = await resumeChatFromStore(desk(false), 'chat-1', { store: second, owner: 'w2', leaseMs: LEASE });
+      expect(durable.chat.waiting()).toMatchObject({ kind: 'approval', speaker: 'payer', requests: [{ id: 'call_1' }] });
+      await durable.recordResult('call_1', 'paid Bob (checked by hand)', { state: { paid: 'Bob' } });
+      durable.chat.approve('call_1');
+      const result = await durable.chat.result;
+      expect(result.sharedState).toEqual({ paid: 'Bob' });
+      await durable.settled;
+    } finally {
+      dying.abort();
+      await first.close();
+      await second.close();
+    }
   });
 });
