@@ -114,6 +114,43 @@ describe('serveMcp: agents and chats as MCP tools', () => {
     expect(aborted).toBe(true);
   });
 
+  it('a served chat whose agents both ask to approve `call_1`: each request is rejected as its own, nothing is paid, the chat goes on', async () => {
+    const ledger: string[] = [];
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays.',
+      parameters: z.object({ to: z.string() }),
+      approval: 'always',
+      execute: ({ to }) => {
+        ledger.push(to);
+        return `paid ${to}`;
+      },
+    });
+    const payer = (name: string, to: string) =>
+      createAgent({
+        name,
+        model: scriptedModel((request) =>
+          request.messages.at(-1)?.role === 'tool'
+            ? { text: `${name} was refused` }
+            : { toolCalls: [{ id: 'call_1', name: 'pay', arguments: { to } }] },
+        ),
+        tools: [pay],
+      });
+    const chat = createGroupChat({
+      name: 'payers',
+      agents: [payer('payer', 'Bob'), payer('payer_b', 'Mallory')],
+      speakerSelection: 'round_robin',
+      maxRounds: 2,
+    });
+    const listener = await serveMcp({ chats: [chat] }).serveHttp();
+    listeners.push(listener);
+    const client = await connect(listener.url);
+    const result = await client.callTool({ name: 'payers', arguments: { input: 'Pay.' } });
+    expect(result.structuredContent).toMatchObject({ reason: 'max-rounds', rounds: 2 });
+    expect(result.content).toEqual([{ type: 'text', text: 'payer_b was refused' }]);
+    expect(ledger).toEqual([]);
+  });
+
   it('rejects a served set with a name used twice', () => {
     const one = createAgent({ name: 'same', model: scriptedModel([]) });
     const two = createAgent({ name: 'same', model: scriptedModel([]) });

@@ -107,6 +107,7 @@ export {
   resumeRunFromStore,
 } from './durable/storedRuns.js';
 export { type ChatStoreOptions, type DurableChat, resumeChatFromStore, startChatInStore } from './durable/storedChats.js';
+export type { RecordResultOptions } from './durable/recordedResult.js';
 export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
 export { argumentsHash } from './durable/argumentsHash.js';
 export { keepLease, type LeaseKeeper } from './durable/leaseKeeper.js';

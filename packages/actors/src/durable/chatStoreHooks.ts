@@ -36,7 +36,7 @@ export interface ChatStoreHooks {
  * @example
  * const { checkpoints, started } = chatStoreHooks((status, state) => writer.checkpoint(status, state), session.journal);
  */
-export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddleware): ChatStoreHooks {
+export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddleware, written?: () => Promise<void>): ChatStoreHooks {
   let context: (() => ManagerContext) | undefined;
   /** The chat's part of a checkpoint, frozen now (the manager replaces, never mutates, what it changes). */
   const freezeChat = (now: ManagerContext) => ({
@@ -69,6 +69,7 @@ export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddle
       } else save('running', chatPart, () => ({ kind: 'turn', speaker, run: checkpointSnapshot(frozenRun, runKey) }));
     });
   const checkpoints: ChatCheckpoints = {
+    ...(written === undefined ? {} : { written }),
     bind(get) {
       context = get;
     },
@@ -87,6 +88,7 @@ export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddle
         save(status, chatPart, persisted);
       },
       journal,
+      ...(written === undefined ? {} : { written }),
     }),
     turnBegins: (now) => save('running', freezeChat(now), () => ({ kind: 'turn', speaker: speakerOf(now) })),
     turnEnded: (now) => save('running', freezeChat(now), () => ({ kind: 'selecting' })),

@@ -11,6 +11,7 @@ import {
 import { toErrorInfo } from '@agentchart/core/internal';
 import { idempotencyKeyOf } from '../agent/machine/executeToolCall.js';
 import { argumentsHash } from './argumentsHash.js';
+import { readRecorded } from './recordedResult.js';
 
 /** Where the journal middleware writes, and what it does when the lease is gone. */
 export interface JournalTarget {
@@ -80,7 +81,17 @@ export function journalMiddleware(target: JournalTarget): FunctionMiddleware {
     if (!created && entry.status === 'finished') {
       const thrown = thrownOf(entry.result);
       if (thrown !== undefined) throw thrown; // it failed before the crash: the model hears the same failure
-      ctx.result = entry.result; // executed before the crash: never again
+      const recorded = readRecorded(entry.result);
+      if (recorded === 'damaged') {
+        throw new ToolError('This call was recorded by hand, but its record is unreadable (a damaged journal entry), so it was not run again.');
+      }
+      if (recorded === undefined) {
+        ctx.result = entry.result; // executed before the crash: never again
+        return;
+      }
+      // Recorded by hand with the shared-state writes the call made: they land as the tool's own would have.
+      for (const [key, value] of recorded.state) ctx.toolContext.state.set(key, value);
+      ctx.result = recorded.result;
       return;
     }
     const execution = next();

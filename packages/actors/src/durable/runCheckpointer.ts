@@ -35,15 +35,19 @@ interface FrozenCheckpoint {
  * const runtime = agentRuntime(config, { liveTools, middleware, checkpoints: storeCheckpoints(writer, config.snapshotKey) });
  */
 export function storeCheckpoints(writer: RunWriter, snapshotKey: SnapshotKey | undefined): RunCheckpoints {
-  return checkpointHooks((context, value) => {
-    const frozen = freezeCheckpoint(context, value);
-    writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', (journal) => checkpointSnapshot(frozen, snapshotKey, journal));
-  });
+  return checkpointHooks(
+    (context, value) => {
+      const frozen = freezeCheckpoint(context, value);
+      writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', (journal) => checkpointSnapshot(frozen, snapshotKey, journal));
+    },
+    () => writer.idle(),
+  );
 }
 
 /** The four checkpoint points, each saved at the state it resumes from (see `storeCheckpoints`). */
-export function checkpointHooks(save: (context: AgentContext, value: CheckpointState) => void): RunCheckpoints {
+export function checkpointHooks(save: (context: AgentContext, value: CheckpointState) => void, written?: () => Promise<void>): RunCheckpoints {
   return {
+    ...(written === undefined ? {} : { written }),
     modelReply: (context) => save(context, context.batch.calls.length > 0 ? 'batchReady' : 'stepDone'),
     batchStart: (context) => save(context, 'acting'),
     batchEnd: (context) => {

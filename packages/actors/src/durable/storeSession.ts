@@ -2,6 +2,7 @@ import { type FunctionMiddleware, type RunLease, type RunStore, RunStoreError, t
 import { journalMiddleware } from './journalMiddleware.js';
 import { keepLease } from './leaseKeeper.js';
 import { RunWriter } from './runWriter.js';
+import { type RecordResultOptions, recordedValue } from './recordedResult.js';
 
 /**
  * What a run or a chat kept in the store runs with, whatever its kind: the
@@ -108,7 +109,13 @@ export class StoreSession {
    * its id in the journal); throws `CALL_NOT_STARTED` for a call that is not
    * in doubt.
    */
-  async recordResult(inDoubt: readonly ToolCallJournalEntry[], callId: string, journalCallId: string | undefined, result: unknown): Promise<void> {
+  async recordResult(
+    inDoubt: readonly ToolCallJournalEntry[],
+    callId: string,
+    journalCallId: string | undefined,
+    result: unknown,
+    options?: RecordResultOptions,
+  ): Promise<void> {
     if (journalCallId === undefined || !inDoubt.some((entry) => entry.callId === callId)) {
       throw new RunStoreError(
         'CALL_NOT_STARTED',
@@ -116,7 +123,8 @@ export class StoreSession {
         { callId },
       );
     }
-    await this.writer.write(() => this.#store.recordCallResult(this.#keeper.current(), journalCallId, result));
+    const value = recordedValue(result, options);
+    await this.writer.write(() => this.#store.recordCallResult(this.#keeper.current(), journalCallId, value));
   }
 
   #track(execution: Promise<unknown>): void {

@@ -17,10 +17,12 @@ import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
 import type { GroupChatRun, GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
 import { deferredChatRun } from './deferredChatRun.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
+import { loadSpeakerToolSources } from '../groupChat/chatToolSources.js';
 import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.js';
 import { chatStoreHooks } from './chatStoreHooks.js';
 import { StoreSession } from './storeSession.js';
 import { DEFAULT_LEASE_MS, type StoreOptions, createOrTakeUnstarted } from './storedRuns.js';
+import type { RecordResultOptions } from './recordedResult.js';
 
 /** A group chat in the store under this process's lease. */
 export interface DurableChat {
@@ -32,8 +34,18 @@ export interface DurableChat {
    * decision, as in a run (see `DurableRun.inDoubt`).
    */
   readonly inDoubt: readonly ToolCallJournalEntry[];
-  /** Records the result of an in-doubt call by hand: approving it then answers the model with it; the tool does not run. */
-  recordResult(callId: string, result: unknown): Promise<void>;
+  /**
+   * Records the result of an in-doubt call by hand: approving it then answers
+   * the model with it; the tool does not run. The journal keeps results, not
+   * the shared-state writes of a call that was cut off: pass them as
+   * `state` and they land when the result answers the call (stored with it,
+   * so a crash before the approval keeps them too); without it, none does.
+   *
+   * @example
+   * await durable.recordResult('call_1', 'paid Bob 10 (checked by hand)', { state: { paid: 'Bob' } });
+   * durable.run.approve('call_1');
+   */
+  recordResult(callId: string, result: unknown, options?: RecordResultOptions): Promise<void>;
   /** Resolves once the chat ended, no tool of it still executes, and its end was written (or the lease was lost). */
   readonly settled: Promise<void>;
 }
@@ -183,6 +195,8 @@ async function prepareChatResume(
     const checkpoint = parseChatSnapshot(ownChatCheckpoint(stored.state, chatId, journal, internals.snapshotKey), internals.runtime.participants, {
       checkpoint: true,
     });
+    // The agent whose turn it stands in restores its run against its sources' tools: loaded first.
+    await loadSpeakerToolSources(internals.runtime, 'speaker' in checkpoint.waiting ? checkpoint.waiting.speaker : undefined, options.signal);
     const { waiting, inDoubt, runId } = withChatInDoubtRequests(checkpoint.waiting, journal, internals.runtime);
     const start: (() => DurableChat) & { released?: Promise<void> } = () => {
       const session = chatSession(store, lease, leaseMs, internals, journal);
@@ -256,14 +270,18 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
   const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId, journaled);
   const { writer, journal } = session;
   const key: SnapshotKey | undefined = internals.snapshotKey;
-  const { checkpoints, started } = chatStoreHooks((status, state) => {
-    writer.checkpoint(status, (entries) => {
-      const json = JSON.parse(JSON.stringify(state())) as GroupChatSnapshot;
-      if (key === undefined) return json;
-      const seal: CheckpointSeal = { row: json.chatId, kind: 'chat', journal: entries };
-      return signSnapshot({ ...json, seal }, key);
-    });
-  }, journal);
+  const { checkpoints, started } = chatStoreHooks(
+    (status, state) => {
+      writer.checkpoint(status, (entries) => {
+        const json = JSON.parse(JSON.stringify(state())) as GroupChatSnapshot;
+        if (key === undefined) return json;
+        const seal: CheckpointSeal = { row: json.chatId, kind: 'chat', journal: entries };
+        return signSnapshot({ ...json, seal }, key);
+      });
+    },
+    journal,
+    () => writer.idle(),
+  );
 
   const attach = (attached: GroupChatRun, inDoubt: readonly ToolCallJournalEntry[], runId?: string): DurableChat => {
     chat = attached;
@@ -272,7 +290,8 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
     return {
       chat: attached,
       inDoubt,
-      recordResult: (callId, result) => session.recordResult(inDoubt, callId, runId === undefined ? undefined : chatCallId(runId, callId), result),
+      recordResult: (callId, result, options) =>
+        session.recordResult(inDoubt, callId, runId === undefined ? undefined : chatCallId(runId, callId), result, options),
       settled: session.settle(attached.result, (result) => ({
         format: 'agentchart.chat.finished',
         reason: result.reason,

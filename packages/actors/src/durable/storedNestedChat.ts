@@ -59,14 +59,18 @@ export function nestedChatStore(
   };
   return {
     hooks: (store, speaker) =>
-      chatStoreHooks((status, state) => {
-        store.checkpoint(status, () => {
-          const json = JSON.parse(JSON.stringify(state())) as object;
-          // A store checkpoint of the nested chat (its `waiting` may be a step): read back with `{ checkpoint: true }`.
-          const snapshot = (snapshotKey === undefined ? json : signSnapshot(json, snapshotKey)) as GroupChatSnapshot;
-          return { kind: 'nested', speaker, snapshot };
-        });
-      }, store.journal),
+      chatStoreHooks(
+        (status, state) => {
+          store.checkpoint(status, () => {
+            const json = JSON.parse(JSON.stringify(state())) as object;
+            // A store checkpoint of the nested chat (its `waiting` may be a step): read back with `{ checkpoint: true }`.
+            const snapshot = (snapshotKey === undefined ? json : signSnapshot(json, snapshotKey)) as GroupChatSnapshot;
+            return { kind: 'nested', speaker, snapshot };
+          });
+        },
+        store.journal,
+        store.written,
+      ),
     resume: (snapshot, options, checkpoints, residence) => {
       const checkpoint = parse(snapshot);
       return start({ ...checkpointStart(checkpoint, checkpoint.waiting, runtime, checkpoints), checkpoints }, options, residence);

@@ -27,6 +27,7 @@ import { StoreSession } from './storeSession.js';
 import { type DurableChat, heldChatResume, nextMacrotask } from './storedChats.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
 import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
+import type { RecordResultOptions } from './recordedResult.js';
 
 /** How long a lease lasts unless renewed (a crashed owner's run is free again after it). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -51,8 +52,18 @@ export interface DurableRun {
    * result, nothing runs), or reject (skip it, with a message to the model).
    */
   readonly inDoubt: readonly ToolCallJournalEntry[];
-  /** Records the result of an in-doubt call by hand: approving it then answers the model with it; the tool does not run. */
-  recordResult(callId: string, result: unknown): Promise<void>;
+  /**
+   * Records the result of an in-doubt call by hand: approving it then answers
+   * the model with it; the tool does not run. The journal keeps results, not
+   * the shared-state writes of a call that was cut off: pass them as
+   * `state` and they land when the result answers the call (stored with it,
+   * so a crash before the approval keeps them too); without it, none does.
+   *
+   * @example
+   * await durable.recordResult('call_1', 'paid Bob 10 (checked by hand)', { state: { paid: 'Bob' } });
+   * durable.run.approve('call_1');
+   */
+  recordResult(callId: string, result: unknown, options?: RecordResultOptions): Promise<void>;
   /**
    * Resolves once the run ended, no tool it started is still executing, and
    * its end was written (or the lease was lost). Wait for it before this
@@ -287,7 +298,7 @@ function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent
     return {
       run: attached,
       inDoubt,
-      recordResult: (callId, result) => session.recordResult(inDoubt, callId, callId, result),
+      recordResult: (callId, result, options) => session.recordResult(inDoubt, callId, callId, result, options),
       settled: session.settle(attached.result, (result) => ({ format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text })),
     };
   };

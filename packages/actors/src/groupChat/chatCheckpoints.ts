@@ -23,4 +23,6 @@ export interface ChatCheckpoints {
   waitingForHuman(context: ManagerContext): void;
   /** The chat waits for a manual speaker choice. */
   waitingForChoice(context: ManagerContext): void;
+  /** Resolves once every checkpoint taken so far is stored: an agent's `approval.requested` is announced then. */
+  written?(): Promise<void>;
 }

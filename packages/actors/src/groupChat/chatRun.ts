@@ -16,6 +16,7 @@ import { persistedWaiting } from './persistedWaiting.js';
 import { followChatToolSources, loadChatToolSources } from './chatToolSources.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors, runsObserved } from '../inspection/runObservers.js';
+import { AnsweredWaits } from '../rootRun/answeredWaits.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
 import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
@@ -59,7 +60,9 @@ export function startChatRun(
   resident?: ResidentChat,
 ): ChatRunStarted {
   const bus = new Subject<ChatEvent>();
-  const publish = (event: ChatEvent) => bus.next(event);
+  // The speakers' events go onto the bus in order with the manager's (behind an announcement held for the store).
+  let ordered = (event: ChatEvent) => bus.next(event);
+  const publish = (event: ChatEvent) => ordered(event);
   const actor = managerActor({ ...start, runtime, publish, inspect }, resident);
   start.checkpoints?.bind(() => actor.getSnapshot().context);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
@@ -103,7 +106,9 @@ export function startChatRun(
       stopFollowing();
       controls.unsubscribe();
     },
+    ...announcedOnceStored(start.checkpoints),
   });
+  ordered = root.publish;
 
   /** The resident actor of the agent taking its turn now, on the actor path (see `residentAgents.ts`). */
   const speakerRun = () => {
@@ -149,8 +154,32 @@ export function startChatRun(
     }
     const decision: ChatControlEvent = { type: 'approval.decide', chatId: start.chatId, speaker: now.speaker, id, approved };
     if (reason !== undefined) decision.reason = reason;
+    const requests = notStarted() ? undefined : speakerRun()?.getSnapshot().context.approvals.requests;
+    if (requests !== undefined && (early.holding(`call:${id}`) || !answered.take(requests, `call:${id}`))) {
+      throw new ApprovalError(
+        id,
+        pending.filter((other) => !answered.has(requests, `call:${other}`)),
+        `The call "${id}" of "${now.speaker}" is decided already (the decision is being taken): decide each call once.`,
+      );
+    }
     give(now, decision, (nested) => (approved ? nested.approve(id) : nested.reject(id, reason)));
   };
+
+  /**
+   * Takes the one answer a person's turn or a manual choice gets (a second,
+   * given before the first is taken, is refused: never kept for a later
+   * wait). A resumed chat not started yet checks its answers itself (`earlyAnswers`).
+   */
+  const takeAnswer = (now: ChatWaiting) => {
+    if (notStarted()) return;
+    const { selection, rounds } = actor.getSnapshot().context;
+    if (!early.holding('answer') && answered.take(selection, `answer:${rounds}`)) return;
+    const wait = now.kind === 'human' ? `the turn of "${now.speaker}"` : 'the choice of the next speaker';
+    throw new ChatNotWaitingError(`The chat's wait for ${wait} is answered already (the answer is being taken): answer each wait once.`, {
+      waiting: now,
+    });
+  };
+  const answered = new AnsweredWaits();
 
   /**
    * Gives a person's answer, checked against `now`: onto the bus for this
@@ -207,6 +236,7 @@ export function startChatRun(
           { waiting: now },
         );
       }
+      takeAnswer(now);
       give(now, { type: 'human.said', chatId: start.chatId, speaker: now.speaker, text }, (nested) => nested.say(text, options));
     },
     approve: (id) => decide(id, true, undefined),
@@ -223,6 +253,7 @@ export function startChatRun(
         });
       }
       if (speaker !== 'terminate' && !now.eligible.includes(speaker)) throw new IneligibleSpeakerError(speaker, now.eligible, 'select()');
+      takeAnswer(now);
       give(now, { type: 'speaker.chosen', chatId: start.chatId, speaker }, (nested) => nested.select(speaker));
     },
     snapshot(): GroupChatSnapshot {
@@ -266,6 +297,13 @@ export function startChatRun(
   return { run: handle, transcriptSoFar: transcript };
 }
 
+/** A chat kept in a store announces an agent's wait for approval once the store has it (a crash cannot take back a request a person saw). */
+function announcedOnceStored(checkpoints: ChatStart['checkpoints']): { announceAfter?: (event: ChatEvent) => Promise<void> | undefined } {
+  const written = checkpoints?.written;
+  if (written === undefined) return {};
+  return { announceAfter: (event) => (event.type === 'agent.event' && event.event.type === 'approval.requested' ? written() : undefined) };
+}
+
 /**
  * The answers given to a resumed chat before it has started (its agents'
  * tool sources may take a while to load): each checked against the wait it
@@ -297,5 +335,7 @@ function earlyAnswers(bus: Subject<ChatEvent>, notStarted: () => boolean) {
       held.push(deliver);
       watching ??= bus.subscribe({ next: () => queueMicrotask(flush), error: () => {} });
     },
+    /** Whether an answer `key` (`call:<id>`, or `answer`) is held, not yet delivered: the chat has started, the wait is still that one. */
+    holding: (key: string) => held.length > 0 && answered.has(key),
   };
 }

@@ -42,6 +42,20 @@ export function loadChatToolSources(runtime: ChatRuntime, signal: AbortSignal): 
 }
 
 /**
+ * Loads the tool sources of the agent a resumed chat stands in the turn of,
+ * when it has some: its persisted run is restored against the tools they
+ * offer, so they must be loaded first (the chat loads every agent's again
+ * when it starts). Resolves at once for any other participant.
+ *
+ * @example
+ * await loadSpeakerToolSources(runtime, checkpoint.waiting.speaker); // then the turn can be checked
+ */
+export async function loadSpeakerToolSources(runtime: ChatRuntime, speaker: string | undefined, signal?: AbortSignal): Promise<void> {
+  const entry = speaker === undefined ? undefined : runtime.toolSourceAgents.get(speaker);
+  if (entry !== undefined) await entry.load(signal);
+}
+
+/**
  * Follows the chat's source agents' list changes while the chat runs, as an
  * agent's own run follows them (`followToolSources`): a change is loaded
  * (which also gives the agent's later turns the new list), and when that

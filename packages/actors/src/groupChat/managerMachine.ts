@@ -113,6 +113,8 @@ export const managerMachine = setup({
     speakerIsCustom: ({ context }) => memberKind(context) === 'custom',
     doneBySpeaker: ({ context, event }) => event.type === 'participant.turn.done' && event.speaker === context.speaker,
     saidByWaitingHuman: ({ context, event }) => event.type === 'human.said' && event.speaker === context.speaker,
+    /** A decision names the agent whose call it decides: it reaches that agent only (another's `call_1` is not its). */
+    decidedForSpeaker: ({ context, event }) => event.type === 'approval.decide' && event.speaker === context.speaker,
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
@@ -474,7 +476,7 @@ export const managerMachine = setup({
               { guard: 'directTurnHoldsAborts', actions: 'holdAbortForDirectTurn' },
               { target: '#groupChat.terminated', actions: ['catchUpDirectTurns', 'recordPartialTurn', 'endAborted'] },
             ],
-            'approval.decide': { actions: 'relayApprovalDecision' },
+            'approval.decide': { guard: 'decidedForSpeaker', actions: 'relayApprovalDecision' },
             'agent.turn.done': {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],

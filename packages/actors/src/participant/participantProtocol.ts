@@ -117,6 +117,8 @@ export interface TurnStore {
   checkpoint(status: 'running' | 'waiting', persisted: () => DelegatedTurnState): void;
   /** Records each tool call of the turn's agents in the outer chat's journal, as `<turn run id>/<call id>`: at most once across crashes. */
   readonly journal: FunctionMiddleware;
+  /** Resolves once every checkpoint taken so far is stored (a nested chat announces its agents' waits then). */
+  written?(): Promise<void>;
 }
 
 /** What a delegated turn is given by the chat it is taken in. */

@@ -1,6 +1,7 @@
 import type { StateChange } from '@agentchart/core';
 import type { Observable, Subject } from 'rxjs';
 import { runOutput } from '../runOutput.js';
+import { AnnouncementGate } from './announcementGate.js';
 import { type SharedStateHandle, type SharedStateHandleOptions, slotStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 
@@ -50,11 +51,19 @@ export interface RootRunOptions<Event> {
   prepare?: { ready: Promise<void>; cancel(): void };
   /** Called when the run ends, before its event stream ends (stops what fed the bus besides the actor). */
   release?(): void;
+  /**
+   * An event that reaches the bus only once the promise returned for it
+   * settles (a run kept in a store announces a wait once the store has it);
+   * the events after it, and the stream's end, wait behind it. Default: none waits.
+   */
+  announceAfter?(event: Event): Promise<unknown> | undefined;
 }
 
 /** A started root actor: the parts of its handle every run has (see `RunHandle`). */
 export interface RootRun<Event, Result> {
   readonly events$: Observable<Event>;
+  /** Puts an event on the run's stream in its order (behind a held announcement, see `announceAfter`). */
+  readonly publish: (event: Event) => void;
   readonly result: Promise<Result>;
   readonly state: SharedStateHandle;
   abort(): void;
@@ -78,10 +87,12 @@ export interface RootRun<Event, Result> {
  */
 export function startRootRun<Event, Result>(actor: RootActor<Event>, options: RootRunOptions<Event>): RootRun<Event, Result> {
   const { bus, signal } = options;
-  actor.on('*', (event: Event) => bus.next(event));
+  const gate = options.announceAfter === undefined ? undefined : new AnnouncementGate(bus, options.announceAfter);
+  const publish = gate?.next ?? ((event: Event) => bus.next(event));
+  actor.on('*', publish);
   const { slot } = options.sharedState;
-  const stopStateChanges = slot.onChange((change) => bus.next(options.stateEvent(change)));
-  const finished = runOutput<Result>(actor, bus, () => {
+  const stopStateChanges = slot.onChange((change) => publish(options.stateEvent(change)));
+  const finished = runOutput<Result>(actor, gate ?? bus, () => {
     slot.close();
     options.release?.();
     stopStateChanges();
@@ -145,7 +156,7 @@ export function startRootRun<Event, Result>(actor: RootActor<Event>, options: Ro
   if (signal === undefined) void result.catch(() => undefined);
   else void result.finally(() => signal.removeEventListener('abort', abort)).catch(() => undefined);
 
-  return new StartedRootRun(bus.asObservable(), result, abort, slot, options.sharedState.options);
+  return new StartedRootRun(bus.asObservable(), publish, result, abort, slot, options.sharedState.options);
 }
 
 /**
@@ -159,6 +170,7 @@ class StartedRootRun<Event, Result> implements RootRun<Event, Result> {
 
   constructor(
     readonly events$: Observable<Event>,
+    readonly publish: (event: Event) => void,
     readonly result: Promise<Result>,
     readonly abort: () => void,
     private readonly slot: SharedStateSlot,

@@ -17,4 +17,6 @@ export interface RunCheckpoints {
   batchEnd(context: AgentContext): void;
   /** The run waits for approval: `context.approvals` holds the requests. */
   waiting(context: AgentContext): void;
+  /** Resolves once every checkpoint taken so far is stored: a wait's `approval.requested` is announced then. */
+  written?(): Promise<void>;
 }

@@ -22,6 +22,7 @@ import { type PersistedRun, type ResumePoint, persistRun } from './runSnapshot.j
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
 import type { RunHandle } from '../../rootRun/runHandle.js';
+import { AnsweredWaits } from '../../rootRun/answeredWaits.js';
 import { type RootRun, startRootRun } from '../../rootRun/startRootRun.js';
 import { type PendingInput, answerInput, pendingInputs } from '../../rootRun/inputRequests.js';
 
@@ -132,6 +133,7 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     ...(first === undefined ? {} : { startEvent: first }),
     sharedState: { slot: sharedState, options: { schema: runtime.stateSchema } },
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
+    ...announcedOnceStored(runtime),
   });
   // The machine's events reach the bus through the root run; a fused step's come from the model caller,
   // about six per step: with nobody subscribed to `events$` (the bus is never closed), `next` would do nothing.
@@ -141,6 +143,13 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
   const run = new AgentRunHandle(runId, actor, root);
   announceRun(run);
   return run;
+}
+
+/** A run kept in a store announces its wait for approval once the store has it (a crash cannot take back a request a person saw). */
+function announcedOnceStored(runtime: AgentRuntime): { announceAfter?: (event: RunEvent) => Promise<void> | undefined } {
+  const written = runtime.checkpoints?.written;
+  if (written === undefined) return {};
+  return { announceAfter: (event) => (event.type === 'approval.requested' ? written() : undefined) };
 }
 
 /**
@@ -166,6 +175,8 @@ class AgentRunHandle implements AgentRun {
   readonly #root: RootRun<RunEvent, RunResult>;
   /** After persist(), only the resumed copy may decide: two copies approving would run the call twice. */
   #persisted = false;
+  /** The decisions this handle gave, by the wait they answer. */
+  readonly #answered = new AnsweredWaits();
 
   constructor(
     readonly runId: string,
@@ -212,6 +223,15 @@ class AgentRunHandle implements AgentRun {
         id,
         waiting.map((request) => request.id),
       );
+    // Bound to this wait: a second decision on the call, given before the first is taken, is refused.
+    const { requests } = this.actor.getSnapshot().context.approvals;
+    if (!this.#answered.take(requests, id)) {
+      throw new ApprovalError(
+        id,
+        waiting.filter((request) => !this.#answered.has(requests, request.id)).map((request) => request.id),
+        `The call "${id}" is decided already (the decision is being taken): decide each call once.`,
+      );
+    }
     this.actor.send(reason === undefined ? { type: 'approval.decide', id, approved } : { type: 'approval.decide', id, approved, reason });
   }
 }
