@@ -17,6 +17,7 @@ import { followChatToolSources, loadChatToolSources } from './chatToolSources.js
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { announceRun, globalInspectors, runsObserved } from '../inspection/runObservers.js';
 import { AnsweredWaits } from '../rootRun/answeredWaits.js';
+import { announceWaitsOnceWritten } from '../rootRun/announcementGate.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
 import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
@@ -106,7 +107,10 @@ export function startChatRun(
       stopFollowing();
       controls.unsubscribe();
     },
-    ...announcedOnceStored(start.checkpoints),
+    ...announceWaitsOnceWritten(
+      start.checkpoints?.written,
+      (event: ChatEvent) => event.type === 'agent.event' && event.event.type === 'approval.requested',
+    ),
   });
   ordered = root.publish;
 
@@ -295,13 +299,6 @@ export function startChatRun(
     return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? speakerRun());
   };
   return { run: handle, transcriptSoFar: transcript };
-}
-
-/** A chat kept in a store announces an agent's wait for approval once the store has it (a crash cannot take back a request a person saw). */
-function announcedOnceStored(checkpoints: ChatStart['checkpoints']): { announceAfter?: (event: ChatEvent) => Promise<void> | undefined } {
-  const written = checkpoints?.written;
-  if (written === undefined) return {};
-  return { announceAfter: (event) => (event.type === 'agent.event' && event.event.type === 'approval.requested' ? written() : undefined) };
 }
 
 /**

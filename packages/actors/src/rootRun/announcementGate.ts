@@ -56,3 +56,20 @@ export class AnnouncementGate<Event> {
     while (!this.#held && this.#queue.length > 0) this.#queue.shift()?.();
   }
 }
+
+/**
+ * The `announceAfter` option of a run kept in a store: a wait for approval
+ * (an event `isWait` picks) is announced once `written()` says the store has
+ * it, so a crash cannot take back a request a person saw. Without a store
+ * (`written` undefined) nothing waits.
+ *
+ * @example
+ * startRootRun(actor, { ...options, ...announceWaitsOnceWritten(checkpoints?.written, (event) => event.type === 'approval.requested') });
+ */
+export function announceWaitsOnceWritten<Event>(
+  written: (() => Promise<void>) | undefined,
+  isWait: (event: Event) => boolean,
+): { announceAfter?: (event: Event) => Promise<void> | undefined } {
+  if (written === undefined) return {};
+  return { announceAfter: (event) => (isWait(event) ? written() : undefined) };
+}

@@ -23,6 +23,7 @@ import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import { stateChangedEvent } from '../../sharedState/stateChangedEvent.js';
 import type { RunHandle } from '../../rootRun/runHandle.js';
 import { AnsweredWaits } from '../../rootRun/answeredWaits.js';
+import { announceWaitsOnceWritten } from '../../rootRun/announcementGate.js';
 import { type RootRun, startRootRun } from '../../rootRun/startRootRun.js';
 import { type PendingInput, answerInput, pendingInputs } from '../../rootRun/inputRequests.js';
 
@@ -133,7 +134,7 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     ...(first === undefined ? {} : { startEvent: first }),
     sharedState: { slot: sharedState, options: { schema: runtime.stateSchema } },
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
-    ...announcedOnceStored(runtime),
+    ...announceWaitsOnceWritten(runtime.checkpoints?.written, (event: RunEvent) => event.type === 'approval.requested'),
   });
   // The machine's events reach the bus through the root run; a fused step's come from the model caller,
   // about six per step: with nobody subscribed to `events$` (the bus is never closed), `next` would do nothing.
@@ -143,13 +144,6 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
   const run = new AgentRunHandle(runId, actor, root);
   announceRun(run);
   return run;
-}
-
-/** A run kept in a store announces its wait for approval once the store has it (a crash cannot take back a request a person saw). */
-function announcedOnceStored(runtime: AgentRuntime): { announceAfter?: (event: RunEvent) => Promise<void> | undefined } {
-  const written = runtime.checkpoints?.written;
-  if (written === undefined) return {};
-  return { announceAfter: (event) => (event.type === 'approval.requested' ? written() : undefined) };
 }
 
 /**
