@@ -16,6 +16,7 @@ import type { InspectionEvent } from 'xstate';
 import { z } from 'zod';
 import { type TestClock, testClock } from '../store/runStoreContract.js';
 import { type JournaledToolOptions, journaledTool } from './journaledTool.js';
+import { writtenCheckpoints } from '../support/writtenCheckpoints.js';
 
 const LEASE = 60_000;
 const never = new Promise<never>(() => {});
@@ -151,11 +152,12 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       const clock = testClock();
       const [plain] = await processes(clock);
       const batches: { state: unknown; journal: readonly JournalWrite[] }[] = [];
+      const written = writtenCheckpoints();
       const store = new Proxy(plain, {
         get: (target, property, receiver) =>
           property === 'writeBatch'
             ? (lease: RunLease, batch: RunWriteBatch) => {
-                batches.push({ state: batch.state?.state, journal: batch.journal ?? [] });
+                batches.push({ state: batch.state === undefined ? undefined : written(batch.state), journal: batch.journal ?? [] });
                 return target.writeBatch(lease, batch);
               }
             : Reflect.get(target, property, receiver),

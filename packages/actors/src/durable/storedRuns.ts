@@ -22,7 +22,9 @@ import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
 import { checkOwnId, checkSeal } from './checkpointSeal.js';
 import { newRunId } from '../ids.js';
-import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
+import { freezeCheckpoint, storeCheckpoints, storedCheckpoint } from './runCheckpointer.js';
+import { verifiedStoredState } from './checkpointChain.js';
+import { resultOnceStored } from './resultOnceStored.js';
 import { StoreSession } from './storeSession.js';
 import { type DurableChat, heldChatResume, nextMacrotask } from './storedChats.js';
 import type { GroupChat } from '../groupChat/createGroupChat.js';
@@ -137,7 +139,7 @@ async function prepareStoredRun(
     } as RunOptions);
     // The first checkpoint: the input, before the first model call.
     const frozen = freezeCheckpoint(run.actor.getSnapshot().context, 'stepDone');
-    session.writer.checkpoint('running', (journal) => checkpointSnapshot(frozen, agentConfigOf(agent).snapshotKey, journal));
+    session.writer.checkpoint('running', (journal) => storedCheckpoint(frozen, agentConfigOf(agent).snapshotKey !== undefined, journal));
     return session.attach(run, []);
   };
 }
@@ -252,7 +254,7 @@ async function prepareResume(
     const journal = await store.listCalls(runId);
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
-    const checkpoint = ownCheckpoint(stored.state, runId, journal, config.snapshotKey);
+    const checkpoint = ownCheckpoint(verifiedStoredState(stored, config.snapshotKey, 'stored run'), runId, journal, config.snapshotKey);
     const { snapshot, inDoubt } = withInDoubtRequests(checkpoint, journal, known, config.snapshotKey);
     const start: (() => DurableRun) & { released?: Promise<void> } = () => {
       const session = durableSession(store, lease, leaseMs, agent, journal);
@@ -289,32 +291,36 @@ function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent
   const onFailure = (error: unknown) => {
     if (run?.actor.getSnapshot().status === 'active') run.actor.send({ type: 'run.fail', error: toErrorInfo(error) });
   };
-  const session = new StoreSession(store, lease, leaseMs, onFailure, undefined, journaled);
+  const session = new StoreSession(store, lease, leaseMs, onFailure, undefined, journaled, agentConfigOf(agent).snapshotKey);
   const checkpoints = storeCheckpoints(session.writer, agentConfigOf(agent).snapshotKey);
 
   const attach = (attached: AgentRun, inDoubt: readonly ToolCallJournalEntry[]): DurableRun => {
     run = attached;
     session.keepLease();
+    const { settled, stored } = session.settle(attached.result, (result) => ({
+      format: 'agentchart.run.finished',
+      stopReason: result.stopReason,
+      text: result.text,
+    }));
     return {
-      run: attached,
+      run: resultOnceStored(attached, stored),
       inDoubt,
       recordResult: (callId, result, options) => session.recordResult(inDoubt, callId, callId, result, options),
-      settled: session.settle(attached.result, (result) => ({ format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text })),
+      settled,
     };
   };
   return { writer: session.writer, journal: session.journal, checkpoints, attach };
 }
 
 /**
- * The checkpoint stored in run `runId`'s row, once it is shown to belong
- * there: signed, its signature, its seal (this row, the journal entries it
+ * The checkpoint stored in run `runId`'s row (its signature or its chain's
+ * already verified), once it is shown to belong there: signed, its seal (this row, the journal entries it
  * relies on) and its run id are checked (`SNAPSHOT_TAMPERED`), then it is
  * re-signed without the seal for `agent.resume`; unsigned, its run id must
  * be the row's (`RUN_SNAPSHOT_INVALID`).
  */
 function ownCheckpoint(state: unknown, runId: string, journal: readonly ToolCallJournalEntry[], snapshotKey: SnapshotKey | undefined): unknown {
   const where = { row: runId, kind: 'run' as const };
-  if (snapshotKey !== undefined) verifySnapshot(state, snapshotKey, 'stored run');
   if (typeof state !== 'object' || state === null || Array.isArray(state)) {
     throw new RunSnapshotError(
       'RUN_SNAPSHOT_INVALID',
@@ -473,9 +479,10 @@ export async function resumePending(options: ResumePendingOptions): Promise<Pend
 /** Waited beyond a lease's end before taking it over, so the store's clock has passed it too. */
 const LEASE_CLOCK_MARGIN_MS = 20;
 
-/** Lists a run that is held by another owner or not resumable (created but never checkpointed, or refused), with why; rethrows anything else. */
-/** Held by another owner, or not resumable (created but never checkpointed, or refused): leave it, say why. */
+/** Held by another owner, or not resumable (created but never checkpointed, refused, its rows damaged): leave it, say why. */
 function skip(outcome: PendingResumes, runId: string, error: unknown): void {
-  if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError)) throw error;
+  const damaged = error instanceof RunStoreError && error.code === 'STORE_DATA_INVALID';
+  if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError) && !damaged)
+    throw error;
   outcome.skipped.push({ runId, reason: error.message, error });
 }
