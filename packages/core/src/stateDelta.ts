@@ -26,7 +26,7 @@ export interface StateDelta {
  * The operations that turn `previous` into `next`, found by reference: a
  * subtree that is the same object in both is unchanged (the checkpoints
  * share what they did not replace), an array whose old items are still its
- * first ones grew by the rest, a plain object is compared key by key, and
+ * first ones is unchanged or grew by the rest, a plain object is compared key by key, and
  * anything else that differs is set whole. Applying the result to the JSON
  * of `previous` gives the JSON of `next` (`undefined` reads as absent, as in
  * JSON).
@@ -44,8 +44,8 @@ export function diffState(previous: unknown, next: unknown): StateDeltaOp[] {
 function diffInto(previous: unknown, next: unknown, path: readonly string[], ops: StateDeltaOp[]): void {
   if (previous === next) return;
   if (Array.isArray(previous) && Array.isArray(next)) {
-    if (next.length > previous.length && previous.every((item, index) => item === next[index])) {
-      ops.push(['append', path, next.slice(previous.length)]);
+    if (next.length >= previous.length && previous.every((item, index) => item === next[index])) {
+      if (next.length > previous.length) ops.push(['append', path, next.slice(previous.length)]);
       return;
     }
     ops.push(['set', path, next]);
