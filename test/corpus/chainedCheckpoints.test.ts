@@ -21,10 +21,9 @@ function asWholeCheckpoints(calls: readonly StoreCall[]): unknown[] {
   return calls.map((call) => {
     if (call.method !== 'writeBatch' && call.method !== 'saveState') return call;
     const [lease, write] = call.args as [{ runId: string }, { state?: { status: string; state?: unknown; delta?: StateDelta } }];
-    const state = call.method === 'saveState' ? (write as { status: string; state: unknown }) : write.state;
+    const state = call.method === 'saveState' ? (write as { status: string; state?: unknown; delta?: StateDelta }) : write.state;
     if (state === undefined) return call;
-    const whole =
-      state.delta === undefined ? structuredClone(state.state ?? null) : applyStateDelta(current.get(lease.runId), state.delta);
+    const whole = state.delta === undefined ? structuredClone(state.state ?? null) : applyStateDelta(current.get(lease.runId), state.delta);
     current.set(lease.runId, whole);
     const checkpoint = { status: state.status, state: withoutSignature(structuredClone(whole)) };
     return { ...call, args: call.method === 'saveState' ? [lease, checkpoint] : [lease, { ...write, state: checkpoint }] };

@@ -121,6 +121,34 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
     }
     const newId = () => `run_${Math.random().toString(36).slice(2)}`;
 
+    it('the result of a stored run or chat comes once its end is stored: 50 runs and 10 chats read back finished right after it', async () => {
+      const clock = testClock();
+      const [store] = await processes(clock);
+      const world = { ledger: [], modelCalls: 0 };
+      const runIds = Array.from({ length: 50 }, newId);
+      const statuses = await Promise.all(
+        runIds.map(async (runId) => {
+          const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
+          await run.result;
+          return (await store.loadRun(runId))?.status;
+        }),
+      );
+      expect(statuses).toEqual(runIds.map(() => 'finished'));
+      const chatIds = Array.from({ length: 10 }, newId);
+      const chatStatuses = await Promise.all(
+        chatIds.map(async (chatId) => {
+          const chat = chatOf(world).run('Check Ann.', { store, chatId, owner: 'w1', leaseMs: LEASE });
+          await chat.result;
+          return (await store.loadRun(chatId))?.status;
+        }),
+      );
+      expect(chatStatuses).toEqual(chatIds.map(() => 'finished'));
+      // startRunInStore's handle too.
+      const durable = await startRunInStore(agentOf(world), 'look up Ann', { store, runId: newId(), owner: 'w1', leaseMs: LEASE });
+      await durable.run.result;
+      expect((await store.loadRun(durable.run.runId))?.state).toMatchObject({ format: 'agentchart.run.finished', stopReason: 'completed' });
+    });
+
     it('a run kept in the store checkpoints each step and writes its end; no journal entry without a checkpoint before it', async () => {
       const clock = testClock();
       const [store] = await processes(clock);
