@@ -85,13 +85,27 @@ export class SqlRunStore implements RunStore {
     return toNumber(written!.rows[0]!.version);
   }
 
+  /**
+   * The run's row, then (when its checkpoint is a chain) the delta rows of
+   * the versions it names. Two reads: a whole checkpoint written between
+   * them drops the deltas the first one named, so a chain that does not
+   * add up is read again before it is called damaged.
+   */
   async loadRun(runId: string): Promise<StoredRun | undefined> {
-    const { rows } = await this.driver.query(SQL.loadRun, [runId]);
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    const stateVersion = stateVersionOf(row);
-    if (stateVersion === toNumber(row.version)) return toStoredRun(row);
-    return toStoredRun(row, (await this.driver.query(SQL.loadDeltas, [runId, stateVersion])).rows);
+    for (let attempt = 1; ; attempt++) {
+      const { rows } = await this.driver.query(SQL.loadRun, [runId]);
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const stateVersion = stateVersionOf(row);
+      const version = toNumber(row.version);
+      if (stateVersion === version) return toStoredRun(row);
+      const deltas = (await this.driver.query(SQL.loadDeltas, [runId, stateVersion, version])).rows;
+      try {
+        return toStoredRun(row, deltas);
+      } catch (error) {
+        if (attempt >= 3 || !(error instanceof RunStoreError)) throw error;
+      }
+    }
   }
 
   async listUnfinished(kind?: StoredRunKind): Promise<StoredRunSummary[]> {

@@ -40,8 +40,8 @@ export const SQL = {
   /** $1 id, $2 owner, $3 token, $4 now, $5 delta: the delta row of the version just written (fenced like it) */
   insertDelta: `INSERT INTO agentchart_state_deltas (run_id, version, delta)
     SELECT run_id, version, $5 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT}`,
-  /** $1 id, $2 the version of the run's whole checkpoint */
-  loadDeltas: 'SELECT version, delta FROM agentchart_state_deltas WHERE run_id = $1 AND version > $2 ORDER BY version',
+  /** $1 id, $2 the version of the run's whole checkpoint, $3 the run's version: the deltas between */
+  loadDeltas: 'SELECT version, delta FROM agentchart_state_deltas WHERE run_id = $1 AND version > $2 AND version <= $3 ORDER BY version',
   /** $1 id, $2 owner, $3 token, $4 now: the fence of a batch without a checkpoint (in Postgres it also locks the run's row until the commit) */
   touchLease: `UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT}`,
   /** $1 id */
