@@ -58,7 +58,9 @@ it('a database of the schema before deltas is migrated, and the whole checkpoint
   const store = await createSqliteRunStore({ path, now: clock.now });
   try {
     const check = createClient({ url: `file:${path}` });
-    const versions = (await check.execute('SELECT version FROM agentchart_schema_migrations ORDER BY version')).rows.map((row) => Number(row.version));
+    const versions = (await check.execute('SELECT version FROM agentchart_schema_migrations ORDER BY version')).rows.map((row) =>
+      Number(row.version),
+    );
     check.close();
     expect(versions).toEqual(MIGRATIONS.map((migration) => migration.version));
     expect(versions.at(-1)).toBe(STORE_SCHEMA_VERSION);
