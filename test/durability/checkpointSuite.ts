@@ -121,7 +121,7 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
     }
     const newId = () => `run_${Math.random().toString(36).slice(2)}`;
 
-    it('the result of a stored run or chat comes once its end is stored: 50 runs and 10 chats read back finished right after it', async () => {
+    it('the result of a stored run or chat comes once its end is stored and its lease given up: 50 runs and 10 chats read back finished right after it', async () => {
       const clock = testClock();
       const [store] = await processes(clock);
       const world = { ledger: [], modelCalls: 0 };
@@ -130,19 +130,21 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
         runIds.map(async (runId) => {
           const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
           await run.result;
-          return (await store.loadRun(runId))?.status;
+          const stored = await store.loadRun(runId);
+          return `${stored?.status} ${stored?.leaseOwner ?? 'free'}`;
         }),
       );
-      expect(statuses).toEqual(runIds.map(() => 'finished'));
+      expect(statuses).toEqual(runIds.map(() => 'finished free'));
       const chatIds = Array.from({ length: 10 }, newId);
       const chatStatuses = await Promise.all(
         chatIds.map(async (chatId) => {
           const chat = chatOf(world).run('Check Ann.', { store, chatId, owner: 'w1', leaseMs: LEASE });
           await chat.result;
-          return (await store.loadRun(chatId))?.status;
+          const stored = await store.loadRun(chatId);
+          return `${stored?.status} ${stored?.leaseOwner ?? 'free'}`;
         }),
       );
-      expect(chatStatuses).toEqual(chatIds.map(() => 'finished'));
+      expect(chatStatuses).toEqual(chatIds.map(() => 'finished free'));
       // startRunInStore's handle too.
       const durable = await startRunInStore(agentOf(world), 'look up Ann', { store, runId: newId(), owner: 'w1', leaseMs: LEASE });
       await durable.run.result;

@@ -90,14 +90,16 @@ export function storedCheckpoint(frozen: FrozenCheckpoint, sealed: boolean, jour
 }
 
 /**
- * The snapshot of a frozen checkpoint as `agent.resume` reads it, signed
- * when the agent signs: what a chat's checkpoint holds of its speaker's run.
+ * The snapshot of a frozen checkpoint as `agent.resume` reads it once stored,
+ * signed when the agent signs: what a chat's checkpoint holds of its
+ * speaker's run. The signature covers the JSON the store writes (keys
+ * sorted, `undefined` as JSON drops it), so the snapshot is signed as built:
+ * it shares what did not change with the chat's checkpoint before, and the
+ * chat's delta carries only the run's new part and its new signature.
  */
 export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: SnapshotKey | undefined): PersistedRun {
   const run = unsignedSnapshot(frozen);
-  if (snapshotKey === undefined) return run; // the store writes it as JSON: nothing to normalise first
-  // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
-  return signSnapshot({ ...run, machine: JSON.parse(JSON.stringify(run.machine)) as PersistedMachine }, snapshotKey);
+  return snapshotKey === undefined ? run : signSnapshot(run, snapshotKey);
 }
 
 function unsignedSnapshot(frozen: FrozenCheckpoint): PersistedRun {

@@ -85,7 +85,8 @@ export class StoreSession {
    * the end was written as `finished` with `finishedState(result)` and the
    * lease given up; a lease lost meanwhile leaves the end to the new owner.
    * `stored` resolves once what this process stores of the end is stored:
-   * the `finished` row (after the tools still executing), or, when the run
+   * the `finished` row (after the tools still executing) and the lease
+   * given up, so the run is free to whoever reads it next; when the run
    * failed, its last checkpoints; at once when the session failed (nothing
    * more is written).
    */
@@ -99,7 +100,6 @@ export class StoreSession {
         try {
           if (this.#failure === undefined) {
             await this.writer.write(() => this.#store.saveState(this.#keeper.current(), { status: 'finished', state: finishedState(value) }));
-            stored();
             await this.#store.releaseLease(this.#keeper.current());
           }
         } catch {
