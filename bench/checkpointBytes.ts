@@ -9,12 +9,13 @@
  *
  * It runs the same run twice: on the SQLite store as it is (checkpoints as
  * deltas) and on the same store taking no deltas (every checkpoint whole, as
- * a store without `stateDeltas` writes them).
+ * a store without `stateDeltas` writes them); then a chat of two agents,
+ * 40 turns of one tool step each, the same two ways (bytes per checkpoint).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent } from '@agentchart/actors';
+import { createAgent, createGroupChat } from '@agentchart/actors';
 import type { RunLease, RunStore, RunWriteBatch } from '@agentchart/core';
 import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
@@ -62,6 +63,39 @@ async function bytesPerStep(deltas: boolean, path: string): Promise<number[]> {
   return perStep.slice(0, STEPS);
 }
 
+/** Bytes of each checkpoint a chat of two agents writes over `TURNS` turns (each one tool step, then an answer). */
+async function chatCheckpointBytes(deltas: boolean, path: string): Promise<number[]> {
+  const store = await createSqliteRunStore({ path });
+  const sizes: number[] = [];
+  const measured: RunStore = new Proxy(store, {
+    get(target, property) {
+      if (property === 'stateDeltas') return deltas;
+      if (property === 'writeBatch') {
+        return (lease: RunLease, batch: RunWriteBatch) => {
+          if (batch.state !== undefined) sizes.push(Buffer.byteLength(JSON.stringify(batch.state)));
+          return target.writeBatch(lease, batch);
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const agent = (name: string) =>
+    createAgent({
+      name,
+      model: scriptedModel((request) =>
+        request.messages.at(-1)?.role === 'tool' ? { text: `${name} done` } : { toolCalls: [{ name: 'lookup', arguments: { key: 'k' } }] },
+      ),
+      tools: w1Tools,
+    });
+  const chat = createGroupChat({ name: 'pair', agents: [agent('a'), agent('b')], speakerSelection: 'round_robin', maxRounds: TURNS });
+  await chat.run('Go.', { store: measured, chatId: `bytes-chat-${deltas ? 'deltas' : 'whole'}` }).result;
+  await store.close();
+  return sizes;
+}
+
+const TURNS = 40;
+
 const average = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 const directory = mkdtempSync(join(tmpdir(), 'agentchart-bytes-'));
@@ -73,6 +107,15 @@ try {
     const label = deltas ? 'deltas (this store)' : 'whole checkpoints';
     console.log(
       `${label.padEnd(20)} bytes per step: first ${WINDOW} ${first.toFixed(0).padStart(7)}, last ${WINDOW} ${last.toFixed(0).padStart(7)}, last/first ${(last / first).toFixed(2)}×, total ${perStep.reduce((sum, value) => sum + value, 0)}`,
+    );
+  }
+  for (const deltas of [false, true]) {
+    const sizes = await chatCheckpointBytes(deltas, join(directory, `chat-${deltas ? 'deltas' : 'whole'}.db`));
+    const first = average(sizes.slice(0, WINDOW));
+    const last = average(sizes.slice(-WINDOW));
+    const label = deltas ? 'chat, deltas' : 'chat, whole';
+    console.log(
+      `${label.padEnd(20)} bytes per checkpoint (${TURNS} turns): first ${WINDOW} ${first.toFixed(0).padStart(7)}, last ${WINDOW} ${last.toFixed(0).padStart(7)}, last/first ${(last / first).toFixed(2)}×`,
     );
   }
 } finally {
