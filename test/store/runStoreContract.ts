@@ -359,6 +359,43 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       expect(written).toEqual({ version: 2, journal: [] });
     });
 
+    it('keeps the journal order of several starts in one batch beside a result and a delta, a start already journaled among them', async () => {
+      const store = await open();
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      await store.writeBatch(lease, {
+        state: { status: 'running', state: { messages: [] } },
+        journal: [
+          { kind: 'started', start: start('call_a') },
+          { kind: 'started', start: start('call_z') },
+        ],
+      });
+      const written = await store.writeBatch(lease, {
+        state: { status: 'running', delta: { step: 1, ops: [['append', ['messages'], ['a done']]] } },
+        journal: [
+          { kind: 'result', callId: 'call_a', result: 'paid' },
+          { kind: 'started', start: start('call_b') },
+          { kind: 'started', start: start('call_z') }, // already journaled: nothing written
+          { kind: 'started', start: start('call_c') },
+        ],
+      });
+      expect(written.version).toBe(2);
+      expect(written.journal.map(({ entry, created }) => [entry.callId, entry.status, entry.result, created])).toEqual([
+        ['call_a', 'finished', 'paid', true],
+        ['call_b', 'started', undefined, true],
+        ['call_z', 'started', undefined, false],
+        ['call_c', 'started', undefined, true],
+      ]);
+      expect(written.journal[0]!.entry).toMatchObject({
+        toolName: 'pay',
+        argumentsHash: 'hash-call_a',
+        idempotencyKey: 'key-call_a',
+        startedToken: 1,
+      });
+      expect((await store.listCalls(runId)).map((call) => call.callId)).toEqual(['call_a', 'call_z', 'call_b', 'call_c']);
+      expect(await store.loadRun(runId)).toMatchObject({ version: 2, state: { messages: ['a done'] } });
+    });
+
     it('says CALL_NOT_STARTED for a result in a batch of a call never started, and writes nothing for it', async () => {
       const store = await open();
       const runId = newId();

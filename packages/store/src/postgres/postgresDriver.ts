@@ -17,6 +17,7 @@ export function postgresDriver(pool: pg.Pool, ownsPool: boolean): SqlDriver {
     return toRows(await pool.query(sql, params as unknown[]));
   };
   return {
+    writesInWith: true,
     query,
     withMigrationLock: (apply) =>
       transaction(pool, async (query) => {

@@ -16,6 +16,8 @@ export interface SqlStatement {
  * `$1` parameters), run the migrations under the database's own lock, close.
  */
 export interface SqlDriver {
+  /** The database runs writes inside `WITH` (Postgres): a batch can be one statement (`oneStatementBatch`). */
+  readonly writesInWith?: boolean;
   query(sql: string, params?: readonly unknown[]): Promise<SqlRows>;
   /**
    * Runs `apply` inside one transaction that no other process migrating the

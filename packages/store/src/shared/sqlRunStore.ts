@@ -18,7 +18,8 @@ import {
   type ToolCallStart,
 } from '@agentchart/core';
 import { stateVersionOf, toJournalEntry, toNumber, toStoredRun, toSummary } from './rows.js';
-import type { SqlDriver, SqlStatement } from './sqlDriver.js';
+import { oneStatementBatch } from './oneStatementBatch.js';
+import type { SqlDriver, SqlRows, SqlStatement } from './sqlDriver.js';
 import { SQL } from './statements.js';
 
 /** The clock the store's leases are measured against (tests pass a fake one). */
@@ -28,7 +29,9 @@ export type StoreClock = () => number;
  * `RunStore` over any `SqlDriver`: the SQLite and Postgres stores are this
  * class with their driver. Every fenced write is one statement, but a
  * checkpoint's: its fenced UPDATE and its delta row (or, for a whole one,
- * the dropping of the deltas it replaces), in one transaction.
+ * the dropping of the deltas it replaces), in one transaction, which on
+ * Postgres is one statement too (`oneStatementBatch`), journal writes
+ * beside it included.
  */
 export class SqlRunStore implements RunStore {
   readonly stateDeltas = true;
@@ -80,7 +83,7 @@ export class SqlRunStore implements RunStore {
   }
 
   async saveState(lease: RunLease, write: StateWrite): Promise<number> {
-    const [written] = await this.driver.batch(stateStatements(fence(lease, this.now()), write));
+    const [written] = await this.#runBatch(fence(lease, this.now()), { state: write }, []);
     if (written!.rows.length === 0) throw await this.lost(lease);
     return toNumber(written!.rows[0]!.version);
   }
@@ -147,14 +150,14 @@ export class SqlRunStore implements RunStore {
   async writeBatch(lease: RunLease, batch: RunWriteBatch): Promise<RunWriteBatchResult> {
     const now = this.now();
     const fenced = fence(lease, now);
-    const first = batch.state === undefined ? [{ sql: SQL.touchLease, params: fenced }] : stateStatements(fenced, batch.state);
+    const first = batch.state === undefined ? 1 : 2;
     const writes = batch.journal ?? [];
     const texts = writes.map((write) => (write.kind === 'result' ? JSON.stringify(write.result ?? null) : ''));
-    const results = await this.driver.batch([...first, ...writes.map((write, index) => journalStatement(fenced, write, texts[index]!))]);
+    const results = await this.#runBatch(fenced, batch, texts);
     if (results[0]!.changes === 0) throw await this.lost(lease);
     const journal: { entry: ToolCallJournalEntry; created: boolean }[] = [];
     for (const [index, write] of writes.entries()) {
-      const written = results[index + first.length]!;
+      const written = results[index + first]!;
       if (write.kind === 'started' && written.changes > 0) {
         journal.push({ entry: startedEntry(lease, write.start, now), created: true });
         continue;
@@ -169,6 +172,23 @@ export class SqlRunStore implements RunStore {
       journal.push({ entry: existing, created: false });
     }
     return { version: batch.state === undefined ? undefined : toNumber(results[0]!.rows[0]!.version), journal };
+  }
+
+  /**
+   * The statements of a batch, in one transaction: as one statement where
+   * the database writes inside `WITH` and the batch has that form (one
+   * round trip), else one by one. Returns each statement's rows.
+   */
+  #runBatch(fenced: Fence, batch: RunWriteBatch, resultTexts: readonly string[]): Promise<SqlRows[]> {
+    const writes = batch.journal ?? [];
+    const state = batch.state;
+    if (this.driver.writesInWith === true) {
+      const stateText = state === undefined ? undefined : JSON.stringify('delta' in state ? state.delta : (state.state ?? null));
+      const one = oneStatementBatch(fenced, batch, stateText, resultTexts);
+      if (one !== undefined) return this.driver.query(one.sql, one.params).then(({ rows }) => one.read(rows[0]!));
+    }
+    const first = state === undefined ? [{ sql: SQL.touchLease, params: fenced }] : stateStatements(fenced, state);
+    return this.driver.batch([...first, ...writes.map((write, index) => journalStatement(fenced, write, resultTexts[index]!))]);
   }
 
   async listCalls(runId: string): Promise<ToolCallJournalEntry[]> {

@@ -12,7 +12,7 @@
 const RUN_COLUMNS = 'run_id, kind, name, status, version, lease_owner, lease_token, lease_expires_at, created_at, updated_at';
 
 /** $1 run id, $2 owner, $3 token, $4 now: the lease is current. */
-const LEASE_IS_CURRENT = 'run_id = $1 AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > $4';
+export const LEASE_IS_CURRENT = 'run_id = $1 AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > $4';
 
 export const SQL = {
   /** $1 id, $2 kind, $3 name, $4 owner, $5 expires, $6 now */
