@@ -130,7 +130,7 @@ export class SqlRunStore implements RunStore {
     const now = this.now();
     const text = JSON.stringify(result ?? null);
     const { rows } = await this.driver.query(SQL.recordCallResult, [...fence(lease, now), callId, text]);
-    if (rows[0] !== undefined) return finishedEntry(lease.runId, callId, rows[0], text, now);
+    if (rows[0] !== undefined) return finishedEntry(lease.runId, callId, rows[0], result, text, now);
     await this.checkCurrent(lease);
     const existing = await this.loadCall(lease.runId, callId);
     if (existing === undefined) throw callNotStarted(lease.runId, callId);
@@ -163,7 +163,7 @@ export class SqlRunStore implements RunStore {
         continue;
       }
       if (write.kind === 'result' && written.rows[0] !== undefined) {
-        journal.push({ entry: finishedEntry(lease.runId, write.callId, written.rows[0], texts[index]!, now), created: true });
+        journal.push({ entry: finishedEntry(lease.runId, write.callId, written.rows[0], write.result, texts[index]!, now), created: true });
         continue;
       }
       const callId = write.kind === 'started' ? write.start.callId : write.callId;
@@ -261,9 +261,33 @@ function startedEntry(lease: RunLease, start: ToolCallStart, now: number): ToolC
   return { runId: lease.runId, ...start, status: 'started', result: undefined, startedToken: lease.token, startedAt: now, finishedAt: undefined };
 }
 
-/** The entry a result just finished: what its start recorded (`started`, the row returned), and the result written (`resultText`). */
-function finishedEntry(runId: string, callId: string, started: Record<string, unknown>, resultText: string, now: number): ToolCallJournalEntry {
-  return toJournalEntry({ ...started, run_id: runId, call_id: callId, status: 'finished', result: resultText, finished_at: now });
+/**
+ * The entry a result just finished: what its start recorded (`started`, the
+ * row returned), and the result written (`resultText`, the JSON of
+ * `result`), as a reader will read it back: the value itself when its JSON
+ * reads back the same (a string, a finite number, a boolean, null), else
+ * its JSON read.
+ */
+function finishedEntry(
+  runId: string,
+  callId: string,
+  started: Record<string, unknown>,
+  result: unknown,
+  resultText: string,
+  now: number,
+): ToolCallJournalEntry {
+  const entry = toJournalEntry({ ...started, run_id: runId, call_id: callId, status: 'finished', result: null, finished_at: now });
+  return { ...entry, result: readsBackAsItself(result) ? (result ?? null) : JSON.parse(resultText) };
+}
+
+function readsBackAsItself(value: unknown): boolean {
+  return (
+    value === null ||
+    value === undefined ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0))
+  );
 }
 
 function callNotStarted(runId: string, callId: string): RunStoreError {

@@ -6,7 +6,8 @@
  * write needs no transaction; `writeBatch` runs several in one, its first
  * statement the fence (see `SqlRunStore.writeBatch`). A write returns
  * only what its caller cannot know (a row changed is counted by the
- * driver): reading rows back costs more than the write itself.
+ * driver): reading rows back costs more than the write itself. A write
+ * that returns rows returns at most one: the row its key names.
  */
 
 const RUN_COLUMNS = 'run_id, kind, name, status, version, lease_owner, lease_token, lease_expires_at, created_at, updated_at';

@@ -43,16 +43,23 @@ export async function openSqliteDriver(options: SqliteDriverOptions): Promise<Sq
 }
 
 function sqliteDriver(db: Connection): SqlDriver {
-  const prepared = new Map<string, { statement: Statement; reader: boolean }>();
+  const prepared = new Map<string, { statement: Statement; returns: 'nothing' | 'one row' | 'rows' }>();
   /** Runs one statement synchronously, prepared on its first use. */
   const run = (sql: string, params: readonly unknown[]): SqlRows => {
     let entry = prepared.get(sql);
     if (entry === undefined) {
       const statement = db.prepare(toSqliteParameters(sql));
-      entry = { statement, reader: statement.reader };
+      // A write that returns rows names its one row by key (see `SQL`): read with one call, no row cursor.
+      const returns = !statement.reader ? 'nothing' : /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql) ? 'one row' : 'rows';
+      entry = { statement, returns };
       prepared.set(sql, entry);
     }
-    if (!entry.reader) return { rows: [], changes: entry.statement.run(...params).changes };
+    if (entry.returns === 'nothing') return { rows: [], changes: entry.statement.run(...params).changes };
+    if (entry.returns === 'one row') {
+      // SQLite makes every change of a write with RETURNING in its first step, so reading one row writes it all.
+      const row = entry.statement.get(...params) as Record<string, unknown> | undefined;
+      return row === undefined ? { rows: [], changes: 0 } : { rows: [row], changes: 1 };
+    }
     const rows = entry.statement.all(...params) as Record<string, unknown>[];
     return { rows, changes: rows.length };
   };
