@@ -31,6 +31,8 @@ const chained = (digest: string, callId: string) => createHash('sha256').update(
 export class JournalChain {
   readonly #known = new Set<string>();
   #digest = CHAIN_START;
+  /** Entries added since the digest was last brought up to date (it is only needed when sealing). */
+  #unsealed: string[] = [];
 
   constructor(callIds: Iterable<string> = []) {
     for (const callId of callIds) this.add(callId);
@@ -40,10 +42,12 @@ export class JournalChain {
   add(callId: string): void {
     if (this.#known.has(callId)) return;
     this.#known.add(callId);
-    this.#digest = chained(this.#digest, callId);
+    this.#unsealed.push(callId);
   }
 
   seal(): CheckpointSeal['journal'] {
+    for (const callId of this.#unsealed) this.#digest = chained(this.#digest, callId);
+    this.#unsealed = [];
     return { entries: this.#known.size, digest: this.#digest };
   }
 }

@@ -6,8 +6,12 @@ import { type CheckpointSeal, JournalChain } from './checkpointSeal.js';
 /** A checkpoint waiting to be written: its status, and how to build its JSON (only when it is written). */
 interface PendingCheckpoint {
   status: StoredRunStatus;
-  /** Builds the checkpoint (unsigned), given the journal entries stored by the time it is (for its seal). */
-  build: (journal: CheckpointSeal['journal']) => unknown;
+  /**
+   * Builds the checkpoint (unsigned), given the journal entries stored by
+   * the time it is, for its seal: `undefined` when the writer does not sign
+   * (an unsigned seal binds nothing).
+   */
+  build: (journal: CheckpointSeal['journal'] | undefined) => unknown;
 }
 
 /** What a journal write resolves to once committed. */
@@ -70,6 +74,7 @@ export class RunWriter {
   /** The row's journal entries, in order: those there when the writer began (`journaled`), then those it wrote. */
   readonly #journaled: JournalChain;
   readonly #checkpoints: CheckpointChain;
+  readonly #signs: boolean;
 
   constructor(
     store: RunStore,
@@ -83,10 +88,11 @@ export class RunWriter {
     this.#onFailed = onFailed;
     this.#journaled = new JournalChain(journaled);
     this.#checkpoints = new CheckpointChain(snapshotKey, store.stateDeltas === true);
+    this.#signs = snapshotKey !== undefined;
   }
 
   /** Queues a checkpoint: it replaces the one not yet written, and is written soon. */
-  checkpoint(status: StoredRunStatus, build: (journal: CheckpointSeal['journal']) => unknown): void {
+  checkpoint(status: StoredRunStatus, build: PendingCheckpoint['build']): void {
     this.#group().checkpoint = { status, build };
   }
 
@@ -152,7 +158,7 @@ export class RunWriter {
       const { checkpoint, journal } = group;
       // The entries this transaction starts are stored with its checkpoint: the checkpoint relies on them too.
       for (const pending of journal) if (pending.write.kind === 'started') this.#journaled.add(pending.write.start.callId);
-      const state = checkpoint === undefined ? undefined : this.#checkpoints.next(checkpoint.status, checkpoint.build(this.#journaled.seal()));
+      const state = checkpoint === undefined ? undefined : this.#checkpoints.next(checkpoint.status, checkpoint.build(this.#signs ? this.#journaled.seal() : undefined));
       const written = await this.#store.writeBatch(this.lease(), {
         ...(state === undefined ? {} : { state }),
         journal: journal.map((pending) => pending.write),

@@ -278,7 +278,7 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
       // Unsigned and as built (the writer's chain signs it, and finds its delta by reference).
       writer.checkpoint(status, (entries) => {
         const checkpoint = state();
-        if (key === undefined) return checkpoint;
+        if (key === undefined || entries === undefined) return checkpoint;
         const seal: CheckpointSeal = { row: checkpoint.chatId, kind: 'chat', journal: entries };
         return { ...checkpoint, seal };
       });
