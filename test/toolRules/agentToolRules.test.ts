@@ -315,9 +315,8 @@ describe('the toolRules child actor', () => {
     });
     run = agent.run('Go');
     const result = await run.result;
-    // No shared-state child either (nothing used the shared state), and the model caller is the agent's own
-    // (docs/performance.md, "Lazy shared state" and "The model caller in the agent").
-    expect(children).toEqual(['toolRunner']);
+    // No shared-state child either (nothing used the shared state): the model caller and the tool runner only.
+    expect(children).toEqual(['model', 'toolRunner']);
     expect(result.toolCalls.map((record) => [record.call.name, record.refusedBy ?? null])).toEqual([
       ['search', null],
       ['search', 'child'],

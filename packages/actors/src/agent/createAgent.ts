@@ -205,7 +205,7 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-export type AgentConfig = Omit<AgentRuntime, 'liveTools' | 'fusedStep'> & {
+export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
   toolChoice: ToolMode | ToolChoice | undefined;
   addableTools: ReadonlyMap<string, AnyTool>;
 };

@@ -19,7 +19,6 @@ import { announceRun, globalInspectors, runsObserved } from '../inspection/runOb
 import { AnsweredWaits } from '../rootRun/answeredWaits.js';
 import { announceWaitsOnceWritten } from '../rootRun/announcementGate.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
-import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
 import type { ManagerRunActor, ResidentChat } from './residentChat.js';
 import { answerInput } from '../rootRun/inputRequests.js';
@@ -38,9 +37,7 @@ export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & 
  */
 function managerActor(input: ManagerInput, resident: ResidentChat | undefined): ManagerRunActor {
   if (resident !== undefined) return resident.run(input, input.inspect);
-  const actor = createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
-  startDirectTurns(actor);
-  return actor;
+  return createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
 }
 
 const isControl = (event: ChatEvent): event is ChatControlEvent =>
@@ -294,9 +291,7 @@ export function startChatRun(
     },
   };
   const transcript = () => {
-    const snapshot = actor.getSnapshot();
-    const direct = snapshot.context.run.directTurn;
-    return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? speakerRun());
+    return transcriptSoFar(actor.getSnapshot().context, speakerRun());
   };
   return { run: handle, transcriptSoFar: transcript };
 }

@@ -6,7 +6,6 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurn.js';
-import type { DirectTurnRun } from './directTurnRun.js';
 import type { ResidentAgents } from './residentAgents.js';
 import type { ChatEvent, ChatTurn, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
@@ -36,8 +35,6 @@ export interface ManagerRun {
   checkpoints: ChatCheckpoints | undefined;
   /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
   currentTurn: CurrentTurn;
-  /** The agent turns taken now without an agent actor, and the context they moved on (see `DirectTurnRun`). */
-  directTurn: DirectTurnRun;
   /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
   agents: ResidentAgents;
   /**

@@ -10,11 +10,8 @@ import type { RunResult } from '../agent/run/runResult.js';
 import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
-import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
+import { TERMINATE } from './chatMembers.js';
 import { decisionUpdate } from './chatDecision.js';
-import { firstDirectTurn } from './directHandOver.js';
-import { lastDirectTurn } from './lastDirectTurn.js';
-import { DirectTurnRun } from './directTurnRun.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
@@ -67,9 +64,7 @@ export type ManagerEvent =
   /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
   | AgentTurnDoneEvent
   /** The speaking nested chat's or custom participant's resident actor ended its turn (see `residentParticipants.ts`). */
-  | ParticipantTurnDoneEvent
-  /** A run of direct agent turns (no agent actor, see `DirectTurnRun`) ended with a turn that ended with `output`. */
-  | { type: 'direct.turn.done'; output: RunResult };
+  | ParticipantTurnDoneEvent;
 
 /** The `auto` selector's reply, as the selection guards and actions read it. */
 interface SelectorAnswer {
@@ -118,10 +113,6 @@ export const managerMachine = setup({
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
-    startsWithDirectTurn: ({ context, event }) => firstDirectTurn(context, event) !== undefined,
-    endsAfterDirectTurn: ({ context, event }) =>
-      event.type === 'direct.turn.done' && lastDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome) !== undefined,
-    directTurnHoldsAborts: ({ context }) => context.run.directTurn.holdsAborts(),
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
@@ -233,9 +224,9 @@ export const managerMachine = setup({
     /** A person is shown the chat through `events$`, so their turn needs no view. */
     beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
     /**
-     * An agent's turn begins, in one action: a direct turn, or (the actor
-     * path) the agent's resident actor takes it — spawned at the agent's
-     * first turn and started, a `turn` command afterwards (`residentAgents.ts`).
+     * An agent's turn begins, in one action: the agent's resident actor
+     * takes it — spawned at the agent's first turn and started, a `turn`
+     * command afterwards (`residentAgents.ts`).
      * A resumed turn's run goes on from its snapshot (the turn start is the
      * same function of the persisted transcript, so its view is the one it had).
      */
@@ -264,12 +255,6 @@ export const managerMachine = setup({
       }
       const runtime = turnRuntime(turn.runtime(run.inspected), context);
       run.checkpoints?.turnBegins({ ...context, ...update });
-      if (takesDirectTurn(context, turn)) {
-        // No agent actor: the turn runs the agent's steps itself (docs/performance.md).
-        run.directTurn.begin(run, name, turn, runtime, update.view);
-        enqueue.assign(update);
-        return;
-      }
       const input: AgentMachineInput = {
         runtime: run.checkpoints === undefined ? runtime : run.checkpoints.speakerRuntime(runtime, name),
         runId: run.newRunId(),
@@ -291,18 +276,6 @@ export const managerMachine = setup({
       // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
       const { unusable } = turn;
       enqueue.sendTo(agentChildId(name), unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
-    }),
-    /** What `decide` and `announceDecision` do for a first speaker that takes a direct turn (`firstDirectTurn`). */
-    chooseFirstDirectly: enqueueActions(({ context, event, enqueue }) => {
-      const first = firstDirectTurn(context, event);
-      if (first === undefined) throw new Error('chooseFirstDirectly needs a first direct turn (the startsWithDirectTurn guard).');
-      const { eligible, decision, randomState } = first;
-      const { chatId } = context.run;
-      enqueue.assign({ selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined, ...selected(decision.speaker) });
-      if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
-      }
-      enqueue.emit({ type: 'speaker.selected', chatId, round: context.rounds + 1, speaker: decision.speaker, by: decision.by, eligible });
     }),
     relayApprovalDecision: sendTo(
       ({ context }) => agentChildId(speakerOf(context)),
@@ -326,8 +299,7 @@ export const managerMachine = setup({
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, enqueue }) => {
-      // (A direct turn was stopped by the exit from `speaking.agent` that came first; a resident agent is the speaker's.)
-      const turn = partialTurn(context, context.run.directTurn.stoppedTurn() ?? speakingResident(context));
+      const turn = partialTurn(context, speakingResident(context));
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -341,29 +313,6 @@ export const managerMachine = setup({
       });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
-    /** The end of an agent's turn: a direct turn still running is stopped (an abort). */
-    endDirectTurn: ({ context }) => context.run.directTurn.stop(),
-    /** A run of direct turns ended (or was aborted): the manager takes over the context it moved on (`DirectTurnRun`). */
-    catchUpDirectTurns: assign(({ context }) => context.run.directTurn.catchUp()),
-    /**
-     * A run of direct turns ended with a turn that ends the chat (`lastDirectTurn`):
-     * `catchUpDirectTurns`, `recordTurn` and `decide` in one update, with
-     * `recordTurn`'s events (one context copy and one snapshot instead of three).
-     */
-    recordLastDirectTurn: enqueueActions(({ context, event, enqueue }) => {
-      const last =
-        event.type === 'direct.turn.done' ? lastDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome) : undefined;
-      if (last === undefined) throw new Error('recordLastDirectTurn needs a turn that ends the chat (the endsAfterDirectTurn guard).');
-      const caughtUp = context.run.directTurn.catchUp();
-      const { review, spend, outcome } = last;
-      const speaker = speakerOf(last.context);
-      const recorded: ManagerContext = { ...last.context, ...review.update, spend };
-      context.run.checkpoints?.turnEnded(recorded);
-      announceTurn((event) => enqueue.emit(event), context.run.chatId, speaker, review, outcome);
-      enqueue.assign({ ...caughtUp, ...review.update, spend, ...decisionUpdate(recorded) });
-    }),
-    /** An abort while a run of direct turns announces and starts a turn: sent again once that turn has started. */
-    holdAbortForDirectTurn: ({ context }) => context.run.directTurn.holdAbort(),
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
@@ -391,8 +340,6 @@ export const managerMachine = setup({
           { guard: { type: 'resumesInto', params: { state: 'agent' } }, target: 'speaking.agent', actions: ['announceStart', 'resumeTurn'] },
           { guard: { type: 'resumesInto', params: { state: 'chat' } }, target: 'speaking.chat', actions: ['announceStart', 'resumeTurn'] },
           { guard: { type: 'resumesInto', params: { state: 'custom' } }, target: 'speaking.custom', actions: ['announceStart', 'resumeTurn'] },
-          // A new run whose first speaker takes a direct agent turn: `selecting` and `speaking.routing` decided in one step.
-          { guard: 'startsWithDirectTurn', target: 'speaking.agent', actions: ['announceStart', 'chooseFirstDirectly'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -470,30 +417,13 @@ export const managerMachine = setup({
         },
         agent: {
           entry: 'beginAgentTurn',
-          exit: 'endDirectTurn',
           on: {
-            abort: [
-              { guard: 'directTurnHoldsAborts', actions: 'holdAbortForDirectTurn' },
-              { target: '#groupChat.terminated', actions: ['catchUpDirectTurns', 'recordPartialTurn', 'endAborted'] },
-            ],
+            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { guard: 'decidedForSpeaker', actions: 'relayApprovalDecision' },
             'agent.turn.done': {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
-            // A run of direct turns ended (the next speaker takes no direct turn, or the chat ends): caught up, then recorded.
-            'direct.turn.done': [
-              // The chat ends with this turn: recorded, then `decide`'s ending, straight to `terminated`.
-              {
-                guard: 'endsAfterDirectTurn',
-                target: '#groupChat.terminated',
-                actions: 'recordLastDirectTurn',
-              },
-              {
-                target: '#groupChat.selecting',
-                actions: ['catchUpDirectTurns', { type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
-              },
-            ],
           },
         },
         human: {
@@ -581,7 +511,6 @@ export function initialManagerContext(
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },
-      directTurn: new DirectTurnRun(self, agentTurnOutcome),
       agents: carried?.agents ?? new Map(),
       participants: carried?.participants ?? new Set(),
       bridge,
@@ -623,16 +552,6 @@ export function managerOutput(context: ManagerContext): GroupChatResult {
   if (context.error !== undefined) result.error = context.error;
   if (context.spend.cost !== undefined) result.cost = context.spend.cost;
   return result;
-}
-
-/**
- * Whether the speaking agent's turn runs without an agent actor
- * (`DirectAgentTurn`): its run has no decision to make (`AgentTurnSetup.direct`),
- * nobody inspects the chat (an inspector is shown every model call as a
- * state) and no store keeps it (a checkpoint is taken at every step).
- */
-function takesDirectTurn(context: ManagerContext, turn: AgentTurnSetup): boolean {
-  return turn.direct && turn.unusable === undefined && !context.run.inspected && context.run.checkpoints === undefined;
 }
 
 /** The turn about to be taken: the last turn is marked as addressed to the speaker, and the speaker's view. */

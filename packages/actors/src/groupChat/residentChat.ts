@@ -3,7 +3,6 @@ import { type InspectOption, combineInspectors } from '../inspection/inspectOpti
 import { globalInspectors } from '../inspection/runObservers.js';
 import type { Resident } from '../participant/residence.js';
 import type { RootActor } from '../rootRun/startRootRun.js';
-import { startDirectTurns } from './directTurnRun.js';
 import type { ChatEvent } from './groupChatTypes.js';
 import type { ManagerEvent, ManagerInput, managerMachine } from './managerMachine.js';
 import { RUN_ENDED, type RunEndedEvent, residentManagerMachine } from './residentManager.js';
@@ -56,7 +55,6 @@ export class ResidentChat implements Resident {
     if (actor === undefined) {
       this.#globals = globalInspectors();
       actor = createActor(residentManagerMachine(), { input, inspect: combineInspectors(inspect, ...this.#globals) });
-      startDirectTurns(actor);
       this.#actor = actor;
     } else actor.send({ type: 'run', input });
     const run = new ResidentRun(actor, fresh);

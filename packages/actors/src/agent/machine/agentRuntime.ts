@@ -4,7 +4,6 @@ import type { LiveToolSet } from '../tools/liveTools.js';
 import type { SnapshotKey } from '../run/snapshotSignature.js';
 import type { RunBudgetSettings } from './runTokenBudget.js';
 import type { RunCheckpoints } from './runCheckpoints.js';
-import { type FusedStepSlot, fusedStepSlot } from './fusedStep.js';
 
 /**
  * The parts of a run that are code, not data: the model, the tools, the
@@ -38,22 +37,15 @@ export interface AgentRuntime extends RunBudgetSettings {
    * since the agent never reads it.
    */
   readonly mirrorToolRules?: boolean;
-  /**
-   * Whether an inspector observes the run: every step then takes the full
-   * path, so the inspector sees every model call and tool batch as a state
-   * (see `fusedStep.ts`).
-   */
+  /** Whether an inspector observes the run (the run's shared state is then shown from its start). */
   readonly inspected?: boolean;
-  /** Where the run's fused step in flight meets the machine (see `fusedStep.ts`): run-local, never persisted. */
-  readonly fusedStep: FusedStepSlot;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
   /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */
   readonly snapshotKey?: SnapshotKey | undefined;
   /**
    * Set only for a run kept in a store (docs/durability.md): the step calls it
-   * at model reply, batch start, batch end and wait (see `runCheckpoints.ts`);
-   * a run that has it takes the full path of every step.
+   * at model reply, batch start, batch end and wait (see `runCheckpoints.ts`).
    */
   readonly checkpoints?: RunCheckpoints | undefined;
 }
@@ -68,7 +60,7 @@ export interface AgentRuntime extends RunBudgetSettings {
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
 export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'fusedStep'>,
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints'>,
   run: {
     liveTools: LiveToolSet;
     middleware: readonly FunctionMiddleware[];
@@ -99,6 +91,5 @@ export function agentRuntime(
     tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
     prices: base.prices,
     checkpoints: run.checkpoints,
-    fusedStep: fusedStepSlot(),
   };
 }

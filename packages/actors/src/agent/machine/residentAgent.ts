@@ -3,7 +3,6 @@ import { type AnyEventObject, assign, createMachine, enqueueActions, sendParent,
 import { type RunResult, toRunResult } from '../run/runResult.js';
 import type { AgentContext } from './agentContext.js';
 import { type AgentMachineInput, type agentMachine, initialAgentContext } from './agentMachine.js';
-import type { AgentRuntime } from './agentRuntime.js';
 
 /**
  * Resident agents (docs/group-chat.md, "Resident agents"): in a group chat an
@@ -89,7 +88,7 @@ const turnTransitions = [
     target: 'failed',
     actions: [beginTurn, assign({ error: ({ event }: { event: AnyEventObject }) => (event as AgentTurnCommand).unusable })],
   },
-  { target: 'thinking', actions: [beginTurn, 'startStep'] },
+  { target: 'thinking', actions: [beginTurn, 'takeStep'] },
 ];
 
 /** Resident machines already derived, by the agent machine they come from (one per compiled rule set, see `machineFor`). */
@@ -125,18 +124,11 @@ export function residentAgentMachine(machine: typeof agentMachine): typeof agent
 }
 
 /**
- * A turn command for a resident agent. `listener` hears the run events of
- * the turn's fused steps (they go out through the turn's runtime, which is
- * new each turn; the machine's own events reach the listener the actor has had since its spawn).
+ * A turn command for a resident agent.
  *
  * @example
- * actor.send(turnCommand({ runtime, runId, messages: view, toolMode }, undefined, listener));
+ * actor.send(turnCommand({ runtime, runId, messages: view, toolMode }, undefined));
  */
-export function turnCommand(input: AgentMachineInput, unusable: ErrorInfo | undefined, listener: (event: RunEvent) => void): AgentTurnCommand {
-  listenToFusedSteps(input.runtime, listener);
+export function turnCommand(input: AgentMachineInput, unusable: ErrorInfo | undefined): AgentTurnCommand {
   return unusable === undefined ? { type: 'turn', input } : { type: 'turn', input, unusable };
-}
-
-function listenToFusedSteps(runtime: AgentRuntime, listener: (event: RunEvent) => void): void {
-  runtime.fusedStep.listeners.push(listener);
 }
