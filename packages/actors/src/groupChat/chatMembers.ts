@@ -35,7 +35,7 @@ export type ChatMember = {
 /** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
 export interface AgentTurnSetup {
   readonly machine: typeof agentMachine;
-  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` for an inspected chat. */
+  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` keeps the rules' machine as a child. */
   runtime(mirrorToolRules?: boolean): AgentRuntime;
   readonly toolMode: ToolModeSetting;
   /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */

@@ -1,6 +1,6 @@
 import { ApprovalError } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
-import { createActor } from 'xstate';
+import { type Actor, createActor } from 'xstate';
 import { pendingRequests } from '../agent/machine/approvals.js';
 import { persistRun } from '../agent/run/runSnapshot.js';
 import { snapshotVersion } from './chatSnapshot.js';
@@ -35,9 +35,13 @@ export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & 
  * run): a new manager actor, or the next run of a nested chat's resident
  * manager (`ResidentChat`), which looks to the run like an actor of its own.
  */
-function managerActor(input: ManagerInput, resident: ResidentChat | undefined): ManagerRunActor {
-  if (resident !== undefined) return resident.run(input, input.inspect);
-  return createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
+function managerActor(input: ManagerInput, resident: ResidentChat | undefined): { run: ManagerRunActor; manager: Actor<typeof managerMachine> } {
+  if (resident !== undefined) {
+    const run = resident.run(input, input.inspect);
+    return { run, manager: run.manager };
+  }
+  const manager = createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
+  return { run: manager, manager };
 }
 
 const isControl = (event: ChatEvent): event is ChatControlEvent =>
@@ -61,7 +65,7 @@ export function startChatRun(
   // The speakers' events go onto the bus in order with the manager's (behind an announcement held for the store).
   let ordered = (event: ChatEvent) => bus.next(event);
   const publish = (event: ChatEvent) => ordered(event);
-  const actor = managerActor({ ...start, runtime, publish, inspect }, resident);
+  const { run: actor, manager } = managerActor({ ...start, runtime, publish, inspect }, resident);
   start.checkpoints?.bind(() => actor.getSnapshot().context);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
   // (A run that fails before it starts errors the bus: `result` and `events$` report that, not this subscription.)
@@ -217,6 +221,7 @@ export function startChatRun(
 
   const handle: GroupChatRun = {
     chatId: start.chatId,
+    actor: manager,
     events$,
     result: root.result,
     // The shared state's handle is made when first asked for (`startRootRun`).

@@ -253,7 +253,7 @@ export const managerMachine = setup({
         if (resumed.resumeAt !== undefined) enqueue.sendTo(agentChildId(name), { type: 'resume', at: resumed.resumeAt });
         return;
       }
-      const runtime = turnRuntime(turn.runtime(run.inspected), context);
+      const runtime = turnRuntime(turn.runtime(true), context);
       run.checkpoints?.turnBegins({ ...context, ...update });
       const input: AgentMachineInput = {
         runtime: run.checkpoints === undefined ? runtime : run.checkpoints.speakerRuntime(runtime, name),
@@ -328,7 +328,9 @@ export const managerMachine = setup({
 }).createMachine({
   id: 'groupChat',
   context: ({ input, spawn, self }) =>
-    initialManagerContext(input, self, () => spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } })),
+    initialManagerContext(input, self, () =>
+      spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+    ),
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
@@ -486,7 +488,7 @@ export const managerMachine = setup({
  * previous run leaves idle, taken over by this run (their bridge pointed at it).
  *
  * @example
- * const context = initialManagerContext(input, self, () => spawn('sharedState', { systemId: 'sharedState', input: { initial: input.sharedState } }));
+ * const context = initialManagerContext(input, self, () => spawn('sharedState', { id: 'sharedState', systemId: 'sharedState', input: { initial: input.sharedState } }));
  */
 export function initialManagerContext(
   input: ManagerInput,
@@ -507,7 +509,7 @@ export function initialManagerContext(
       inspect: input.inspect,
       inspected,
       // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
-      sharedState: inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState),
+      sharedState: inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID),
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       currentTurn: { turn: undefined },

@@ -47,7 +47,7 @@ export class ResidentChat implements Resident {
   }
 
   /** A new run on `input`: the manager made now (its first run, seen by `inspect` and the global inspectors), or set up for it by a `run` command. */
-  run(input: ManagerInput, inspect: InspectOption | undefined): ManagerRunActor {
+  run(input: ManagerInput, inspect: InspectOption | undefined): ManagerRunActor & { readonly manager: ManagerActor } {
     // A run that never began (its tool sources failed to load) takes nothing more.
     this.#current?.supersede();
     let actor = this.#actor;
@@ -70,6 +70,11 @@ export class ResidentChat implements Resident {
 
 /** One run of a resident manager, seen as the root actor of that run alone. */
 class ResidentRun implements ManagerRunActor {
+  /** The resident manager actor this run steps (what the run's handle shows as its `actor`). */
+  get manager(): ManagerActor {
+    return this.#actor;
+  }
+
   readonly #actor: ManagerActor;
   /** Whether this run made the actor (and so starts it). */
   readonly #fresh: boolean;

@@ -58,7 +58,7 @@ export class SharedStateSlot {
   /** The actor that a lazily created actor belongs to; absent when the slot only passes an actor on. */
   readonly #owner: AnyActorRef | undefined;
   readonly #initial: StateRecord;
-  /** The id of a lazily made actor (a run's is `sharedState`; a chat's gets XState's session id, as its spawn did). */
+  /** The id of a lazily made actor (`sharedState`, as its spawn names it). */
   readonly #id: string | undefined;
   #phase: OwnerPhase = OwnerPhase.NotStarted;
   /** `onChange` listeners added before the actor was made. */

@@ -32,9 +32,9 @@ export interface AgentRuntime extends RunBudgetSettings {
   readonly toolRules: CompiledToolRules | undefined;
   /**
    * Whether the run keeps the rules' generated machine as its `toolRules`
-   * child, moved by every event the agent's gate applies: only for runs
-   * someone inspects (and runs resumed from a snapshot that has the child),
-   * since the agent never reads it.
+   * child, moved by every event the agent's gate applies: every new run with
+   * rules, watched or not (a run resumed from a snapshot has it when the
+   * snapshot does). The agent decides with the program; the child shows it.
    */
   readonly mirrorToolRules?: boolean;
   /** Whether an inspector observes the run (the run's shared state is then shown from its start). */
