@@ -36,9 +36,10 @@ describe('machine diagrams', () => {
         'agent.acting:atomic',
         'agent.screening:atomic',
         'agent.awaitingApproval:atomic',
-        'agent.done:final',
-        'agent.aborted:final',
-        'agent.failed:final',
+        'agent.done:atomic',
+        'agent.aborted:atomic',
+        'agent.failed:atomic',
+        'agent.ended:final',
       ]),
     );
     expect(graph.nodes[0]).toEqual({
@@ -71,7 +72,12 @@ describe('machine diagrams', () => {
       label: 'tool.settled',
       guard: 'leadsTo(thinking)',
     });
-    expect(graph.edges.filter((edge) => edge.event === '')).toEqual([]);
+    // The only eventless transitions leave the endings: to `ended`, or (a resident agent's turn) back to `idle`.
+    const endings = ['done', 'terminalToolCalled', 'maxStepsReached', 'tokenBudgetSpent', 'limitReached', 'endedByMiddleware', 'aborted', 'failed'];
+    expect(new Set(graph.edges.filter((edge) => edge.event === '').map((edge) => edge.source))).toEqual(
+      new Set(endings.map((state) => `agent.${state}`)),
+    );
+    expect(graph.edges).toContainEqual({ source: 'agent.done', target: 'agent.idle', event: '', label: 'always', guard: 'livesForChat' });
     expect(graph.edges).toContainEqual({ source: 'agent', target: 'agent.aborted', event: 'abort', label: 'abort' });
   });
 
@@ -109,7 +115,7 @@ describe('machine diagrams', () => {
     expect(graphToDot(graph, { highlight: ['agent.thinking'] })).toContain('"agent.thinking" [id="state:agent.thinking"');
     const svg = await renderGraphToSvg(graph, { highlight: ['agent.thinking'] });
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const state of ['idle', 'thinking', 'acting', 'screening', 'done', 'failed']) {
+    for (const state of ['idle', 'thinking', 'acting', 'screening', 'done', 'failed', 'ended']) {
       expect(svg).toContain(`id="state:agent.${state}"`);
     }
     const thinking = svg.slice(svg.indexOf('id="state:agent.thinking"'), svg.indexOf('</g>', svg.indexOf('id="state:agent.thinking"')));

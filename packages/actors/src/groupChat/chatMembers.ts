@@ -266,7 +266,7 @@ function agentTurnSetup(
   // Without handoffs the configuration itself (its own tools and rules): no copy of it per agent.
   const base = handoffs.length === 0 ? config : { ...config, tools, toolRules };
   const runtime = (mirrorToolRules = false): AgentRuntime =>
-    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules });
+    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules, livesForChat: true });
   return {
     // Read when a turn spawns the agent machine: the same machine for every turn.
     get machine() {

@@ -2,7 +2,7 @@ import type { Message, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import { type AnyActorRef, assign, emit, enqueueActions, sendTo, setup } from 'xstate';
 import type { AgentMachineInput } from '../agent/machine/agentMachine.js';
-import { type AgentTurnDoneEvent, residentAgentMachine } from '../agent/machine/residentAgent.js';
+import type { AgentTurnDoneEvent } from '../agent/machine/agentTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, type SharedStateRef, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
@@ -53,13 +53,19 @@ export interface ManagerInput {
   tokenBudget?: TokenBudget | undefined;
   /** The checkpoint hooks of a chat kept in a store. */
   checkpoints?: ChatCheckpoints | undefined;
+  /**
+   * Set for a nested chat's resident manager (`ResidentChat`): the manager
+   * lives for the outer run, and each outer turn is a run of it. Its end
+   * goes back to `idle`, where a `run` command sets up the next run.
+   */
+  resident?: boolean;
 }
 
 export type ManagerEvent =
   | ChatControlEvent
   | { type: 'start' }
   | { type: 'abort' }
-  /** A resident manager's next run, set up in `idle` (`residentManager.ts`; the standalone machine ignores it). */
+  /** A resident manager's next run, set up in `idle` (see `ManagerInput.resident`). */
   | { type: 'run'; input: ManagerInput }
   /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
   | AgentTurnDoneEvent
@@ -113,6 +119,7 @@ export const managerMachine = setup({
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
+    isResident: ({ context }) => context.run.resident,
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
@@ -237,7 +244,7 @@ export const managerMachine = setup({
       const { run } = context;
       const resumed = context.resumeWaiting?.into === 'agent' ? context.resumeWaiting.run : undefined;
       if (resumed !== undefined) {
-        const base = residentAgentMachine(turn.machine);
+        const base = turn.machine;
         const logic = resumedSpeakerLogic(base, resumed.snapshot, run.sharedState);
         // (An agent a resident manager carried over from its previous run gives way to the resumed one.)
         const carried = run.agents.get(name);
@@ -313,6 +320,42 @@ export const managerMachine = setup({
       });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
+    /**
+     * A resident manager's next run: the per-run context from its input (the
+     * shared state's actor made again when the chat is inspected), with the
+     * resident agents and participants the previous run left idle.
+     */
+    beginRun: assign(({ context, event, spawn, self }) => {
+      if (event.type !== 'run') return {};
+      const { input } = event;
+      const spawnSharedState = () =>
+        spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } });
+      return initialManagerContext(input, self, spawnSharedState, context.run);
+    }),
+    /**
+     * The end of a resident manager's run: its output goes out (`RUN_ENDED`).
+     * What the run spawned is stopped, as a standalone run's end stops its
+     * children, except its resident agents that are idle (between turns) and
+     * its resident participants, which the next run takes over. An agent
+     * stopped in the middle of a turn (the run was aborted, or ended while it
+     * waited for approval) is stopped.
+     */
+    endRun: enqueueActions(({ context, self, enqueue }) => {
+      const { agents, participants } = context.run;
+      const kept = new Set<AnyActorRef>();
+      for (const [name, { actor }] of agents) {
+        if (isIdleAgent(actor)) kept.add(actor);
+        else agents.delete(name);
+      }
+      const { children } = self.getSnapshot() as { children: Record<string, AnyActorRef | undefined> };
+      for (const name of participants) {
+        const actor = children[participantChildId(name)];
+        if (actor !== undefined) kept.add(actor);
+        else participants.delete(name);
+      }
+      for (const child of Object.values(children)) if (child !== undefined && !kept.has(child)) enqueue.stopChild(child);
+      enqueue.emit({ type: RUN_ENDED, output: managerOutput(context) } as unknown as ChatEvent);
+    }),
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
@@ -336,6 +379,7 @@ export const managerMachine = setup({
   states: {
     idle: {
       on: {
+        run: { actions: 'beginRun' },
         start: [
           // A resumed chat goes on in the speaking state its persisted turn names (`TurnResume.into`).
           { guard: { type: 'resumesInto', params: { state: 'routing' } }, target: 'speaking', actions: ['announceStart', 'resumeTurn'] },
@@ -473,7 +517,12 @@ export const managerMachine = setup({
         },
       },
     },
-    terminated: { type: 'final', entry: 'announceEnd' },
+    // A standalone chat's run is over (`ended`); a resident manager's goes back to `idle` for the next run.
+    terminated: {
+      entry: 'announceEnd',
+      always: [{ guard: 'isResident', target: 'idle', actions: 'endRun' }, { target: 'ended' }],
+    },
+    ended: { type: 'final' },
   },
   output: ({ context }) => managerOutput(context),
 });
@@ -512,6 +561,7 @@ export function initialManagerContext(
       sharedState: inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID),
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
+      resident: input.resident === true,
       currentTurn: { turn: undefined },
       agents: carried?.agents ?? new Map(),
       participants: carried?.participants ?? new Set(),
@@ -612,4 +662,19 @@ function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): D
     },
     current: currentTurn,
   };
+}
+
+/** The event a resident manager emits when a run ends: the output a standalone run would have. (Not a chat event: never on `events$`.) */
+export const RUN_ENDED = 'xstate.agentchart.run.ended';
+
+/** What a resident manager emits at the end of each run. */
+export interface RunEndedEvent {
+  type: typeof RUN_ENDED;
+  output: GroupChatResult;
+}
+
+/** Whether a resident agent is between turns (its `idle` state). */
+function isIdleAgent(actor: AnyActorRef): boolean {
+  const snapshot = actor.getSnapshot() as { status: string; value?: unknown };
+  return snapshot.status === 'active' && snapshot.value === 'idle';
 }

@@ -1,7 +1,7 @@
 import type { ErrorInfo, RunEvent } from '@agentchart/core';
 import type { Actor } from 'xstate';
 import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
-import { type AgentTurnCommand, residentAgentMachine, turnCommand } from '../agent/machine/residentAgent.js';
+import { type AgentTurnCommand, turnCommand } from '../agent/machine/agentTurn.js';
 import { machineFor } from '../agent/run/agentRun.js';
 import type { ManagerContext } from './managerContext.js';
 import { speakerSpawner } from './speakerSpawner.js';
@@ -18,7 +18,7 @@ import { speakerSpawner } from './speakerSpawner.js';
  */
 export interface ResidentAgent {
   readonly actor: Actor<typeof agentMachine>;
-  /** The resident machine the actor runs (`residentAgentMachine` of the agent's machine). */
+  /** The agent machine the actor runs (`machineFor` the agent's rules). */
   readonly logic: typeof agentMachine;
 }
 
@@ -53,7 +53,7 @@ export type AgentTurnPlan =
  * const plan = planAgentTurn(context.run.agents, 'writer', input, turn.unusable);
  */
 export function planAgentTurn(agents: ResidentAgents, name: string, input: AgentMachineInput, unusable: ErrorInfo | undefined): AgentTurnPlan {
-  const logic = residentAgentMachine(machineFor(input.runtime));
+  const logic = machineFor(input.runtime);
   const resident = agents.get(name);
   if (resident !== undefined && resident.logic === logic) return { kind: 'command', command: turnCommand(input, unusable) };
   if (resident !== undefined) agents.delete(name);

@@ -4,8 +4,7 @@ import { globalInspectors } from '../inspection/runObservers.js';
 import type { Resident } from '../participant/residence.js';
 import type { RootActor } from '../rootRun/startRootRun.js';
 import type { ChatEvent } from './groupChatTypes.js';
-import type { ManagerEvent, ManagerInput, managerMachine } from './managerMachine.js';
-import { RUN_ENDED, type RunEndedEvent, residentManagerMachine } from './residentManager.js';
+import { type ManagerEvent, type ManagerInput, RUN_ENDED, type RunEndedEvent, managerMachine } from './managerMachine.js';
 
 type ManagerActor = Actor<typeof managerMachine>;
 type ManagerSnapshot = SnapshotFrom<typeof managerMachine>;
@@ -54,9 +53,9 @@ export class ResidentChat implements Resident {
     const fresh = actor === undefined;
     if (actor === undefined) {
       this.#globals = globalInspectors();
-      actor = createActor(residentManagerMachine(), { input, inspect: combineInspectors(inspect, ...this.#globals) });
+      actor = createActor(managerMachine, { input: { ...input, resident: true }, inspect: combineInspectors(inspect, ...this.#globals) });
       this.#actor = actor;
-    } else actor.send({ type: 'run', input });
+    } else actor.send({ type: 'run', input: { ...input, resident: true } });
     const run = new ResidentRun(actor, fresh);
     this.#current = run;
     return run;

@@ -1,6 +1,6 @@
 import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, initialToolRuleState } from '@agentchart/core';
 import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
-import { type AnyActorRef, type AnyEventObject, and, assign, emit, enqueueActions, setup } from 'xstate';
+import { type AnyActorRef, type AnyEventObject, and, assign, emit, enqueueActions, sendParent, setup } from 'xstate';
 import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps, toolProgressEvent } from './agentSteps.js';
@@ -11,6 +11,7 @@ import type { ModelCallerEvent } from './modelCaller.js';
 import { modelCallerActor } from './modelCallerActor.js';
 import { callsToScreen, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from '../run/runResult.js';
+import type { AgentTurnCommand, AgentTurnDoneEvent } from './agentTurn.js';
 import { type RunSharedStateInput, toolStateHandle } from '../run/runSharedState.js';
 import { type ToolProgressEvent, type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
@@ -89,6 +90,7 @@ export type AgentMachineEvent =
   | ApprovalDecisionEvent
   | RunFailEvent
   | RunResumeEvent
+  | AgentTurnCommand
   | { type: 'start' }
   | { type: 'abort' };
 
@@ -116,6 +118,14 @@ function withToolRunner(enqueue: BatchEnqueue, self: AnyActorRef): BatchEnqueue 
       enqueue.sendTo(childId, command);
     },
     spawnChild: (src, options) => enqueue.spawnChild(src, options),
+  };
+}
+
+/** An ending state: its entry reports the run's end, then the run is over, or (a resident agent) its turn is. */
+function ending<const Entry extends readonly unknown[]>(...entry: Entry) {
+  return {
+    entry,
+    always: [{ guard: 'livesForChat' as const, target: 'idle', actions: 'endTurn' as const }, { target: 'ended' }],
   };
 }
 
@@ -149,11 +159,40 @@ export const agentMachine = setup({
     leadsTo: ({ context, event }, params: { to: AgentTarget }) => stepPlan(context, event).target === params.to,
     isPendingApproval: ({ context, event }) =>
       event.type === 'approval.decide' && pendingRequests(context.approvals).some((request) => request.id === event.id),
+    /** The run is a resident agent's turn (see `agentTurn.ts`): its end goes back to `idle`. */
+    livesForChat: ({ context }) => context.runtime.livesForChat === true,
+    turnUnusable: ({ event }) => event.type === 'turn' && event.unusable !== undefined,
     hasRequestsToAsk: ({ context, event }) => requestsToAsk((event as unknown as { output: ApprovalRequest[] }).output, context).length > 0,
   },
   actions: {
     /** The step the event takes (see `agentTransitions.ts`), in one action with one `assign`. */
     takeStep: enqueueActions(({ context, event, enqueue, self }) => writePlan(stepPlan(context, event), withToolRunner(enqueue, self))),
+    /**
+     * A resident agent's next turn: the per-run context again, `run.started`,
+     * and the rules' machine from its start. The shared state is the chat's
+     * the turn names (a resident nested chat's next run has a new one), else
+     * the agent's own kept.
+     */
+    beginTurn: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'turn') return;
+      const { input } = event;
+      const next = initialAgentContext(input, input.state !== undefined && 'slot' in input.state ? input.state.slot : context.sharedState);
+      enqueue.assign(event.unusable === undefined ? next : { ...next, error: event.unusable });
+      enqueue.emit({ type: 'run.started', runId: next.runId, agent: next.runtime.agentName, input: next.messages });
+      if (next.runtime.toolRules !== undefined && next.runtime.mirrorToolRules === true) {
+        enqueue.stopChild('toolRules');
+        enqueue.spawnChild('toolRules', { id: 'toolRules' });
+      }
+    }),
+    /**
+     * The end of a resident agent's turn: its result to the parent, as the
+     * run's output would be. The tool runner goes with the turn (the next
+     * turn's first batch spawns one, as a run's does).
+     */
+    endTurn: enqueueActions(({ context, enqueue }) => {
+      enqueue(sendParent({ type: 'agent.turn.done', output: toRunResult(context) } satisfies AgentTurnDoneEvent));
+      enqueue.stopChild('toolRunner');
+    }),
     answerAbortedBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerAbortedBatch)),
     relayDelta: emit(({ context, event }) => {
       const { kind, text } = event as Extract<ModelCallerEvent, { type: 'model.delta' }>;
@@ -261,6 +300,11 @@ export const agentMachine = setup({
     idle: {
       on: {
         start: stepTransitions('thinking'),
+        // A resident agent's next turn (`agentTurn.ts`); one whose tools are unusable fails at once.
+        turn: [
+          { guard: 'turnUnusable', target: 'failed', actions: 'beginTurn' },
+          { target: 'thinking', actions: ['beginTurn', 'takeStep'] },
+        ],
         // A run restored from a store checkpoint (`restoreRun`): on from the point it was taken at.
         resume: stepTransitions('acting', 'screening', ...AFTER_STEP),
       },
@@ -319,20 +363,16 @@ export const agentMachine = setup({
         'tool.progress': { actions: 'relayToolProgress' },
       },
     },
-    done: { type: 'final', entry: { type: 'finish', params: { reason: 'completed' } } },
-    terminalToolCalled: { type: 'final', entry: { type: 'finish', params: { reason: 'terminal-tool' } } },
-    maxStepsReached: { type: 'final', entry: { type: 'finish', params: { reason: 'max-steps' } } },
-    tokenBudgetSpent: { type: 'final', entry: { type: 'finish', params: { reason: 'token-budget' } } },
-    limitReached: {
-      type: 'final',
-      entry: { type: 'finish', params: ({ context }) => ({ reason: context.finalCall ?? 'max-tool-calls' }) },
-    },
-    endedByMiddleware: { type: 'final', entry: { type: 'finish', params: { reason: 'ended-by-middleware' } } },
-    aborted: { type: 'final', entry: ['answerAbortedBatch', { type: 'finish', params: { reason: 'aborted' } }] },
-    failed: {
-      type: 'final',
-      entry: { type: 'finish', params: ({ context }) => ({ reason: 'error' as const, error: context.error }) },
-    },
+    // The endings: a standalone run goes on to `ended` (final), a resident agent's turn back to `idle`.
+    done: ending({ type: 'finish', params: { reason: 'completed' } }),
+    terminalToolCalled: ending({ type: 'finish', params: { reason: 'terminal-tool' } }),
+    maxStepsReached: ending({ type: 'finish', params: { reason: 'max-steps' } }),
+    tokenBudgetSpent: ending({ type: 'finish', params: { reason: 'token-budget' } }),
+    limitReached: ending({ type: 'finish', params: ({ context }: { context: AgentContext }) => ({ reason: context.finalCall ?? 'max-tool-calls' }) }),
+    endedByMiddleware: ending({ type: 'finish', params: { reason: 'ended-by-middleware' } }),
+    aborted: ending('answerAbortedBatch', { type: 'finish', params: { reason: 'aborted' } }),
+    failed: ending({ type: 'finish', params: ({ context }: { context: AgentContext }) => ({ reason: 'error' as const, error: context.error }) }),
+    ended: { type: 'final' },
   },
   output: ({ context }) => toRunResult(context),
 });

@@ -37,6 +37,8 @@ export interface AgentRuntime extends RunBudgetSettings {
    * snapshot does). The agent decides with the program; the child shows it.
    */
   readonly mirrorToolRules?: boolean;
+  /** Whether the run is a resident agent's turn in a group chat: its end goes back to `idle` for the next turn (see `agentTurn.ts`). */
+  readonly livesForChat?: boolean;
   /** Whether an inspector observes the run (the run's shared state is then shown from its start). */
   readonly inspected?: boolean;
   /** Checked on every write to the run's shared state. */
@@ -60,7 +62,7 @@ export interface AgentRuntime extends RunBudgetSettings {
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
 export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints'>,
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'livesForChat'>,
   run: {
     liveTools: LiveToolSet;
     middleware: readonly FunctionMiddleware[];
@@ -69,6 +71,7 @@ export function agentRuntime(
     inspected?: boolean;
     tokenBudget?: TokenBudget | undefined;
     checkpoints?: RunCheckpoints | undefined;
+    livesForChat?: boolean;
   },
 ): AgentRuntime {
   return {
@@ -91,5 +94,6 @@ export function agentRuntime(
     tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
     prices: base.prices,
     checkpoints: run.checkpoints,
+    livesForChat: run.livesForChat ?? false,
   };
 }

@@ -225,6 +225,7 @@ export function restoreRun(
     mirrorToolRules,
     checkpoints: runtime.checkpoints,
     inspected: runtime.inspected === true || mirrorToolRules,
+    livesForChat: runtime.livesForChat ?? false,
   });
   const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
   const at = persisted.machine.value;
