@@ -531,7 +531,7 @@ export const managerMachine = setup({
  * A run's manager context, from its input: the run's parts (`ManagerRun`:
  * its ids, bus, shared state, checkpoints) and the transcript it starts
  * from. The machine's context at creation, and a resident manager's at
- * each new run (`residentManager.ts`). `spawnSharedState` makes the shared
+ * each new run (`beginRun`). `spawnSharedState` makes the shared
  * state's actor as a child (an inspected chat shows it from the start).
  * `carried`: the resident agents and participants a resident manager's
  * previous run leaves idle, taken over by this run (their bridge pointed at it).

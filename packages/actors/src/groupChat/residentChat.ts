@@ -17,7 +17,7 @@ export interface ManagerRunActor extends RootActor<ChatEvent> {
 
 /**
  * A nested chat's resident manager for one outer run (see
- * `residentManager.ts`), kept in the residence of the nested chat's
+ * `ManagerInput.resident`), kept in the residence of the nested chat's
  * resident participant: its first run creates the manager actor, each
  * later run is a `run` command to it. Each run is seen through a
  * `ManagerRunActor` that looks like the root actor of that run alone — it

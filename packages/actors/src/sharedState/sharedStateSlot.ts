@@ -32,7 +32,7 @@ interface ActorMarker {
 
 /**
  * A run's (or a chat's) shared state, whose actor is made only when
- * something needs it (docs/performance.md, "Lazy shared state"). Until then
+ * something needs it (most runs never write it). Until then
  * reads give the initial values and `changes$` listeners wait for it; the
  * first write while the owner runs, a persisted snapshot or the public
  * `ref` makes the actor (a child of the owner, systemId `sharedState`, the

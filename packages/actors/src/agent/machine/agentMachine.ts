@@ -28,7 +28,7 @@ export interface AgentMachineInput {
 
 /**
  * A run's context at its start, with the shared state it uses (the machine's
- * context factory; a chat's direct agent turn starts from it too).
+ * context factory; a resident agent's next turn starts from it too).
  * @example
  * const context = initialAgentContext({ runtime, runId, messages, toolMode: 'auto' }, chatStateSlot);
  */

@@ -55,7 +55,7 @@ export interface AgentRuntime extends RunBudgetSettings {
 /**
  * A run's runtime from the agent's configuration (`base`), as one object
  * literal with every field in the same order: every runtime then shares one
- * hidden class, and each run reads `context.runtime.*` on the fast path
+ * hidden class, and each step reads `context.runtime.*` from it quickly
  * (spreading a rest-destructured configuration made a slow dictionary object).
  *
  * @example

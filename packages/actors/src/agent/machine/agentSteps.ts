@@ -3,8 +3,8 @@
  * context and the event. Each writes through a small output (`assign`,
  * `emit`, `sendTo`); `runSteps` runs several in order inside one XState
  * action, each seeing the context the ones before it produced. A step costs
- * a function call instead of an XState action of its own, which keeps the
- * per-step path short (docs/performance.md).
+ * a function call instead of an XState action of its own: a transition
+ * has one action and one `assign` (see `agentTransitions.ts`).
  */
 import type { RunEvent, ToolCall, ToolMessage, ToolProgress } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
