@@ -3,7 +3,7 @@ import { type InspectOption, combineInspectors } from '../inspection/inspectOpti
 import { globalInspectors } from '../inspection/runObservers.js';
 import type { Resident } from '../participant/residence.js';
 import type { RootActor } from '../rootRun/startRootRun.js';
-import type { ChatEvent } from './groupChatTypes.js';
+import type { ChatEvent, GroupChatResult } from './groupChatTypes.js';
 import { type ManagerEvent, type ManagerInput, RUN_ENDED, type RunEndedEvent, managerMachine } from './managerMachine.js';
 
 type ManagerActor = Actor<typeof managerMachine>;
@@ -46,7 +46,10 @@ export class ResidentChat implements Resident {
   }
 
   /** A new run on `input`: the manager made now (its first run, seen by `inspect` and the global inspectors), or set up for it by a `run` command. */
-  run(input: ManagerInput, inspect: InspectOption | undefined): ManagerRunActor & { readonly manager: ManagerActor } {
+  run(
+    input: ManagerInput,
+    inspect: InspectOption | undefined,
+  ): ManagerRunActor & { readonly manager: ManagerActor; readonly output: GroupChatResult | undefined; readonly ended: boolean } {
     // A run that never began (its tool sources failed to load) takes nothing more.
     this.#current?.supersede();
     let actor = this.#actor;
@@ -69,6 +72,16 @@ export class ResidentChat implements Resident {
 
 /** One run of a resident manager, seen as the root actor of that run alone. */
 class ResidentRun implements ManagerRunActor {
+  /** Whether this run has ended: the manager reported its output (`RUN_ENDED`) and went back to `idle`. */
+  get ended(): boolean {
+    return this.#output !== undefined;
+  }
+
+  /** The output the manager reported at this run's end (see `RootRunOptions.output`). */
+  get output(): GroupChatResult | undefined {
+    return this.#output;
+  }
+
   /** The resident manager actor this run steps (what the run's handle shows as its `actor`). */
   get manager(): ManagerActor {
     return this.#actor;
@@ -79,6 +92,7 @@ class ResidentRun implements ManagerRunActor {
   readonly #fresh: boolean;
   #started = false;
   #end: ManagerSnapshot | undefined;
+  #output: GroupChatResult | undefined;
   readonly #handlers = new Set<(event: ChatEvent) => void>();
   readonly #observers = new Set<{ complete?: () => void; error?: (error: unknown) => void }>();
   readonly #listening: { unsubscribe(): void }[];
@@ -138,7 +152,8 @@ class ResidentRun implements ManagerRunActor {
       for (const handler of this.#handlers) handler(event);
       return;
     }
-    this.#finish({ ...this.#actor.getSnapshot(), status: 'done', output: event.output, error: undefined });
+    this.#output = event.output;
+    this.#finish(this.#actor.getSnapshot());
     for (const observer of this.#observers) observer.complete?.();
   }
 
