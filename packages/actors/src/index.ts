@@ -1,5 +1,6 @@
 export type { ToolCallRecord, ToolOutcome } from './agent/machine/agentContext.js';
 export { agentMachine } from './agent/machine/agentMachine.js';
+export { managerMachine } from './groupChat/managerMachine.js';
 export type { AgentRun } from './agent/run/agentRun.js';
 export type { RunHandle } from './rootRun/runHandle.js';
 export type { PendingInput } from './rootRun/inputRequests.js';

@@ -205,7 +205,7 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-export type AgentConfig = Omit<AgentRuntime, 'liveTools' | 'fusedStep'> & {
+export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
   toolChoice: ToolMode | ToolChoice | undefined;
   addableTools: ReadonlyMap<string, AnyTool>;
 };
@@ -291,7 +291,7 @@ class ConfiguredAgent implements Agent, ProvidesParticipantProtocol {
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
     const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
     const inspected = inspect !== undefined;
-    const runtime = runtimeFor(config, config.tools.values(), middleware, inspected, budget, inspected, checkpointsOption(runOptions));
+    const runtime = runtimeFor(config, config.tools.values(), middleware, true, budget, inspected, checkpointsOption(runOptions));
     return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect, presetRunId(runOptions));
   }
 

@@ -78,6 +78,7 @@ export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddle
         liveTools: runtime.liveTools,
         middleware: [...runtime.middleware, journal],
         mirrorToolRules: runtime.mirrorToolRules ?? false,
+        livesForChat: runtime.livesForChat ?? false,
         tokenBudget: runtime.tokenBudget,
         checkpoints: speakerHooks(speaker, runtime.snapshotKey),
       }),

@@ -41,5 +41,8 @@ export function deferredChatRun(
     select: (speaker) => running('select()').select(speaker),
     waiting: () => deferred.current()?.waiting(),
     snapshot: () => running('snapshot()').snapshot(),
+    get actor() {
+      return running('`run.actor`').actor;
+    },
   };
 }

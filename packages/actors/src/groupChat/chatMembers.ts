@@ -35,19 +35,13 @@ export type ChatMember = {
 /** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
 export interface AgentTurnSetup {
   readonly machine: typeof agentMachine;
-  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` for an inspected chat. */
+  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` keeps the rules' machine as a child. */
   runtime(mirrorToolRules?: boolean): AgentRuntime;
   readonly toolMode: ToolModeSetting;
   /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */
   readonly knownTools: ReadonlyMap<string, AnyTool>;
   /** Set when the agent's tool sources changed into a list it cannot run with (its rules name a removed tool): its turn fails with this. */
   readonly unusable?: ErrorInfo;
-  /**
-   * Whether a turn may run without an agent actor (`DirectAgentTurn`): the
-   * agent has no tools, no addable tools, no tool rules and no tool-call
-   * limit, so no step of its run is a decision of the machine.
-   */
-  readonly direct: boolean;
 }
 
 /** The tool an agent calls to hand the chat to `to`. */
@@ -217,8 +211,8 @@ class SourceAgentMember extends AgentMemberFields {
     const config = this.#agent.config();
     if (this.#setup?.config !== config) {
       const turn = this.#handoffs.length === 0 ? plainTurnSetup(config) : agentTurnSetup(config, this.#handoffs, this.#descriptions);
-      // Its list changes are followed into the turn's agent actor (`followChatToolSources`): never a direct turn.
-      this.#setup = { config, turn: { ...turn, direct: false } };
+      // Its list changes are followed into the turn's agent actor (`followChatToolSources`).
+      this.#setup = { config, turn };
     }
     const unusable = this.#agent.toolSources?.loadError;
     return unusable === undefined ? this.#setup.turn : { ...this.#setup.turn, unusable };
@@ -272,9 +266,9 @@ function agentTurnSetup(
   // Without handoffs the configuration itself (its own tools and rules): no copy of it per agent.
   const base = handoffs.length === 0 ? config : { ...config, tools, toolRules };
   const runtime = (mirrorToolRules = false): AgentRuntime =>
-    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules });
+    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules, livesForChat: true });
   return {
-    // Read when a turn spawns the agent machine (a direct turn has none): the same machine for every turn.
+    // Read when a turn spawns the agent machine: the same machine for every turn.
     get machine() {
       return machineFor(runtime());
     },
@@ -284,7 +278,6 @@ function agentTurnSetup(
     get knownTools() {
       return new Map([...config.addableTools, ...tools]);
     },
-    direct: tools.size === 0 && addableNames.length === 0 && toolRules === undefined && config.maxToolCalls === Number.POSITIVE_INFINITY,
   };
 }
 

@@ -6,6 +6,8 @@ import type { ApprovalRequest } from '../agent/machine/approvals.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import type { Agent } from '../agent/createAgent.js';
 import type { Observable } from 'rxjs';
+import type { Actor } from 'xstate';
+import type { managerMachine } from './managerMachine.js';
 import type { HumanAgent } from './humanAgent.js';
 import type { CustomParticipant } from '../participant/customParticipant.js';
 import type { RunHandle } from '../rootRun/runHandle.js';
@@ -369,6 +371,11 @@ export interface GroupChatRun extends RunHandle<ChatEvent, GroupChatResult> {
   select(speaker: string): void;
   /** What the chat waits for now, if anything (right after `resume`: the persisted wait). */
   waiting(): ChatWaiting | undefined;
+  /**
+   * The chat's manager actor, for inspection: its snapshot, read from any
+   * `events$` listener, is the state and context of that moment.
+   */
+  readonly actor: Actor<typeof managerMachine>;
   /**
    * The chat as plain JSON, while it waits for a person's turn, a manual
    * choice or a tool approval (right after `resume`, before the chat has

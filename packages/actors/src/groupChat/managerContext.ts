@@ -6,7 +6,6 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurn.js';
-import type { DirectTurnRun } from './directTurnRun.js';
 import type { ResidentAgents } from './residentAgents.js';
 import type { ChatEvent, ChatTurn, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
 
@@ -34,15 +33,15 @@ export interface ManagerRun {
   tokenBudget: TokenBudget | undefined;
   /** Set only for a chat kept in a store (see `chatCheckpoints.ts`). */
   checkpoints: ChatCheckpoints | undefined;
+  /** Whether the manager is a nested chat's resident one (`ManagerInput.resident`): its runs end back in `idle`. */
+  resident: boolean;
   /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
   currentTurn: CurrentTurn;
-  /** The agent turns taken now without an agent actor, and the context they moved on (see `DirectTurnRun`). */
-  directTurn: DirectTurnRun;
   /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
   agents: ResidentAgents;
   /**
    * Where the resident agents' events go: the run's chat id and bus. A
-   * resident manager's next run (`residentManager.ts`) points the same
+   * resident manager's next run (`ManagerInput.resident`) points the same
    * object at its own, so the agents it carries over reach the new run.
    */
   bridge: RunBridge;

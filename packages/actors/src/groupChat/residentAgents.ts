@@ -1,8 +1,7 @@
 import type { ErrorInfo, RunEvent } from '@agentchart/core';
 import type { Actor } from 'xstate';
 import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
-import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
-import { type AgentTurnCommand, residentAgentMachine, turnCommand } from '../agent/machine/residentAgent.js';
+import { type AgentTurnCommand, turnCommand } from '../agent/machine/agentTurn.js';
 import { machineFor } from '../agent/run/agentRun.js';
 import type { ManagerContext } from './managerContext.js';
 import { speakerSpawner } from './speakerSpawner.js';
@@ -19,10 +18,8 @@ import { speakerSpawner } from './speakerSpawner.js';
  */
 export interface ResidentAgent {
   readonly actor: Actor<typeof agentMachine>;
-  /** The resident machine the actor runs (`residentAgentMachine` of the agent's machine). */
+  /** The agent machine the actor runs (`machineFor` the agent's rules). */
   readonly logic: typeof agentMachine;
-  /** Puts the agent's run events on the chat's bus (as `agent.event`). */
-  readonly listener: (event: RunEvent) => void;
 }
 
 /** The resident agents of a chat run, by participant name (`ManagerRun.agents`). */
@@ -56,9 +53,9 @@ export type AgentTurnPlan =
  * const plan = planAgentTurn(context.run.agents, 'writer', input, turn.unusable);
  */
 export function planAgentTurn(agents: ResidentAgents, name: string, input: AgentMachineInput, unusable: ErrorInfo | undefined): AgentTurnPlan {
-  const logic = residentAgentMachine(machineFor(input.runtime));
+  const logic = machineFor(input.runtime);
   const resident = agents.get(name);
-  if (resident !== undefined && resident.logic === logic) return { kind: 'command', command: turnCommand(input, unusable, resident.listener) };
+  if (resident !== undefined && resident.logic === logic) return { kind: 'command', command: turnCommand(input, unusable) };
   if (resident !== undefined) agents.delete(name);
   return { kind: 'spawn', stale: resident?.actor, logic };
 }
@@ -82,6 +79,6 @@ export function spawnResident(
   const listener = (event: RunEvent) => bridge.publish({ type: 'agent.event', chatId: bridge.chatId, speaker: name, event });
   const id = agentChildId(name);
   const actor = speakerSpawner(spawn)(logic, input === undefined ? { id } : { id, input });
-  onAgentEvents(actor, listener);
-  run.agents.set(name, { actor, logic: base, listener });
+  actor.on('*', listener);
+  run.agents.set(name, { actor, logic: base });
 }

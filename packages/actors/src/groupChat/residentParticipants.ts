@@ -23,7 +23,7 @@ import type { TurnOutcome } from './reviewTurn.js';
  *
  * The actor is a callback actor, not a machine: a turn is a command it runs
  * and a report it sends back, with no actor and no macrostep of its own per
- * turn (docs/performance.md, "Resident participants").
+ * turn.
  */
 
 /** The command that begins a resident participant's turn. */

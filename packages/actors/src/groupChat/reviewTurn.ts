@@ -112,9 +112,7 @@ function producedNothing(messages: readonly Message[]): boolean {
 
 /**
  * Puts out the events of a recorded turn, in the manager's order:
- * `turn.finished`, then the `handoff` its tool made (if any). Every path
- * that records a turn — the manager's `recordTurn`, a run of direct turns'
- * hand-over, the chat-ending direct turn — emits them through this.
+ * `turn.finished`, then the `handoff` its tool made (if any).
  *
  * @example
  * announceTurn(enqueue.emit, chatId, 'writer', review, outcome);

@@ -14,7 +14,7 @@ export type SpeakerSpawner = (logic: typeof agentMachine, options: { id: string;
  * the function XState passes is called as it is.
  *
  * @example
- * const child = speakerSpawner(spawn)(residentAgentMachine(turn.machine), { id: 'agent:writer', input });
+ * const child = speakerSpawner(spawn)(turn.machine, { id: 'agent:writer', input });
  */
 export function speakerSpawner(spawn: unknown): SpeakerSpawner {
   return spawn as SpeakerSpawner;

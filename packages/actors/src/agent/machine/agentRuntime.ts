@@ -4,7 +4,6 @@ import type { LiveToolSet } from '../tools/liveTools.js';
 import type { SnapshotKey } from '../run/snapshotSignature.js';
 import type { RunBudgetSettings } from './runTokenBudget.js';
 import type { RunCheckpoints } from './runCheckpoints.js';
-import { type FusedStepSlot, fusedStepSlot } from './fusedStep.js';
 
 /**
  * The parts of a run that are code, not data: the model, the tools, the
@@ -33,27 +32,22 @@ export interface AgentRuntime extends RunBudgetSettings {
   readonly toolRules: CompiledToolRules | undefined;
   /**
    * Whether the run keeps the rules' generated machine as its `toolRules`
-   * child, moved by every event the agent's gate applies: only for runs
-   * someone inspects (and runs resumed from a snapshot that has the child),
-   * since the agent never reads it.
+   * child, moved by every event the agent's gate applies: every new run with
+   * rules, watched or not (a run resumed from a snapshot has it when the
+   * snapshot does). The agent decides with the program; the child shows it.
    */
   readonly mirrorToolRules?: boolean;
-  /**
-   * Whether an inspector observes the run: every step then takes the full
-   * path, so the inspector sees every model call and tool batch as a state
-   * (see `fusedStep.ts`).
-   */
+  /** Whether the run is a resident agent's turn in a group chat: its end goes back to `idle` for the next turn (see `agentTurn.ts`). */
+  readonly livesForChat?: boolean;
+  /** Whether an inspector observes the run (the run's shared state is then shown from its start). */
   readonly inspected?: boolean;
-  /** Where the run's fused step in flight meets the machine (see `fusedStep.ts`): run-local, never persisted. */
-  readonly fusedStep: FusedStepSlot;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
   /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */
   readonly snapshotKey?: SnapshotKey | undefined;
   /**
    * Set only for a run kept in a store (docs/durability.md): the step calls it
-   * at model reply, batch start, batch end and wait (see `runCheckpoints.ts`);
-   * a run that has it takes the full path of every step.
+   * at model reply, batch start, batch end and wait (see `runCheckpoints.ts`).
    */
   readonly checkpoints?: RunCheckpoints | undefined;
 }
@@ -61,14 +55,14 @@ export interface AgentRuntime extends RunBudgetSettings {
 /**
  * A run's runtime from the agent's configuration (`base`), as one object
  * literal with every field in the same order: every runtime then shares one
- * hidden class, and each run reads `context.runtime.*` on the fast path
+ * hidden class, and each step reads `context.runtime.*` from it quickly
  * (spreading a rest-destructured configuration made a slow dictionary object).
  *
  * @example
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
 export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'fusedStep'>,
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'livesForChat'>,
   run: {
     liveTools: LiveToolSet;
     middleware: readonly FunctionMiddleware[];
@@ -77,6 +71,7 @@ export function agentRuntime(
     inspected?: boolean;
     tokenBudget?: TokenBudget | undefined;
     checkpoints?: RunCheckpoints | undefined;
+    livesForChat?: boolean;
   },
 ): AgentRuntime {
   return {
@@ -99,6 +94,6 @@ export function agentRuntime(
     tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
     prices: base.prices,
     checkpoints: run.checkpoints,
-    fusedStep: fusedStepSlot(),
+    livesForChat: run.livesForChat ?? false,
   };
 }

@@ -6,12 +6,12 @@ import type { AgentContext } from './agentContext.js';
  * otherwise, so a run without a store pays nothing. Each method is called
  * synchronously from inside the step with the context as the step left it;
  * it must copy what it keeps (the step goes on changing its private copy)
- * and never throw. Fast paths fall back to the full path when it is set.
+ * and never throw.
  */
 export interface RunCheckpoints {
   /** A model reply was taken: appended, and its calls formed into a batch (before screening), or none. */
   modelReply(context: AgentContext): void;
-  /** A batch is about to run: screened, every approval request decided (`beginBatch`, before it). */
+  /** A batch is about to run: screened, every approval request decided. */
   batchStart(context: AgentContext): void;
   /** A batch's results were appended to the transcript: the next model call comes next (or an ending). */
   batchEnd(context: AgentContext): void;
