@@ -1,25 +1,13 @@
 import { ConfigurationError, RunSnapshotError } from '@agentchart/core';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from './canonicalJson.js';
+
+export { canonicalJson };
 
 /** A key that signs persisted runs and chats (HMAC-SHA256): a string or bytes, at least 16 bytes long. */
 export type SnapshotKey = string | Uint8Array;
 
 const PREFIX = 'hmac-sha256:';
-
-/**
- * JSON with object keys sorted at every level: the bytes a signature covers
- * do not depend on key order (a JSON column of a database may reorder keys).
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner;
-    return Object.fromEntries(
-      Object.keys(inner)
-        .sort()
-        .map((key) => [key, (inner as Record<string, unknown>)[key]]),
-    );
-  });
-}
 
 /** Checks a key once, where it is configured. */
 export function checkSnapshotKey(key: unknown, where: string): SnapshotKey | undefined {
