@@ -8,9 +8,10 @@ export interface PostgresRunStoreOptions {
   /** A connection string (`postgres://user@host:port/db`); or pass `pool`. */
   connectionString?: string;
   /**
-   * A pool of your own (the store does not end it on close). Create it with
-   * `pipeline: true` so that a step's writes cost one round trip; without
-   * it they are sent one after the other.
+   * A pool of your own (the store does not end it on close). A step's writes
+   * are one statement on any pool; created with `pipeline: true` (as the
+   * store's own is), it also sends a batch of several statements (one that
+   * writes a call twice) in one round trip, else one after the other.
    */
   pool?: pg.Pool;
   /** The clock leases are measured against (default `Date.now`; every process should agree within a lease's margin). */

@@ -6,7 +6,9 @@ const MIGRATION_LOCK_KEY = 7_212_014;
 
 /**
  * A `SqlDriver` on a `pg` pool: statements run as they are written, with
- * their parameters bound by the server (extended protocol). A batch is one
+ * their parameters bound by the server (extended protocol); writes run
+ * inside `WITH`, so the store sends most batches as one statement
+ * (`oneStatementBatch`). A batch of several statements is one
  * transaction on one client: `BEGIN`, the statements, `COMMIT`, all sent
  * before the first answer arrives when the pool's clients pipeline
  * (`pipeline: true`, as the store's own pool does), so it costs one round
