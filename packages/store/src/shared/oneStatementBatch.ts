@@ -40,49 +40,17 @@ export function oneStatementBatch(
   const writes = batch.journal ?? [];
   const callIds = new Set(writes.map(callIdOf));
   if (callIds.size < writes.length) return undefined;
-  const params: unknown[] = [...fenced];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  const parts: string[] = [];
   const state = batch.state;
-  if (state === undefined) {
-    parts.push(`fence AS (UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`);
-  } else if ('delta' in state) {
-    parts.push(
-      `fence AS (UPDATE agentchart_runs SET status = ${param(state.status)}, version = version + 1, updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
-      `state_row AS (INSERT INTO agentchart_state_deltas (run_id, version, delta) SELECT $1, version, ${param(stateText)} FROM fence RETURNING 1)`,
-    );
-  } else {
-    parts.push(
-      `fence AS (UPDATE agentchart_runs SET status = ${param(state.status)}, state = ${param(stateText)}, version = version + 1, state_version = version + 1, updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
-      'state_row AS (DELETE FROM agentchart_state_deltas WHERE run_id = $1 AND version <= (SELECT version FROM fence) RETURNING 1)',
-    );
-  }
-  const columns = ['(SELECT version FROM fence) AS version'];
-  let starts = 0;
+  const params: unknown[] = [...fenced];
+  if (state !== undefined) params.push(state.status, stateText);
   writes.forEach((write, index) => {
-    const name = `journal_${index}`;
-    if (write.kind === 'started') {
-      starts += 1; // each start of the batch takes the next number after the journal's last (a start already journaled leaves a gap)
-      const { callId, toolName, argumentsHash, idempotencyKey } = write.start;
-      parts.push(
-        `${name} AS (INSERT INTO agentchart_tool_calls (run_id, call_id, seq, tool_name, arguments_hash, idempotency_key, status, result, started_token, started_at, finished_at)
-          SELECT CAST($1 AS TEXT), CAST(${param(callId)} AS TEXT), (SELECT COALESCE(MAX(seq), 0) + ${starts} FROM agentchart_tool_calls WHERE run_id = $1),
-            CAST(${param(toolName)} AS TEXT), CAST(${param(argumentsHash)} AS TEXT), CAST(${param(idempotencyKey)} AS TEXT), 'started', NULL, CAST($3 AS BIGINT), CAST($4 AS BIGINT), NULL
-          FROM fence ON CONFLICT (run_id, call_id) DO NOTHING RETURNING 1)`,
-      );
-      columns.push(`(SELECT count(*) FROM ${name})::int AS ${name}`);
-    } else {
-      parts.push(
-        `${name} AS (UPDATE agentchart_tool_calls SET status = 'finished', result = ${param(resultTexts[index])}, finished_at = $4
-          WHERE run_id = $1 AND call_id = ${param(write.callId)} AND status = 'started' AND EXISTS (SELECT 1 FROM fence)
-          RETURNING ${STARTED_COLUMNS})`,
-      );
-      columns.push(`(SELECT row_to_json(${name}) FROM ${name}) AS ${name}`);
-    }
+    if (write.kind === 'started') params.push(write.start.callId, write.start.toolName, write.start.argumentsHash, write.start.idempotencyKey);
+    else params.push(resultTexts[index], write.callId);
   });
+  const shape: Shape = `${state === undefined ? 'touch' : 'delta' in state ? 'delta' : 'whole'}:${writes.map((write) => (write.kind === 'started' ? 's' : 'r')).join('')}`;
   const stateParts = state === undefined ? 1 : 2;
   return {
-    sql: `WITH ${parts.join(',\n')}\nSELECT ${columns.join(', ')}${stateParts === 2 ? ', (SELECT count(*) FROM state_row)::int AS state_row' : ''}`,
+    sql: textOf(shape),
     params,
     read(row) {
       const fencedRows = row.version === null || row.version === undefined ? [] : [{ version: row.version }];
@@ -97,6 +65,68 @@ export function oneStatementBatch(
       return results;
     },
   };
+}
+
+/** A batch's form: its checkpoint's kind, then one letter a journal write (`s` a start, `r` a result). */
+type Shape = `${'touch' | 'delta' | 'whole'}:${string}`;
+
+/** The texts of the forms met so far (a run's steps share a few). */
+const texts = new Map<Shape, string>();
+const MAX_TEXTS = 64;
+
+function textOf(shape: Shape): string {
+  let text = texts.get(shape);
+  if (text === undefined) {
+    text = buildText(shape);
+    if (texts.size < MAX_TEXTS) texts.set(shape, text);
+  }
+  return text;
+}
+
+/** The statement of a form, its parameters numbered in the order `oneStatementBatch` gives them. */
+function buildText(shape: Shape): string {
+  const [kind, letters] = shape.split(':') as ['touch' | 'delta' | 'whole', string];
+  let next = 4;
+  const param = () => `$${++next}`;
+  const parts: string[] = [];
+  if (kind === 'touch') {
+    parts.push(`fence AS (UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`);
+  } else if (kind === 'delta') {
+    parts.push(
+      `fence AS (UPDATE agentchart_runs SET status = ${param()}, version = version + 1, updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
+      `state_row AS (INSERT INTO agentchart_state_deltas (run_id, version, delta) SELECT $1, version, ${param()} FROM fence RETURNING 1)`,
+    );
+  } else {
+    parts.push(
+      `fence AS (UPDATE agentchart_runs SET status = ${param()}, state = ${param()}, version = version + 1, state_version = version + 1, updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
+      'state_row AS (DELETE FROM agentchart_state_deltas WHERE run_id = $1 AND version <= (SELECT version FROM fence) RETURNING 1)',
+    );
+  }
+  const columns = ['(SELECT version FROM fence) AS version'];
+  if (kind !== 'touch') columns.push('(SELECT count(*) FROM state_row)::int AS state_row');
+  let starts = 0;
+  [...letters].forEach((letter, index) => {
+    const name = `journal_${index}`;
+    if (letter === 's') {
+      starts += 1; // each start of the batch takes the next number after the journal's last (a start already journaled leaves a gap)
+      parts.push(
+        `${name} AS (INSERT INTO agentchart_tool_calls (run_id, call_id, seq, tool_name, arguments_hash, idempotency_key, status, result, started_token, started_at, finished_at)
+          SELECT CAST($1 AS TEXT), CAST(${param()} AS TEXT), (SELECT COALESCE(MAX(seq), 0) + ${starts} FROM agentchart_tool_calls WHERE run_id = $1),
+            CAST(${param()} AS TEXT), CAST(${param()} AS TEXT), CAST(${param()} AS TEXT), 'started', NULL, CAST($3 AS BIGINT), CAST($4 AS BIGINT), NULL
+          FROM fence ON CONFLICT (run_id, call_id) DO NOTHING RETURNING 1)`,
+      );
+      columns.push(`(SELECT count(*) FROM ${name})::int AS ${name}`);
+    } else {
+      const result = param();
+      parts.push(
+        `${name} AS (UPDATE agentchart_tool_calls SET status = 'finished', result = ${result}, finished_at = $4
+          WHERE run_id = $1 AND call_id = ${param()} AND status = 'started' AND EXISTS (SELECT 1 FROM fence)
+          RETURNING ${STARTED_COLUMNS})`,
+      );
+      columns.push(`(SELECT row_to_json(${name}) FROM ${name}) AS ${name}`);
+    }
+  });
+  return `WITH ${parts.join(',\n')}\nSELECT ${columns.join(', ')}`;
 }
 
 function callIdOf(write: JournalWrite): string {
