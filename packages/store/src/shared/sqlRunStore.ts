@@ -276,8 +276,18 @@ function finishedEntry(
   resultText: string,
   now: number,
 ): ToolCallJournalEntry {
-  const entry = toJournalEntry({ ...started, run_id: runId, call_id: callId, status: 'finished', result: null, finished_at: now });
-  return { ...entry, result: readsBackAsItself(result) ? (result ?? null) : JSON.parse(resultText) };
+  return {
+    runId,
+    callId,
+    toolName: String(started.tool_name),
+    argumentsHash: String(started.arguments_hash),
+    idempotencyKey: String(started.idempotency_key),
+    status: 'finished',
+    result: readsBackAsItself(result) ? (result ?? null) : JSON.parse(resultText),
+    startedToken: toNumber(started.started_token),
+    startedAt: toNumber(started.started_at),
+    finishedAt: now,
+  };
 }
 
 function readsBackAsItself(value: unknown): boolean {
