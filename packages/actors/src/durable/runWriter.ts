@@ -158,7 +158,10 @@ export class RunWriter {
       const { checkpoint, journal } = group;
       // The entries this transaction starts are stored with its checkpoint: the checkpoint relies on them too.
       for (const pending of journal) if (pending.write.kind === 'started') this.#journaled.add(pending.write.start.callId);
-      const state = checkpoint === undefined ? undefined : this.#checkpoints.next(checkpoint.status, checkpoint.build(this.#signs ? this.#journaled.seal() : undefined));
+      const state =
+        checkpoint === undefined
+          ? undefined
+          : this.#checkpoints.next(checkpoint.status, checkpoint.build(this.#signs ? this.#journaled.seal() : undefined));
       const written = await this.#store.writeBatch(this.lease(), {
         ...(state === undefined ? {} : { state }),
         journal: journal.map((pending) => pending.write),
