@@ -54,7 +54,7 @@ function diffInto(previous: unknown, next: unknown, path: readonly string[], ops
   if (isPlainObject(previous) && isPlainObject(next)) {
     for (const key of Object.keys(next)) {
       const value = next[key];
-      if (value === undefined) continue;
+      if (value === undefined || value === previous[key]) continue; // unchanged: no path built for it
       diffInto(previous[key], value, [...path, key], ops);
     }
     for (const key of Object.keys(previous)) {
