@@ -66,6 +66,18 @@ describe("an actor's parent, from inspection events", () => {
     expect(actual).toEqual(expected);
   });
 
+  it('an inspector attached to a running system', async () => {
+    const root = setup({ actors: { leaf } }).createMachine({ id: 'root', on: { spawn: { actions: spawnChild('leaf', { id: 'late' }) } } });
+    const { actual, expected, written, trace } = await traced((inspect) => {
+      const actor = createActor(root).start();
+      actor.system.inspect(inspect);
+      actor.send({ type: 'spawn' });
+    });
+    expect(expected).toHaveLength(1);
+    expect(actual).toEqual(expected);
+    expect(written).toBe(trace.entries.length + 1);
+  });
+
   it('a child stopped before it started is written without a parent once the moment passes, and holds nothing back', async () => {
     const root = setup({ actors: { leaf } }).createMachine({
       id: 'root',

@@ -59,12 +59,20 @@ export function actorParents(): ActorParents {
           if (event.actorRef.sessionId === event.rootId) learn(event.actorRef, null);
           return;
         case '@xstate.event':
-          if (event.event.type !== 'xstate.init') return;
-          learn(event.actorRef, event.sourceRef ?? null);
-          if (event.sourceRef === undefined) startedSystems.add(systemOf(event.actorRef));
+          if (event.event.type === 'xstate.init') {
+            learn(event.actorRef, event.sourceRef ?? null);
+            if (event.sourceRef === undefined) startedSystems.add(systemOf(event.actorRef));
+          } else if (event.sourceRef === undefined && event.actorRef.sessionId === event.rootId) {
+            // Sent from outside: the target is of this system, and its root (an inspector attached late sees it so).
+            learn(event.actorRef, null);
+          }
           return;
         case '@xstate.microstep':
         case '@xstate.snapshot':
+          if (event.actorRef.sessionId === event.rootId) {
+            learn(event.actorRef, null);
+            startedSystems.add(systemOf(event.actorRef));
+          }
           learnChildren(event.actorRef, event.snapshot);
           return;
         default:
