@@ -2,7 +2,7 @@ import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID } from '../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
-import { type ManagerInput, initialManagerContext, managerMachine } from './managerMachine.js';
+import { type ManagerInput, initialManagerContext, isInspected, managerMachine } from './managerMachine.js';
 import { agentChildId } from './residentAgents.js';
 
 /**
@@ -18,6 +18,8 @@ export function createManagerActor(input: ManagerInput, inspect: InspectOption |
   if (resumed === undefined) return createActor(managerMachine, { input, inspect });
   const manager = createActor(managerMachine, { snapshot: resumed.snapshot, input, inspect });
   resumed.sharedState.adopt(manager);
+  // An inspected chat shows its shared state from the start (`ref` makes its actor).
+  if (isInspected(input)) resumed.sharedState.ref;
   return manager;
 }
 
