@@ -4,13 +4,8 @@ export type { AgentRun } from './agent/run/agentRun.js';
 export type { RunHandle } from './rootRun/runHandle.js';
 export type { PendingInput } from './rootRun/inputRequests.js';
 export type { ApprovalDecision, ApprovalRequest } from './agent/machine/approvals.js';
-export {
-  type Agent,
-  type AgentOptions,
-  createAgent,
-  type ResumeOptions,
-  type RunOptions,
-} from './agent/createAgent.js';
+export type { Agent, AgentOptions, ResumeOptions, RunOptions } from './agent/agentTypes.js';
+export { createAgent } from './facades/createAgent.js';
 export { LiveToolSet, type ToolListChange } from './agent/tools/liveTools.js';
 export type { RunResult } from './agent/run/runResult.js';
 export type { PersistedRun } from './agent/run/runSnapshot.js';
@@ -18,7 +13,8 @@ export { isToolSource, type ToolSource } from './agent/tools/toolSource.js';
 export { ToolSourceError } from './agent/tools/toolSourceError.js';
 export { DEFAULT_MAX_CONSECUTIVE_ERRORS } from './constants.js';
 export { compileTransitions, type SpeakerGraph } from './groupChat/compileTransitions.js';
-export { createGroupChat, type GroupChat } from './groupChat/createGroupChat.js';
+export type { GroupChat } from './groupChat/configuredGroupChat.js';
+export { createGroupChat } from './facades/createGroupChat.js';
 export {
   ChatNotWaitingError,
   ChatSnapshotError,
@@ -95,19 +91,9 @@ export {
   type StateChangedEmitted,
   type StateWriteEvent,
 } from './sharedState/sharedStateMachine.js';
-export {
-  DEFAULT_LEASE_MS,
-  type DurableRun,
-  type PendingResumes,
-  type ResumePendingOptions,
-  type StoreOptions,
-  persistRunToStore,
-  resumePending,
-  startRunInStore,
-  resumeRunFromStore,
-} from './durable/storedRuns.js';
+export { DEFAULT_LEASE_MS } from './durable/leaseDefaults.js';
+export type { StoreOptions } from './storeOptions.js';
+export { type DurableRun, persistRunToStore, startRunInStore, resumeRunFromStore } from './durable/storedRuns.js';
+export { type PendingResumes, type ResumePendingOptions, resumePending } from './durable/resumePending.js';
 export { type ChatStoreOptions, type DurableChat, resumeChatFromStore, startChatInStore } from './durable/storedChats.js';
 export type { RecordResultOptions } from './durable/recordedResult.js';
-export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
-export { argumentsHash } from './durable/argumentsHash.js';
-export { keepLease, type LeaseKeeper } from './durable/leaseKeeper.js';

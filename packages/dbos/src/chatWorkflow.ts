@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatEvent, GroupChat, GroupChatRun, ChatWaiting, TerminationReason } from '@agentchart/actors';
-import { keepLease } from '@agentchart/actors';
+import { keepLease } from '@agentchart/actors/internal';
 import { type RunLease, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ControlMessage } from './controlMessage.js';

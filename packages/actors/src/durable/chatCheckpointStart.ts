@@ -5,7 +5,7 @@ import type { ChatStart } from '../groupChat/chatRun.js';
 import type { ChatRuntime } from '../groupChat/chatRuntime.js';
 import type { StoredChatCheckpoint } from '../groupChat/chatSnapshot.js';
 import type { GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
-import { checkPersistedTurn, persistedTurnInDoubt } from '../participant/turnPersistence.js';
+import { checkPersistedTurn, persistedTurnInDoubt } from '../groupChat/turnPersistence.js';
 
 /**
  * Where a chat resumed from a store checkpoint starts: between turns it

@@ -3,6 +3,7 @@ import { agentRuntime } from '../agent/machine/agentRuntime.js';
 import { pendingRequests } from '../agent/machine/approvals.js';
 import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import type { ChatCheckpoints } from '../groupChat/chatCheckpoints.js';
+import type { ChatStoreHooks } from '../groupChat/nestedChatStore.js';
 import { type ChatStoreCheckpoint, snapshotVersion } from '../groupChat/chatSnapshot.js';
 import type { GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
 import { type ManagerContext, speakerOf, stateValues } from '../groupChat/managerContext.js';
@@ -17,13 +18,6 @@ export type ChatCheckpointState = Omit<GroupChatSnapshot, 'waiting'> & { waiting
  * turn. Called synchronously at the step; `state` is built when written.
  */
 export type ChatCheckpointSink = (status: 'running' | 'waiting', state: () => ChatCheckpointState) => void;
-
-/** A chat's store hooks and its first checkpoint. */
-export interface ChatStoreHooks {
-  readonly checkpoints: ChatCheckpoints;
-  /** The first checkpoint of a new chat: its task, before the first speaker is decided. */
-  started(): void;
-}
 
 /**
  * The checkpoint hooks of a chat kept in a store, at any depth: each

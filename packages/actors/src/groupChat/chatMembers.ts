@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { machineFor } from '../agent/run/agentRun.js';
 import { type AgentRuntime, agentRuntime } from '../agent/machine/agentRuntime.js';
-import type { AgentConfig } from '../agent/createAgent.js';
+import type { AgentConfig } from '../agent/agentTypes.js';
 import { LiveToolSet } from '../agent/tools/liveTools.js';
 import { sharedToolRules } from '../agent/toolRules/sharedToolRules.js';
 import { normalizeToolMode } from '../agent/machine/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
 import type { GroupChatMember, MemberOptions, SharedStateValues } from './groupChatTypes.js';
-import { participantProtocol } from '../participant/participantOf.js';
+import { participantProtocol } from './participantOf.js';
 import type { AgentProtocol, DelegatedProtocol, ParticipantProtocol } from '../participant/participantProtocol.js';
 import { PARTICIPANT_NAME_PATTERN, RESERVED_PARTICIPANT_NAMES } from './participantName.js';
 

@@ -9,7 +9,7 @@ import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.j
 import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatRun, GroupChatSnapshot } from './groupChatTypes.js';
 import { speakerOf, stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
-import type { ChatRunStarted } from './nestedChatProtocol.js';
+import type { ChatRunStarted } from './chatRunStarted.js';
 import type { DelegatedTurn } from '../participant/participantProtocol.js';
 import { transcriptSoFar } from './partialTurn.js';
 import { persistedWaiting } from './persistedWaiting.js';

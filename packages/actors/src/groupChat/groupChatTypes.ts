@@ -1,14 +1,26 @@
-import type { ChatModel, ErrorInfo, Message, PriceTable, RunEvent, RunStore, StateChange, TokenBudgetOption, Usage } from '@agentchart/core';
+import type { ChatModel, ErrorInfo, Message, PriceTable, RunStore, TokenBudgetOption, Usage } from '@agentchart/core';
 import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
-import type { ApprovalRequest } from '../agent/machine/approvals.js';
-import type { PersistedRun } from '../agent/run/runSnapshot.js';
-import type { Agent } from '../agent/createAgent.js';
+import type { Agent } from '../agent/agentTypes.js';
 import type { Observable } from 'rxjs';
 import type { HumanAgent } from './humanAgent.js';
 import type { CustomParticipant } from '../participant/customParticipant.js';
 import type { RunHandle } from '../rootRun/runHandle.js';
+import type { ChatEvent, TerminationReason } from '../participant/chatEvent.js';
+import type { ChatTurn, ChatWaiting, GroupChatSnapshot } from '../participant/chatWaiting.js';
+
+export type { ChatEvent, ChatEventOf, SelectionSource, TerminationReason } from '../participant/chatEvent.js';
+export type {
+  ChatTurn,
+  ChatWaiting,
+  GroupChatSnapshot,
+  PersistableWaiting,
+  PersistedApprovalWaiting,
+  PersistedDelegatedWaiting,
+  PersistedNestedWaiting,
+  PersistedParticipantWaiting,
+} from '../participant/chatWaiting.js';
 
 /** Shared state as the chat's predicates and selector functions read it. */
 export type SharedStateValues = Readonly<Record<string, unknown>>;
@@ -140,45 +152,6 @@ export interface GroupChatOptions {
   snapshotKey?: SnapshotKey;
 }
 
-/**
- * Why a chat ended.
- * - `terminate-message`: a reply matched `terminate`.
- * - `max-rounds`: `maxRounds` turns were taken.
- * - `handoff-terminate`: a handoff, context condition or afterWork went to `terminate`.
- * - `selector-terminate`: the selection function or the manual chooser said `terminate`.
- * - `no-eligible-speaker`: the transitions left nobody who may speak.
- * - `empty-reply`: a speaker produced nothing (no text, no tool call).
- * - `returned-to-user`: afterWork `user` in a chat without a human participant.
- * - `token-budget`: the turns used the chat's `maxTokens`.
- * - `aborted`: the signal was aborted or `abort()` was called.
- * - `error`: a speaker's run failed or a selection function returned an ineligible name (see `error`).
- */
-export type TerminationReason =
-  | 'terminate-message'
-  | 'max-rounds'
-  | 'handoff-terminate'
-  | 'selector-terminate'
-  | 'no-eligible-speaker'
-  | 'empty-reply'
-  | 'returned-to-user'
-  | 'token-budget'
-  | 'aborted'
-  | 'error';
-
-/** How a speaker came to speak. */
-export type SelectionSource = 'round_robin' | 'random' | 'manual' | 'auto' | 'function' | 'fallback' | 'handoff' | 'after-work' | 'resume';
-
-/** One turn in the transcript: `messages.slice(start, end)` are its messages. */
-export interface ChatTurn {
-  speaker: string;
-  start: number;
-  end: number;
-  /** The participant who spoke next (the reply was passed to it; what `isolated` views show). */
-  addressedTo?: string;
-  /** Set on a turn cut short by an abort: what the speaker had produced when the chat was aborted. */
-  partial?: true;
-}
-
 export interface GroupChatResult {
   chatId: string;
   /** The task and every message of every turn, in order (assistant messages carry the speaker's `name`). */
@@ -195,48 +168,6 @@ export interface GroupChatResult {
   /** What that usage cost, when a price table priced some turn's model. */
   cost?: number;
 }
-
-/** Everything a chat reports on `events$`, in order. */
-export type ChatEvent =
-  | {
-      type: 'chat.started';
-      chatId: string;
-      /** The chat's name (`GroupChatOptions.name`, default `group_chat`). */
-      name?: string;
-      messages: Message[];
-      resumed: boolean;
-    }
-  | { type: 'speaker.selected'; chatId: string; round: number; speaker: string; by: SelectionSource; eligible: string[] }
-  | { type: 'speaker.choice.requested'; chatId: string; eligible: string[] }
-  | { type: 'speaker.chosen'; chatId: string; speaker: string }
-  | { type: 'speaker.rejected'; chatId: string; answer: string; eligible: string[]; attempt: number }
-  | {
-      type: 'speaker.fallback';
-      chatId: string;
-      speaker: string;
-      reason: 'ineligible-answers' | 'model-error';
-      answers: string[];
-      error?: ErrorInfo;
-    }
-  | { type: 'handoff'; chatId: string; from: string; to: string; via: 'tool' | 'context' | 'after-work' }
-  | { type: 'human.waiting'; chatId: string; speaker: string }
-  | { type: 'human.said'; chatId: string; speaker: string; text: string }
-  | { type: 'approval.decide'; chatId: string; speaker: string; id: string; approved: boolean; reason?: string }
-  | { type: 'agent.event'; chatId: string; speaker: string; event: RunEvent }
-  | { type: 'nested.event'; chatId: string; speaker: string; event: ChatEvent }
-  | { type: 'state.changed'; chatId: string; change: StateChange }
-  | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[]; partial?: true }
-  | {
-      type: 'chat.finished';
-      chatId: string;
-      reason: TerminationReason;
-      rounds: number;
-      lastSpeaker: string | undefined;
-      error?: ErrorInfo;
-    };
-
-/** The chat event of a given `type`. */
-export type ChatEventOf<T extends ChatEvent['type']> = Extract<ChatEvent, { type: T }>;
 
 export interface GroupChatRunOptions {
   signal?: AbortSignal;
@@ -275,71 +206,6 @@ export interface GroupChatRunOptions {
    * outer chat's speakers).
    */
   unknownSpeakers?: 'refuse' | 'context';
-}
-
-/** A wait that can be persisted: a person's turn or a manual speaker choice. */
-export type PersistableWaiting = { kind: 'human'; speaker: string } | { kind: 'choice'; eligible: string[] };
-
-/**
- * What the chat is waiting for, while it waits (an agent's tool calls waiting
- * for approval included). A wait inside a nested chat that is speaking names
- * that chat (and the chats nested in it, outermost first) in `within`; the
- * outer handle's `say`, `select`, `approve` and `reject` reach it.
- */
-export type ChatWaiting = (PersistableWaiting | { kind: 'approval'; speaker: string; requests: ApprovalRequest[] }) & { within?: string[] };
-
-/** A speaking agent's wait for tool approval, persisted: the pending requests and the agent's run (`run.persist()` format). */
-export interface PersistedApprovalWaiting {
-  kind: 'approval';
-  speaker: string;
-  requests: ApprovalRequest[];
-  run: PersistedRun;
-}
-
-/** A wait inside the nested chat that is speaking, persisted: that chat's own snapshot. */
-export interface PersistedNestedWaiting {
-  kind: 'nested';
-  /** The nested chat (a participant of this chat). */
-  speaker: string;
-  snapshot: GroupChatSnapshot;
-}
-
-/**
- * A wait inside the turn of a custom participant that is speaking, persisted:
- * what it waits for and the turn's own state (`turn.persist()`), which the
- * participant's `resumeTurn` takes back.
- */
-export interface PersistedParticipantWaiting {
-  kind: 'participant';
-  /** The custom participant (a participant of this chat). */
-  speaker: string;
-  /** What the turn waited for, as its `waiting()` reported it. */
-  waiting: ChatWaiting;
-  state: unknown;
-}
-
-/** A wait inside a turn the chat delegates: a nested chat's or a custom participant's. */
-export type PersistedDelegatedWaiting = PersistedNestedWaiting | PersistedParticipantWaiting;
-
-/**
- * A chat persisted while it waits for a person (`run.snapshot()`): a human
- * turn, a manual choice or a tool approval, its own or inside the nested chat
- * or custom participant that is speaking. Plain JSON, versioned (2 since
- * approvals; 3 for a wait inside a nested chat, 4 for a wait inside a custom
- * participant's turn, the only snapshots written as 3 and 4; versions 1 and 2
- * are still read), resumable in another process with `chat.resume(snapshot)`.
- */
-export interface GroupChatSnapshot {
-  version: 1 | 2 | 3 | 4;
-  chatId: string;
-  messages: Message[];
-  turns: ChatTurn[];
-  rounds: number;
-  lastSpeaker?: string | undefined;
-  sharedState: Record<string, unknown>;
-  /** The state of the seeded random selector. */
-  randomState: number;
-  waiting: PersistableWaiting | PersistedApprovalWaiting | PersistedDelegatedWaiting;
 }
 
 /** A running (or finished) group chat. */

@@ -1,7 +1,7 @@
 import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
-import type { ChatResume } from '../participant/turnPersistence.js';
+import type { ChatResume } from './turnPersistence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMembers.js';
 import type { ChatRuntime } from './chatRuntime.js';

@@ -19,7 +19,7 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
 import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
-import type { ChatResume, ResumedTurnState } from '../participant/turnPersistence.js';
+import type { ChatResume, ResumedTurnState } from './turnPersistence.js';
 import { type ManagerContext, type ManagerRun, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import type { DelegatedTurnInput } from './delegatedTurn.js';
 import { partialTurn } from './partialTurn.js';

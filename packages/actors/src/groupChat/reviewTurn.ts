@@ -1,17 +1,10 @@
-import type { ErrorInfo, Message, Usage } from '@agentchart/core';
+import type { Message } from '@agentchart/core';
 import { TERMINATE } from './chatMembers.js';
 import type { ChatEvent, ChatTurn } from './groupChatTypes.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
+import type { TurnOutcome } from '../participant/turnOutcome.js';
 
-/** What a finished turn brings: its messages, a handoff made with a tool, a failure. */
-export interface TurnOutcome {
-  messages: Message[];
-  handoff?: string | undefined;
-  error?: ErrorInfo | undefined;
-  /** The tokens the turn used, and what they cost (when priced). */
-  usage?: Usage | undefined;
-  cost?: number | undefined;
-}
+export type { TurnOutcome } from '../participant/turnOutcome.js';
 
 /** The context after a turn is appended to the transcript. */
 export interface TurnRecord {

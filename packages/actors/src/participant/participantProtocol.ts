@@ -1,9 +1,9 @@
 import type { FunctionMiddleware, Message, TokenBudgetOption, ToolCallJournalEntry } from '@agentchart/core';
-import type { AgentConfig } from '../agent/createAgent.js';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
-import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
-import type { ChatEvent, ChatWaiting, PersistedDelegatedWaiting } from '../groupChat/groupChatTypes.js';
-import type { TurnOutcome } from '../groupChat/reviewTurn.js';
+import type { AgentConfig } from '../agent/agentTypes.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
+import type { ChatEvent } from './chatEvent.js';
+import type { ChatWaiting, PersistedDelegatedWaiting, StoredParticipantProgress } from './chatWaiting.js';
+import type { TurnOutcome } from './turnOutcome.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { Residence } from './residence.js';
 
