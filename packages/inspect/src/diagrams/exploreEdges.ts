@@ -1,5 +1,5 @@
 import { type AnyStateMachine, type AnyStateNode, getInitialSnapshot, getNextSnapshot } from 'xstate';
-import type { GraphEdge } from './machineGraph.js';
+import type { GraphEdge } from './graphEdge.js';
 
 interface ExploredSnapshot {
   value: unknown;
