@@ -10,14 +10,15 @@ import type { Residence } from './residence.js';
 /**
  * The one way a group chat reaches its participants (internal): every kind of
  * participant — an agent, a person, a nested group chat, a participant of the
- * user's own — is, to the chat, a `ParticipantProtocol`. Objects made by
- * `createAgent` and `createGroupChat` give theirs under this key; a person
- * (`humanAgent`), a group chat written by hand and a `CustomParticipant` are
- * adapted by shape (see `participantProtocol`).
+ * user's own — is, to the chat, a `ParticipantProtocol`. A chat made by
+ * `createGroupChat` gives its own under this key; an agent made by
+ * `createAgent` is reached through its internals (`AGENT_INTERNALS`, below
+ * this contract); a person (`humanAgent`), a group chat written by hand and a
+ * `CustomParticipant` are adapted by shape (see `participantProtocol`).
  */
 export const PARTICIPANT_PROTOCOL: unique symbol = Symbol('agentchart.participantProtocol');
 
-/** An object that gives its participant protocol (an agent, a group chat). */
+/** An object that gives its participant protocol (a group chat made by `createGroupChat`). */
 export interface ProvidesParticipantProtocol {
   [PARTICIPANT_PROTOCOL](): ParticipantProtocol;
 }
