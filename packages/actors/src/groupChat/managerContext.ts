@@ -3,7 +3,7 @@ import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { ChatResume } from './turnPersistence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
-import type { ChatMember } from './chatMembers.js';
+import type { ChatMember } from './chatMember.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurn.js';
 import type { DirectTurnRun } from './directTurnRun.js';

@@ -1,5 +1,5 @@
 import type { Message } from '@agentchart/core';
-import { TERMINATE } from './chatMembers.js';
+import { TERMINATE } from './chatMember.js';
 import type { ChatEvent, ChatTurn } from './groupChatTypes.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
 import type { TurnOutcome } from '../participant/turnOutcome.js';

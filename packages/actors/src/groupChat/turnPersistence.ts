@@ -3,7 +3,7 @@ import { pendingRequests } from '../agent/machine/approvals.js';
 import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import { withInDoubtRequests } from '../agent/run/inDoubtApprovals.js';
-import type { ChatMember } from './chatMembers.js';
+import type { ChatMember } from './chatMember.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { ChatStoreCheckpoint } from './chatSnapshot.js';
 import { checkDelegatedWaiting } from './delegatedWaiting.js';
