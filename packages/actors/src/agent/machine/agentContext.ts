@@ -2,6 +2,9 @@ import type { ErrorInfo, Message, StopReason, ToolCall, ToolModeSetting, ToolRul
 import type { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import type { ApprovalState } from './approvals.js';
+import type { ToolOutcome } from './toolOutcome.js';
+
+export type { ToolOutcome } from './toolOutcome.js';
 
 /** One executed (or answered) tool call of a run. */
 export interface ToolCallRecord {
@@ -12,18 +15,6 @@ export interface ToolCallRecord {
   isError: boolean;
   /** The tool's return value (unwrapped from `toolResult`), when it ran. */
   value?: unknown;
-  /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
-  refusedBy?: string;
-}
-
-/** The outcome of one tool call, as the tool-batch actor reports it. */
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
-  value?: unknown;
-  error?: ErrorInfo;
-  /** A function middleware called `endRun()` for this call. */
-  endsRun?: true;
   /** Set when the tool rules refused the call (it did not run): the refusing rule family. */
   refusedBy?: string;
 }
