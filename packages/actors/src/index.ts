@@ -29,16 +29,10 @@ export type {
   ChatEventOf,
   ChatTurn,
   ChatWaiting,
-  GroupChatMember,
-  GroupChatOptions,
   GroupChatResult,
-  GroupChatRun,
   GroupChatRunOptions,
   GroupChatSnapshot,
   Handoff,
-  MemberOptions,
-  NestedChatParticipant,
-  Participant,
   PersistableWaiting,
   PersistedApprovalWaiting,
   PersistedDelegatedWaiting,
@@ -53,6 +47,8 @@ export type {
   TerminateCondition,
   TerminationReason,
 } from './groupChat/groupChatTypes.js';
+export type { GroupChatMember, GroupChatOptions, MemberOptions, NestedChatParticipant, Participant } from './groupChat/groupChatOptions.js';
+export type { GroupChatRun } from './groupChat/groupChatRun.js';
 export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';
 export type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './participant/customParticipant.js';
 export type { InspectOption } from './inspection/inspectOption.js';

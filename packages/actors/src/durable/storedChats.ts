@@ -13,7 +13,8 @@ import { type CheckpointSeal, checkOwnId, checkSeal } from './checkpointSeal.js'
 import { newRunId } from '../ids.js';
 import { type ChatInternals, chatInternalsOf } from '../groupChat/chatInternals.js';
 import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
-import type { GroupChatRun, GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
+import type { GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
+import type { GroupChatRun } from '../groupChat/groupChatRun.js';
 import { deferredChatRun } from './deferredChatRun.js';
 import type { ChatStoreRuns } from '../groupChat/chatStoreRuns.js';
 import type { GroupChat } from '../groupChat/configuredGroupChat.js';

@@ -1,6 +1,6 @@
 import { chatStoreRuns } from '../durable/storedChats.js';
 import { type GroupChat, configuredGroupChat } from '../groupChat/configuredGroupChat.js';
-import type { GroupChatOptions } from '../groupChat/groupChatTypes.js';
+import type { GroupChatOptions } from '../groupChat/groupChatOptions.js';
 
 /**
  * Creates a group chat: participants take turns chosen by the selection

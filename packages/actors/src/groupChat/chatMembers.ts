@@ -8,7 +8,7 @@ import { sharedToolRules } from '../agent/toolRules/sharedToolRules.js';
 import { normalizeToolMode } from '../agent/machine/toolChoice.js';
 import type { ParticipantRoutes } from './analyzeTransitions.js';
 import { type AgentTurnSetup, type ChatMember, TERMINATE } from './chatMember.js';
-import type { GroupChatMember, MemberOptions } from './groupChatTypes.js';
+import type { GroupChatMember, MemberOptions } from './groupChatOptions.js';
 import { participantProtocol } from './participantOf.js';
 import type { AgentProtocol, ParticipantProtocol } from '../participant/participantProtocol.js';
 import { PARTICIPANT_NAME_PATTERN, RESERVED_PARTICIPANT_NAMES } from './participantName.js';

@@ -6,7 +6,8 @@ import type { ChatInternals } from './chatInternals.js';
 import type { ChatRunStarted } from './chatRunStarted.js';
 import type { ChatStart } from './chatRun.js';
 import type { ChatRuntime } from './chatRuntime.js';
-import type { GroupChatRun, GroupChatRunOptions } from './groupChatTypes.js';
+import type { GroupChatRunOptions } from './groupChatTypes.js';
+import type { GroupChatRun } from './groupChatRun.js';
 import type { NestedChatStore } from './nestedChatStore.js';
 
 /**

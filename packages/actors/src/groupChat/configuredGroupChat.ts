@@ -12,15 +12,9 @@ import { type ChatStart, startChatRun } from './chatRun.js';
 import type { ChatRuntime, SelectionMethod } from './chatRuntime.js';
 import { GroupChatOptionsSchema, GroupChatRunOptionsSchema } from './groupChatOptionsSchema.js';
 import { TransitionGraphError, type TransitionProblem } from './groupChatErrors.js';
-import type {
-  GroupChatOptions,
-  GroupChatSnapshot,
-  GroupChatRun,
-  GroupChatRunOptions,
-  NestedChatParticipant,
-  SpeakerSelection,
-  TerminateCondition,
-} from './groupChatTypes.js';
+import type { GroupChatSnapshot, GroupChatRunOptions, SpeakerSelection, TerminateCondition } from './groupChatTypes.js';
+import type { GroupChatOptions, NestedChatParticipant } from './groupChatOptions.js';
+import type { GroupChatRun } from './groupChatRun.js';
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
 import { nestedChatProtocol } from './nestedChatProtocol.js';

@@ -4,9 +4,12 @@ import type { Residence } from '../participant/residence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import { replyText } from './chatViews.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { ChatTurn, GroupChatRun, GroupChatRunOptions, GroupChatSnapshot, NestedChatParticipant } from './groupChatTypes.js';
+import type { ChatTurn, GroupChatRunOptions, GroupChatSnapshot } from './groupChatTypes.js';
+import type { GroupChatRun } from './groupChatRun.js';
+import type { NestedChatParticipant } from './groupChatOptions.js';
 import { persistedWaiting } from './persistedWaiting.js';
-import type { ChatRunStarted, Transcript } from './chatRunStarted.js';
+import type { ChatRunStarted } from './chatRunStarted.js';
+import type { Transcript } from './transcript.js';
 import type { NestedChatStore } from './nestedChatStore.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '@agentchart/core';
 import { internalAgentOf } from '../agent/internalAgent.js';
 import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
-import type { Participant } from './groupChatTypes.js';
+import type { Participant } from './groupChatOptions.js';
 import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { customParticipantProtocol } from './customParticipantProtocol.js';
 import { PARTICIPANT_PROTOCOL, type ParticipantProtocol, providesParticipantProtocol } from '../participant/participantProtocol.js';
