@@ -40,7 +40,8 @@ const USAGE_LINES = {
   'check-model': 'Usage:',
   mcp: 'Usage: agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]',
   'mcp serve': 'Usage: agentchart mcp serve --module <file> [--http] [--port N] [--host H] [--path /mcp]',
-  worker: 'Usage: agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS]',
+  worker:
+    'Usage: agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS] [--queue-polling MS]',
   enqueue: 'Usage: agentchart enqueue <chat> <task> [--id CHAT_ID]',
   status: 'Usage: agentchart status <chatId> [--json]',
   events: 'Usage: agentchart events <chatId>',

@@ -1,5 +1,6 @@
 import type { RunStore } from '@agentchart/core';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
+import { wholeCheckpoints } from '../support/writtenCheckpoints.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,8 +119,12 @@ function recordingStore(store: RunStore, process: string, calls: StoreCall[], in
   });
 }
 
-/** Makes the variant a scenario runs under; a stored one opens a new SQLite database on a clock that stands still. */
-export async function makeVariant(name: VariantName, options: { trace?: boolean } = {}): Promise<Variant> {
+/**
+ * Makes the variant a scenario runs under; a stored one opens a new SQLite
+ * database on a clock that stands still (with `wholeCheckpoints`, one that
+ * takes no deltas: every checkpoint is written whole).
+ */
+export async function makeVariant(name: VariantName, options: { trace?: boolean; wholeCheckpoints?: boolean } = {}): Promise<Variant> {
   const trace: RunTrace[] = [];
   const storeCalls: StoreCall[] = [];
   const inFlight = new Set<Promise<unknown>>();
@@ -133,7 +138,7 @@ export async function makeVariant(name: VariantName, options: { trace?: boolean 
   const open = async (process: string) => {
     const raw = await createSqliteRunStore({ path, now: () => time });
     connections.push(raw);
-    return recordingStore(raw, process, storeCalls, inFlight);
+    return recordingStore(options.wholeCheckpoints === true ? wholeCheckpoints(raw) : raw, process, storeCalls, inFlight);
   };
   const store = stored ? await open('p1') : undefined;
   const observer = stored ? await createSqliteRunStore({ path, now: () => time }) : undefined;

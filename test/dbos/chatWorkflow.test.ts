@@ -180,6 +180,24 @@ describe('group chats as DBOS workflows', () => {
     await expect(client.send('chat-four-1', { type: 'approve' } as never)).rejects.toMatchObject({ code: 'CONTROL_MESSAGE_INVALID' });
   }, 60_000);
 
+  it('commits at most 33 write transactions for a four-agent chat, from its enqueue to its result', async () => {
+    // Postgres gives a transaction id to each transaction that writes; the next one to give counts them.
+    const nextTransactionId = async () =>
+      Number((await db.query<{ next: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next')).rows[0]?.next);
+    const counts: number[] = [];
+    for (const n of [1, 2, 3]) {
+      const before = await nextTransactionId();
+      await client.result(await client.enqueue('fourAgents', 'Take notes.', { chatId: `chat-writes-${n}` }));
+      await new Promise((resolve) => setTimeout(resolve, 150)); // DBOS's coalesced NOTIFY of the last writes
+      counts.push((await nextTransactionId()) - before);
+    }
+    // The least of three: a worker's heartbeat (one a second) may fall into a chat. Per chat: enqueue 1,
+    // dequeue 1, 8 model steps, the event batches (one per turn after the first, one at the end: 4),
+    // the chat's row 1, the journal 8 (intent and result of 4 calls), its end 1, DBOS's result 1,
+    // the test tool's own ledger rows 4, and DBOS's NOTIFYs of the stream writes.
+    expect(Math.min(...counts)).toBeLessThanOrEqual(33);
+  }, 60_000);
+
   it('polls its queue every 50 ms by default, and refuses a polling interval or a result wait that is not a positive number of ms', async () => {
     const queue = await DBOS.retrieveQueue(worker.queue);
     expect(await queue?.getMinPollingIntervalMs()).toBe(50);

@@ -16,6 +16,7 @@ import type { InspectionEvent } from 'xstate';
 import { z } from 'zod';
 import { type TestClock, testClock } from '../store/runStoreContract.js';
 import { type JournaledToolOptions, journaledTool } from './journaledTool.js';
+import { writtenCheckpoints } from '../support/writtenCheckpoints.js';
 
 const LEASE = 60_000;
 const never = new Promise<never>(() => {});
@@ -120,6 +121,36 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
     }
     const newId = () => `run_${Math.random().toString(36).slice(2)}`;
 
+    it('the result of a stored run or chat comes once its end is stored and its lease given up: 50 runs and 10 chats read back finished right after it', async () => {
+      const clock = testClock();
+      const [store] = await processes(clock);
+      const world = { ledger: [], modelCalls: 0 };
+      const runIds = Array.from({ length: 50 }, newId);
+      const statuses = await Promise.all(
+        runIds.map(async (runId) => {
+          const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
+          await run.result;
+          const stored = await store.loadRun(runId);
+          return `${stored?.status} ${stored?.leaseOwner ?? 'free'}`;
+        }),
+      );
+      expect(statuses).toEqual(runIds.map(() => 'finished free'));
+      const chatIds = Array.from({ length: 10 }, newId);
+      const chatStatuses = await Promise.all(
+        chatIds.map(async (chatId) => {
+          const chat = chatOf(world).run('Check Ann.', { store, chatId, owner: 'w1', leaseMs: LEASE });
+          await chat.result;
+          const stored = await store.loadRun(chatId);
+          return `${stored?.status} ${stored?.leaseOwner ?? 'free'}`;
+        }),
+      );
+      expect(chatStatuses).toEqual(chatIds.map(() => 'finished free'));
+      // startRunInStore's handle too.
+      const durable = await startRunInStore(agentOf(world), 'look up Ann', { store, runId: newId(), owner: 'w1', leaseMs: LEASE });
+      await durable.run.result;
+      expect((await store.loadRun(durable.run.runId))?.state).toMatchObject({ format: 'agentchart.run.finished', stopReason: 'completed' });
+    });
+
     it('a run kept in the store checkpoints each step and writes its end; no journal entry without a checkpoint before it', async () => {
       const clock = testClock();
       const [store] = await processes(clock);
@@ -151,11 +182,12 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       const clock = testClock();
       const [plain] = await processes(clock);
       const batches: { state: unknown; journal: readonly JournalWrite[] }[] = [];
+      const written = writtenCheckpoints();
       const store = new Proxy(plain, {
         get: (target, property, receiver) =>
           property === 'writeBatch'
             ? (lease: RunLease, batch: RunWriteBatch) => {
-                batches.push({ state: batch.state?.state, journal: batch.journal ?? [] });
+                batches.push({ state: batch.state === undefined ? undefined : written(batch.state), journal: batch.journal ?? [] });
                 return target.writeBatch(lease, batch);
               }
             : Reflect.get(target, property, receiver),

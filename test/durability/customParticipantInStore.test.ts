@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { testClock } from '../store/runStoreContract.js';
+import { writtenCheckpoints } from '../support/writtenCheckpoints.js';
 
 const LEASE = 60_000;
 const never = new Promise<never>(() => {});
@@ -287,8 +288,9 @@ describe('custom participants kept in a store', () => {
     };
     // A running chat's checkpoints go with its journal entries, in one transaction (group commit).
     const writeBatch = store.writeBatch.bind(store);
+    const written = writtenCheckpoints();
     store.writeBatch = (lease, batch) => {
-      if (batch.state !== undefined) kinds.push(String((batch.state.state as { waiting?: { kind?: string } }).waiting?.kind));
+      if (batch.state !== undefined) kinds.push(String((written(batch.state) as { waiting?: { kind?: string } }).waiting?.kind));
       return writeBatch(lease, batch);
     };
     const chat = createGroupChat({ name: 'late_chat', agents: [late, lead], speakerSelection: 'round_robin', maxRounds: 2 });

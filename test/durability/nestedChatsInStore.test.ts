@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { testClock } from '../store/runStoreContract.js';
 import { journaledTool } from './journaledTool.js';
+import { writtenCheckpoints } from '../support/writtenCheckpoints.js';
 
 const LEASE = 60_000;
 const KEY = 'a-secret-of-at-least-16-bytes';
@@ -137,8 +138,9 @@ describe('nested chats kept in a store', () => {
     const seen: string[] = [];
     // A running chat's checkpoints go with its journal entries, in one transaction (group commit).
     const writeBatch = store.writeBatch.bind(store);
+    const written = writtenCheckpoints();
     store.writeBatch = (lease, batch) => {
-      const waiting = (batch.state?.state as StoredNested | undefined)?.waiting;
+      const waiting = ((batch.state === undefined ? undefined : written(batch.state)) as StoredNested | undefined)?.waiting;
       if (waiting?.kind === 'nested') seen.push(`${waiting.snapshot?.waiting.kind}:${waiting.snapshot?.waiting.speaker ?? ''}`);
       return writeBatch(lease, batch);
     };

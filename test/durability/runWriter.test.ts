@@ -29,7 +29,7 @@ function fakeStore(options: { slow?: () => Promise<void>; fail?: unknown } = {})
   const store = {
     async writeBatch(_lease: RunLease, batch: RunWriteBatch): Promise<RunWriteBatchResult> {
       batches.push([
-        ...(batch.state === undefined ? [] : [`checkpoint ${JSON.stringify(batch.state.state)}`]),
+        ...(batch.state === undefined ? [] : [`checkpoint ${JSON.stringify('state' in batch.state ? batch.state.state : batch.state.delta)}`]),
         ...(batch.journal ?? []).map((write) => (write.kind === 'started' ? `start ${write.start.callId}` : `result ${write.callId}`)),
       ]);
       await options.slow?.();

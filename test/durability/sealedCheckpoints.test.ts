@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres, type TestPostgres } from '../support/postgres/testPostgres.js';
 import { type TestClock, testClock } from '../store/runStoreContract.js';
 import { journaledTool } from './journaledTool.js';
+import { wholeCheckpoints } from '../support/writtenCheckpoints.js';
 
 const KEY = 'a-secret-of-at-least-16-bytes';
 const LEASE = 60_000;
@@ -111,8 +112,9 @@ for (const [name, backendOf] of backends) {
         const [x, y] = [id('x'), id('y')];
         let release!: () => void;
         const gate = new Promise<void>((resolve) => (release = resolve));
-        const runX = payer(ledger, gate).run('pay Bob', { store, runId: x, owner: 'w1', leaseMs: LEASE });
-        const runY = payer(ledger).run('pay Mallory', { store, runId: y, owner: 'w1', leaseMs: LEASE });
+        // Whole checkpoints, so that one row's checkpoint is one value to copy (see checkpointChains.test.ts for chains).
+        const runX = payer(ledger, gate).run('pay Bob', { store: wholeCheckpoints(store), runId: x, owner: 'w1', leaseMs: LEASE });
+        const runY = payer(ledger).run('pay Mallory', { store: wholeCheckpoints(store), runId: y, owner: 'w1', leaseMs: LEASE });
         await until(async () => (await machineValue(store, x)) === 'awaitingApproval' && (await machineValue(store, y)) === 'awaitingApproval');
         const ySnapshot = (await store.loadRun(y))?.state;
         await waitsFor(runX);
@@ -156,7 +158,7 @@ for (const [name, backendOf] of backends) {
         const runId = id('rollback');
         let release!: () => void;
         const gate = new Promise<void>((resolve) => (release = resolve));
-        const run = payer(ledger, gate).run('pay Bob', { store, runId, owner: 'w1', leaseMs: LEASE });
+        const run = payer(ledger, gate).run('pay Bob', { store: wholeCheckpoints(store), runId, owner: 'w1', leaseMs: LEASE });
         await until(async () => (await machineValue(store, runId)) === 'awaitingApproval');
         await waitsFor(run);
         run.approve('call_1');

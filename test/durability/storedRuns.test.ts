@@ -148,10 +148,11 @@ describe('runs resumed from a store', () => {
     clock.advance(LEASE + 1);
     const taker = await resumeRunFromStore(payer([]), runId, { store: second, owner: 'w2', leaseMs: LEASE });
     losing.run.abort(); // what its lease keeper does when a renewal is refused
-    expect((await losing.run.result).stopReason).toBe('aborted');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(settled).toBe(false); // the tools it started still execute
     release(); // the effects land; their results are fenced off (RUN_LEASE_LOST)
+    // Its result comes once its end is written (here refused: the new owner writes it).
+    expect((await losing.run.result).stopReason).toBe('aborted');
     await losing.settled;
     expect(ledger).toHaveLength(2);
     expect((await second.listCalls(runId)).map((call) => call.status)).toEqual(['started', 'started']);

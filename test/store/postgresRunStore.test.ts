@@ -10,11 +10,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop(), 60_000);
 
-async function onDatabase(sql: string, params: unknown[]): Promise<void> {
+async function onDatabase(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
   try {
-    await client.query(sql, params);
+    return (await client.query(sql, params)).rows as Record<string, unknown>[];
   } finally {
     await client.end();
   }
@@ -22,6 +22,8 @@ async function onDatabase(sql: string, params: unknown[]): Promise<void> {
 
 describeRunStoreContract('Postgres', () => ({
   open: (clock) => createPostgresRunStore({ connectionString: server.url, now: clock.now }),
-  recordFutureMigration: (version) => onDatabase('INSERT INTO agentchart_schema_migrations VALUES ($1, $2, $3)', [version, 'future', 0]),
-  forgetMigration: (version) => onDatabase('DELETE FROM agentchart_schema_migrations WHERE version = $1', [version]),
+  recordFutureMigration: async (version) =>
+    void (await onDatabase('INSERT INTO agentchart_schema_migrations VALUES ($1, $2, $3)', [version, 'future', 0])),
+  forgetMigration: async (version) => void (await onDatabase('DELETE FROM agentchart_schema_migrations WHERE version = $1', [version])),
+  newestMigration: async () => Number((await onDatabase('SELECT MAX(version) AS newest FROM agentchart_schema_migrations', []))[0]?.newest),
 }));

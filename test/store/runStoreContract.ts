@@ -1,4 +1,5 @@
 import type { RunStore } from '@agentchart/core';
+import { STORE_SCHEMA_VERSION } from '@agentchart/store';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -21,6 +22,8 @@ export interface StoreHarness {
   recordFutureMigration(version: number): Promise<void>;
   /** Undoes `recordFutureMigration`. */
   forgetMigration(version: number): Promise<void>;
+  /** The newest schema version recorded in the database. */
+  newestMigration(): Promise<number>;
 }
 
 const LEASE = 30_000;
@@ -280,6 +283,51 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       expect((await store.loadRun(runId))?.version).toBe(1);
     });
 
+    it('writes checkpoints as deltas after a whole one, reads back the state they build, and drops them with the next whole one', async () => {
+      const store = await open();
+      expect(store.stateDeltas).toBe(true);
+      const runId = newId();
+      const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      const base = { messages: ['task'], step: 0, draft: { text: '' } };
+      expect((await store.writeBatch(lease, { state: { status: 'running', state: base } })).version).toBe(1);
+      const first = {
+        step: 1,
+        ops: [
+          ['append', ['messages'], ['reply']],
+          ['set', ['step'], 1],
+        ],
+      } as const;
+      const second = {
+        step: 2,
+        ops: [
+          ['append', ['messages'], ['result']],
+          ['delete', ['draft']],
+        ],
+      } as const;
+      expect((await store.writeBatch(lease, { state: { status: 'running', delta: first } })).version).toBe(2);
+      const written = await store.writeBatch(lease, {
+        state: { status: 'waiting', delta: second },
+        journal: [{ kind: 'started', start: start('call_a') }],
+      });
+      expect(written.version).toBe(3);
+      expect(written.journal.map(({ created }) => created)).toEqual([true]);
+      const stored = await store.loadRun(runId);
+      expect(stored).toMatchObject({ version: 3, status: 'waiting', state: { messages: ['task', 'reply', 'result'], step: 1 } });
+      expect(stored?.state).not.toHaveProperty('draft');
+      expect(stored?.stateChain).toEqual({ base, deltas: [first, second] });
+      // A whole checkpoint replaces the chain.
+      await store.saveState(lease, { status: 'finished', state: { done: true } });
+      const finished = await store.loadRun(runId);
+      expect(finished).toMatchObject({ version: 4, status: 'finished', state: { done: true } });
+      expect(finished?.stateChain).toBeUndefined();
+      // Under a lost lease a delta writes nothing, its row neither.
+      clock.advance(LEASE + 1);
+      await expect(store.writeBatch(lease, { state: { status: 'running', delta: { step: 1, ops: [] } } })).rejects.toMatchObject({
+        code: 'RUN_LEASE_LOST',
+      });
+      expect(await store.loadRun(runId)).toMatchObject({ version: 4, state: { done: true } });
+    });
+
     it('fences a batch as one write: under a lost or expired lease nothing of it is written', async () => {
       const first = await open();
       const second = await open();
@@ -344,6 +392,13 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       const summary = (await store.listUnfinished('run')).find((run) => run.runId === ids[3]);
       expect(summary).toMatchObject({ kind: 'run', name: 'n3', status: 'waiting', version: 1, leaseOwner: 'w1', leaseToken: 1 });
       expect(summary).not.toHaveProperty('state');
+    });
+
+    it('records its schema version, so a release that knows only older ones refuses the database', async () => {
+      const store = await open();
+      expect(store).toBeDefined();
+      expect(await harness().newestMigration()).toBe(STORE_SCHEMA_VERSION);
+      expect(STORE_SCHEMA_VERSION).toBeGreaterThanOrEqual(2); // deltas: a release before them would misread a chain
     });
 
     it('migrates once and refuses a database migrated by a newer release', async () => {

@@ -29,6 +29,8 @@ describeRunStoreContract('SQLite', () => ({
     ),
   forgetMigration: (version) =>
     onFile(async (client) => void (await client.execute({ sql: 'DELETE FROM agentchart_schema_migrations WHERE version = ?', args: [version] }))),
+  newestMigration: () =>
+    onFile(async (client) => Number((await client.execute('SELECT MAX(version) AS newest FROM agentchart_schema_migrations')).rows[0]?.newest)),
 }));
 
 it('SQLite: the file is in WAL mode', async () => {

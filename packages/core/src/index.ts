@@ -3,16 +3,19 @@ export type {
   NewStoredRun,
   RunLease,
   RunStore,
+  StateDeltaWrite,
   StateWrite,
   StoredRun,
   StoredRunKind,
   StoredRunStatus,
   StoredRunSummary,
+  StoredStateChain,
   ToolCallJournalEntry,
   ToolCallStart,
 } from './runStore.js';
 export type { JournalWrite, RunWriteBatch, RunWriteBatchResult } from './runStore.js';
 export { RunLeaseLostError, RunOwnedElsewhereError, RunStoreError } from './runStoreErrors.js';
+export { type StateDelta, type StateDeltaOp, applyStateDelta, diffState } from './stateDelta.js';
 export {
   budgetSpent,
   remainingBudget,

@@ -1,3 +1,5 @@
+import type { StateDelta } from './stateDelta.js';
+
 /**
  * The durable store of runs and chats: their state as versioned JSON, owner
  * leases with fencing tokens, and the tool-call journal. An interface only
@@ -40,8 +42,17 @@ export interface StoredRun {
   readonly status: StoredRunStatus;
   /** Grows by one with every `saveState`; 0 before the first. */
   readonly version: number;
-  /** The checkpoint as saved (JSON), `undefined` before the first. */
+  /**
+   * The checkpoint (JSON), `undefined` before the first: the last whole one
+   * with the deltas written after it applied.
+   */
   readonly state: unknown;
+  /**
+   * How `state` was stored when it is more than one row: the last whole
+   * checkpoint (`base`, as written) and the deltas written after it, in
+   * order. Absent when `state` is one whole checkpoint.
+   */
+  readonly stateChain?: StoredStateChain;
   readonly leaseOwner: string | undefined;
   readonly leaseToken: number;
   readonly leaseExpiresAt: number | undefined;
@@ -49,8 +60,14 @@ export interface StoredRun {
   readonly updatedAt: number;
 }
 
+/** A checkpoint stored as a whole one and the deltas after it (see `StoredRun.stateChain`). */
+export interface StoredStateChain {
+  readonly base: unknown;
+  readonly deltas: readonly StateDelta[];
+}
+
 /** A stored run without its state: what `listUnfinished` returns. */
-export type StoredRunSummary = Omit<StoredRun, 'state'>;
+export type StoredRunSummary = Omit<StoredRun, 'state' | 'stateChain'>;
 
 /** One tool call in the journal: recorded before it executes, completed after. */
 export interface ToolCallJournalEntry {
@@ -91,11 +108,21 @@ export interface NewStoredRun {
   leaseMs: number;
 }
 
-/** What `saveState` writes. */
+/** What `saveState` writes: a whole checkpoint (the deltas written before it are dropped). */
 export interface StateWrite {
   status: StoredRunStatus;
   /** JSON-serialisable. */
   state: unknown;
+}
+
+/**
+ * A checkpoint written as what changed since the one before it (only to a
+ * store with `stateDeltas`): `delta.step` is one more than the last delta's,
+ * 1 after a whole checkpoint.
+ */
+export interface StateDeltaWrite {
+  status: StoredRunStatus;
+  delta: StateDelta;
 }
 
 /** One journal write of a `writeBatch`: a call recorded as started, or a started call's result. */
@@ -108,7 +135,7 @@ export type JournalWrite =
  * checkpoint first (when there is one), then the journal writes in order.
  */
 export interface RunWriteBatch {
-  readonly state?: StateWrite;
+  readonly state?: StateWrite | StateDeltaWrite;
   readonly journal?: readonly JournalWrite[];
 }
 
@@ -134,6 +161,11 @@ export interface RunWriteBatchResult {
  * if (created) await store.recordCallResult(lease, callId, await execute());
  */
 export interface RunStore {
+  /**
+   * Whether `writeBatch` takes checkpoints written as deltas
+   * (`StateDeltaWrite`); without it, every checkpoint is written whole.
+   */
+  readonly stateDeltas?: boolean;
   /** Creates a run with its first lease (token 1). Throws `RunStoreError` `RUN_ALREADY_EXISTS` when the id is taken. */
   createRun(run: NewStoredRun): Promise<RunLease>;
   /**

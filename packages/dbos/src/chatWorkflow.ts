@@ -58,7 +58,10 @@ export interface ChatWorkflowEnvironment {
  * takes it over, fencing an old one that still runs), with deterministic ids
  * and seed (from the chat id), model calls as steps (`durableModel`), tool
  * calls through the journal (`durableToolJournal`), every wait for a person
- * as `DBOS.recv`, and its events written to a DBOS stream at each step.
+ * as `DBOS.recv`, and its events written to a DBOS stream once per turn
+ * (beside the next model step), before each wait and at the end. On the
+ * chat's path: the tool call's intent before the tool runs; its result,
+ * the events and the chat's end are written beside the next step.
  */
 export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatWorkflowInput): Promise<DurableChatResult> {
   const chatId = DBOS.workflowID;
@@ -71,16 +74,13 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
       { chat: input.chat },
     );
   }
-  const stored = await env.store.loadRun(chatId);
-  if (stored?.status === 'finished' && isFinishedState(stored.state)) {
-    // A worker died after the chat's end was stored but before DBOS recorded the workflow's result: it ended once, say how.
-    const { format: _format, ...summary } = stored.state;
-    return summary;
-  }
-  const lease = await takeChatLease(env, chatId, input.chat);
+  const taken = await takeChatLease(env, chatId, input.chat);
+  if (taken.kind === 'finished') return taken.summary;
+  const lease = taken.lease;
   let run: GroupChatRun | undefined;
   const keeper = keepLease(env.store, lease, env.leaseMs, () => run?.abort());
-  const events = eventLog(chatId);
+  const events = eventLog();
+  const writes = writesBeside(() => run?.abort());
   const waits = serialWaits();
   const numbered = numberedWaits();
   const scope: ChatWorkflowScope = {
@@ -88,8 +88,13 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
     store: env.store,
     lease: keeper.current,
     onLeaseLost: () => run?.abort(),
-    beforeStep: events.flush,
-    decideInDoubt: (entry, toolArguments) => waits.one(async () => decideInDoubt(entry, toolArguments, events, numbered)),
+    beforeStep: () => {
+      const batch = events.takeEndedTurns();
+      return () => writes.settle(batch === undefined ? undefined : DBOS.writeStream(EVENTS_STREAM, batch));
+    },
+    writeFailure: writes.failure,
+    writeLater: writes.later,
+    decideInDoubt: (entry, toolArguments) => waits.one(async () => decideInDoubt(entry, toolArguments, events, numbered, writes)),
   };
   try {
     const result = await workflowScope.run(scope, async () => {
@@ -106,12 +111,10 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
       const finished = started.result.then(() => 'finished' as const);
       for (;;) {
         if ((await Promise.race([finished, wakes.next()])) === 'finished') break;
-        await waits.one(() => answerWaits(started, events, numbered));
+        await waits.one(() => answerWaits(started, events, numbered, writes));
       }
       return started.result;
     });
-    await events.flush();
-    await DBOS.closeStream(EVENTS_STREAM);
     const summary: DurableChatResult = {
       chatId,
       reason: result.reason,
@@ -120,8 +123,14 @@ export async function runChatWorkflow(env: ChatWorkflowEnvironment, input: ChatW
       lastMessage: lastText(result.messages),
       executor: DBOS.executorID,
     };
-    await env.store.saveState(keeper.current(), { status: 'finished', state: { format: 'agentchart.chat.finished', ...summary } });
-    await env.store.releaseLease(keeper.current());
+    // The last events, the journal's last results and the chat's end, side by side. The lease is
+    // not given back: a finished chat is never taken again, and the lease lapses by itself.
+    // Readers of the stream stop once the workflow has ended (no closing write needed).
+    await Promise.all([
+      events.flush(),
+      writes.done(),
+      env.store.saveState(keeper.current(), { status: 'finished', state: { format: 'agentchart.chat.finished', ...summary } }),
+    ]);
     return summary;
   } finally {
     keeper.stop();
@@ -132,24 +141,39 @@ function isFinishedState(state: unknown): state is DurableChatResult & { format:
   return typeof state === 'object' && state !== null && (state as { format?: unknown }).format === 'agentchart.chat.finished';
 }
 
-async function takeChatLease(env: ChatWorkflowEnvironment, chatId: string, name: string): Promise<RunLease> {
+/**
+ * Takes the chat's lease: creates the chat's row (its first execution), or
+ * takes the lease again with a new fencing token (a recovered execution),
+ * unless the chat already ended in the store (a worker died after storing
+ * the end, before DBOS recorded the result): then its summary.
+ */
+async function takeChatLease(
+  env: ChatWorkflowEnvironment,
+  chatId: string,
+  name: string,
+): Promise<{ kind: 'lease'; lease: RunLease } | { kind: 'finished'; summary: DurableChatResult }> {
   const owner = `workflow:${chatId}`;
   try {
-    return await env.store.createRun({ runId: chatId, kind: 'chat', name, owner, leaseMs: env.leaseMs });
+    return { kind: 'lease', lease: await env.store.createRun({ runId: chatId, kind: 'chat', name, owner, leaseMs: env.leaseMs }) };
   } catch (error) {
     if (!(error instanceof RunStoreError && error.code === 'RUN_ALREADY_EXISTS')) throw error;
-    return env.store.acquireLease(chatId, owner, env.leaseMs); // a recovered execution: a new fencing token
   }
+  const stored = await env.store.loadRun(chatId);
+  if (stored?.status === 'finished' && isFinishedState(stored.state)) {
+    const { format: _format, ...summary } = stored.state;
+    return { kind: 'finished', summary };
+  }
+  return { kind: 'lease', lease: await env.store.acquireLease(chatId, owner, env.leaseMs) };
 }
 
 /**
  * While the chat waits for a person: say what it waits for (numbered), receive
  * commands and apply those that answer this wait, until it goes on.
  */
-async function answerWaits(run: GroupChatRun, events: EventLog, numbered: NumberedWaits): Promise<void> {
+async function answerWaits(run: GroupChatRun, events: EventLog, numbered: NumberedWaits, writes: WritesBeside): Promise<void> {
   for (let now = run.waiting(); now !== undefined; now = run.waiting()) {
     const waiting = numbered.number(now);
-    const message = await receive(waiting, events);
+    const message = await receive(waiting, events, writes);
     const verdict = numbered.check(waiting, message);
     if (verdict.kind === 'refuse') events.add({ type: 'control.refused', chatId: run.chatId, message, error: verdict.error });
     if (verdict.kind !== 'apply') continue;
@@ -177,13 +201,14 @@ async function decideInDoubt(
   toolArguments: unknown,
   events: EventLog,
   numbered: NumberedWaits,
+  writes: WritesBeside,
 ): Promise<InDoubtDecision> {
   const id = entry.callId;
   events.add({ type: 'call.in-doubt', chatId: entry.runId, id, toolName: entry.toolName });
   const inDoubt: UnnumberedWaiting = { kind: 'in-doubt', id, toolName: entry.toolName, arguments: toolArguments };
   for (;;) {
     const waiting = numbered.number(inDoubt);
-    const message = await receive(waiting, events);
+    const message = await receive(waiting, events, writes);
     const verdict = numbered.check(waiting, message);
     if (verdict.kind === 'refuse') events.add({ type: 'control.refused', chatId: entry.runId, message, error: verdict.error });
     if (verdict.kind !== 'apply') continue;
@@ -203,30 +228,82 @@ async function decideInDoubt(
 
 type EventLog = ReturnType<typeof eventLog>;
 type NumberedWaits = ReturnType<typeof numberedWaits>;
+type WritesBeside = ReturnType<typeof writesBeside>;
 
 /** Publishes the wait (`agentchart.waiting`, with its number), then waits durably for the next command. */
-async function receive(waiting: DurableWaiting, events: EventLog): Promise<unknown> {
-  await events.flush();
+async function receive(waiting: DurableWaiting, events: EventLog, writes: WritesBeside): Promise<unknown> {
+  // A wait may last for days and end on another worker: everything so far is written first.
+  await Promise.all([events.flush(), writes.done()]);
   await DBOS.setEvent(WAITING_EVENT, waiting);
   let message: unknown = null;
   while (message === null) message = await DBOS.recv<unknown>(CONTROL_TOPIC, { timeoutSeconds: 24 * 3600 });
   return message;
 }
 
-/** The chat's events, buffered and written to its DBOS stream in one batch at each step (so their order in the workflow is fixed). */
-function eventLog(_chatId: string) {
+/**
+ * The chat's events, buffered and written to its DBOS stream in numbered
+ * batches: once per turn (beside the next model step, by `takeEndedTurns`),
+ * and by `flush` before each wait and at the end (so a reader sees a turn
+ * once it ended, and everything before a wait). A batch may be written twice
+ * (a step run again after a crash): readers drop what they already had.
+ */
+function eventLog() {
   let buffer: DurableChatEvent[] = [];
   let written = 0;
+  let turnEnded = false;
+  const take = (): EventBatch | undefined => {
+    if (buffer.length === 0) return undefined;
+    const batch: EventBatch = { from: written, events: buffer };
+    written += buffer.length;
+    buffer = [];
+    turnEnded = false;
+    return batch;
+  };
   return {
     add(event: DurableChatEvent) {
       buffer.push(event);
+      if (event.type === 'turn.finished') turnEnded = true;
     },
+    /** The events so far when a turn ended since the last batch (the caller writes them). */
+    takeEndedTurns(): EventBatch | undefined {
+      return turnEnded ? take() : undefined;
+    },
+    /** Writes the events so far from the workflow (a DBOS operation: call it where every replay does). */
     async flush() {
-      if (buffer.length === 0) return;
-      const batch: EventBatch = { from: written, events: buffer };
-      written += buffer.length;
-      buffer = [];
-      await DBOS.writeStream(EVENTS_STREAM, batch);
+      const batch = take();
+      if (batch !== undefined) await DBOS.writeStream(EVENTS_STREAM, batch);
+    },
+  };
+}
+
+/**
+ * The writes that run beside the chat instead of in front of it (the
+ * journal's results, the events written in a step). A failed one stops the
+ * chat (`onFailure`) and fails the next step, wait or end that waits for it.
+ */
+function writesBeside(onFailure: () => void) {
+  let pending: Promise<unknown>[] = [];
+  let failed: { error: unknown } | undefined;
+  const fail = (error: unknown) => {
+    if (failed !== undefined) return;
+    failed = { error };
+    onFailure();
+  };
+  return {
+    later(write: Promise<unknown>) {
+      pending.push(write.catch(fail));
+    },
+    failure: () => failed?.error,
+    /** Waits for the pending writes and `also`; never rejects (a failure is kept). */
+    async settle(also: Promise<unknown> | undefined): Promise<void> {
+      const now = pending;
+      pending = [];
+      await Promise.all([...now, also?.catch(fail)]);
+    },
+    /** Waits for the pending writes; rejects with the first failure. */
+    async done(): Promise<void> {
+      await this.settle(undefined);
+      if (failed !== undefined) throw failed.error;
     },
   };
 }

@@ -33,23 +33,31 @@ export function durableModel(model: ChatModel): ChatModel {
       return new Observable<ModelEvent>((subscriber) => {
         let closed = false;
         const { signal: _signal, ...recordable } = request;
-        // Both take their place in the workflow's history now, in this order (DBOS numbers each
-        // operation when it is called), so the events' write runs beside the model call, not before it.
-        const written = scope.beforeStep();
-        const recorded = DBOS.runStep(() => callModel(model, recordable), { name: MODEL_STEP_NAME });
-        Promise.all([written, recorded])
-          .then(([, reply]) => reply)
-          .then(
-            (reply) => {
-              if (closed) return;
+        // The writes beside the step (the ended turns' events, the journal's pending results) run
+        // during the model call, and the step is recorded only once they are done: a recorded
+        // reply implies its writes. They are no DBOS operations, so a replay numbers nothing else.
+        const writes = scope.beforeStep();
+        DBOS.runStep(
+          async () => {
+            const [reply] = await Promise.all([callModel(model, recordable), writes()]);
+            return reply;
+          },
+          { name: MODEL_STEP_NAME },
+        ).then(
+          (reply) => {
+            if (closed) return;
+            const failure = scope.writeFailure();
+            if (failure !== undefined) subscriber.error(failure);
+            else {
               for (const event of reply.events) subscriber.next(event);
               if (reply.error === undefined) subscriber.complete();
               else subscriber.error(reviveError(reply.error));
-            },
-            (error: unknown) => {
-              if (!closed) subscriber.error(error);
-            },
-          );
+            }
+          },
+          (error: unknown) => {
+            if (!closed) subscriber.error(error);
+          },
+        );
         return () => {
           closed = true;
         };

@@ -13,6 +13,8 @@ import { workflowScope } from './workflowScope.js';
  *   any other becomes a durable wait for a person — `approve <callId>` runs it
  *   again, `record <callId> <json>` answers with that result, `reject` skips it;
  * - a lost lease (another execution took the chat over) stops the call before it runs.
+ * The start is written before the tool runs; the result is written beside the
+ * next model step, which is recorded only once the result is in.
  * Outside a workflow it does nothing.
  *
  * @example
@@ -54,7 +56,9 @@ export function durableToolJournal(): FunctionMiddleware {
       }
     }
     await next();
-    await fenced(scope.onLeaseLost, () => scope.store.recordCallResult(scope.lease(), journalId, ctx.result ?? null));
+    // The result is written beside the next model step (which is recorded only once it is in),
+    // not before the chat goes on: the intent above is what keeps the call at most once.
+    scope.writeLater(fenced(scope.onLeaseLost, () => scope.store.recordCallResult(scope.lease(), journalId, ctx.result ?? null)));
   };
 }
 

@@ -75,6 +75,8 @@ export interface Worker {
 let started = false;
 /** How often a worker writes its heartbeat (and looks for silent ones). */
 const HEARTBEAT_MS = 1_000;
+/** How often, at most, this worker's DBOS sends the LISTEN/NOTIFY wake-ups of its stream and event writes. */
+const NOTIFICATION_COALESCE_MS = 100;
 
 /**
  * Starts a worker in this process: registers the chat workflow, launches
@@ -108,6 +110,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     systemDatabaseUrl: databaseUrl,
     executorID: executorId,
     logLevel: options.logLevel ?? 'warn',
+    // Wake-ups of in-process stream and event readers, at most every 100 ms: chat clients poll
+    // (a DBOSClient listens to nothing), so a busy worker sends a few NOTIFYs, not one per write.
+    notificationCoalesceMs: NOTIFICATION_COALESCE_MS,
     ...(options.applicationVersion === undefined ? {} : { applicationVersion: options.applicationVersion }),
   });
   DBOS.registerWorkflow((input: ChatWorkflowInput): Promise<DurableChatResult> => runChatWorkflow(env, input), { name: CHAT_WORKFLOW_NAME });

@@ -17,11 +17,20 @@ export interface ChatWorkflowScope {
   /** Stops the chat: its lease was taken over (another execution of the same workflow). */
   readonly onLeaseLost: (error: unknown) => void;
   /**
-   * Called right before every DBOS step of the chat: writes the events so
-   * far to the chat's stream. It takes its place in the workflow's history
-   * when called, so the step may start before it resolves.
+   * Called in the workflow right before every model step: returns what the
+   * step runs beside its model call and waits for before its reply is
+   * recorded — the events of the turns that ended since the last batch, and
+   * the journal's results still being written. It never rejects: a failed
+   * write stops the chat (`writeFailure` says why).
    */
-  readonly beforeStep: () => Promise<void>;
+  readonly beforeStep: () => () => Promise<void>;
+  /** Why a write beside a step failed, once one did: the chat stops with it. */
+  readonly writeFailure: () => unknown;
+  /**
+   * Takes a journal write that is not waited for here (a tool call's result):
+   * the next model step, the next wait and the chat's end wait for it.
+   */
+  readonly writeLater: (write: Promise<unknown>) => void;
   /** A durable wait for a person's decision on an in-doubt call (one at a time). */
   readonly decideInDoubt: (entry: ToolCallJournalEntry, toolArguments: unknown) => Promise<InDoubtDecision>;
 }

@@ -1,4 +1,4 @@
-import { type AgentchartError, RunOwnedElsewhereError, RunSnapshotError } from '@agentchart/core';
+import { type AgentchartError, RunOwnedElsewhereError, RunSnapshotError, RunStoreError } from '@agentchart/core';
 import type { Agent } from '../agent/agentTypes.js';
 import type { GroupChat } from '../groupChat/configuredGroupChat.js';
 import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
@@ -88,8 +88,10 @@ export async function resumePending(options: ResumePendingOptions): Promise<Pend
 /** Waited beyond a lease's end before taking it over, so the store's clock has passed it too. */
 const LEASE_CLOCK_MARGIN_MS = 20;
 
-/** Held by another owner, or not resumable (created but never checkpointed, or refused): leave it, say why. */
+/** Held by another owner, or not resumable (created but never checkpointed, refused, its rows damaged): leave it, say why. */
 function skip(outcome: PendingResumes, runId: string, error: unknown): void {
-  if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError)) throw error;
+  const damaged = error instanceof RunStoreError && error.code === 'STORE_DATA_INVALID';
+  if (!(error instanceof RunOwnedElsewhereError) && !(error instanceof RunSnapshotError) && !(error instanceof ChatSnapshotError) && !damaged)
+    throw error;
   outcome.skipped.push({ runId, reason: error.message, error });
 }

@@ -24,8 +24,8 @@ interface FrozenCheckpoint {
 /**
  * The checkpoint hooks of a run kept in a store: each checkpoint point
  * freezes the context (a shallow copy: the steps replace, never mutate, what
- * they change) and queues its snapshot on the run's writer, built and signed
- * only when written. After a model reply: the batch before screening
+ * they change) and queues its snapshot on the run's writer, built only when
+ * written (and signed by the writer's chain). After a model reply: the batch before screening
  * (`batchReady`), or, with no calls, the run before its next model call
  * (`stepDone`); a batch about to run, decided (`acting`); a batch's results
  * appended (`stepDone`, unless the run ends right after: its end is written
@@ -38,7 +38,9 @@ export function storeCheckpoints(writer: RunWriter, snapshotKey: SnapshotKey | u
   return checkpointHooks(
     (context, value) => {
       const frozen = freezeCheckpoint(context, value);
-      writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', (journal) => checkpointSnapshot(frozen, snapshotKey, journal));
+      writer.checkpoint(value === 'awaitingApproval' ? 'waiting' : 'running', (journal) =>
+        storedCheckpoint(frozen, snapshotKey !== undefined, journal),
+      );
     },
     () => writer.idle(),
   );
@@ -74,22 +76,40 @@ export function freezeCheckpoint(context: AgentContext, value: CheckpointState, 
 }
 
 /**
- * The stored snapshot of a frozen checkpoint: the format `agent.resume` reads,
- * signed when the agent signs, with its seal (its row and the `journal`
- * entries it relies on, see `checkpointSeal.ts`) under the signature.
+ * The stored snapshot of a frozen checkpoint, unsigned: the format
+ * `agent.resume` reads, with its seal (its row and the `journal` entries it
+ * relies on, see `checkpointSeal.ts`) when the run signs (`sealed`). It
+ * shares what the context did not replace since the last checkpoint, so the
+ * writer's chain finds the delta by reference.
  */
-export function checkpointSnapshot(
-  frozen: FrozenCheckpoint,
-  snapshotKey: SnapshotKey | undefined,
-  journal?: CheckpointSeal['journal'],
-): PersistedRun {
+export function storedCheckpoint(frozen: FrozenCheckpoint, sealed: boolean, journal?: CheckpointSeal['journal']): PersistedRun {
+  const run = unsignedSnapshot(frozen);
+  if (!sealed || journal === undefined) return run;
+  const seal: CheckpointSeal = { row: run.runId, kind: 'run', journal };
+  return { ...run, seal } as PersistedRun;
+}
+
+/**
+ * The snapshot of a frozen checkpoint as `agent.resume` reads it once stored,
+ * signed when the agent signs: what a chat's checkpoint holds of its
+ * speaker's run. The signature covers the JSON the store writes (keys
+ * sorted, `undefined` as JSON drops it), so the snapshot is signed as built:
+ * it shares what did not change with the chat's checkpoint before, and the
+ * chat's delta carries only the run's new part and its new signature.
+ */
+export function checkpointSnapshot(frozen: FrozenCheckpoint, snapshotKey: SnapshotKey | undefined): PersistedRun {
+  const run = unsignedSnapshot(frozen);
+  return snapshotKey === undefined ? run : signSnapshot(run, snapshotKey);
+}
+
+function unsignedSnapshot(frozen: FrozenCheckpoint): PersistedRun {
   const machine = {
     status: 'active',
     value: frozen.value,
     context: { ...frozen.data, sharedState: { xstate$$type: 1, id: frozen.sharedStateId } },
     children: frozen.shared === undefined ? {} : { sharedState: { snapshot: { context: frozen.shared } } },
   };
-  const run: PersistedRun = {
+  return {
     format: 'agentchart.run',
     version: RUN_SNAPSHOT_VERSION,
     agent: frozen.agent,
@@ -99,11 +119,4 @@ export function checkpointSnapshot(
     ...(frozen.maxTokens === undefined ? {} : { maxTokens: frozen.maxTokens }),
     machine: machine as PersistedMachine,
   };
-  if (snapshotKey === undefined) return run; // the store writes it as JSON: nothing to normalise first
-  // As JSON reads it back: no undefined keys, unanswered calls as null (what the signature covers).
-  const seal: CheckpointSeal | undefined = journal === undefined ? undefined : { row: run.runId, kind: 'run', journal };
-  return signSnapshot(
-    { ...run, ...(seal === undefined ? {} : { seal }), machine: JSON.parse(JSON.stringify(machine)) as PersistedMachine },
-    snapshotKey,
-  );
 }

@@ -1,10 +1,12 @@
 import type { JournalWrite, RunLease, RunStore, StoredRunStatus, ToolCallJournalEntry } from '@agentchart/core';
+import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
+import { CheckpointChain } from './checkpointChain.js';
 import { type CheckpointSeal, JournalChain } from './checkpointSeal.js';
 
 /** A checkpoint waiting to be written: its status, and how to build its JSON (only when it is written). */
 interface PendingCheckpoint {
   status: StoredRunStatus;
-  /** Builds the checkpoint, given the journal entries stored by the time it is (for its seal). */
+  /** Builds the checkpoint (unsigned), given the journal entries stored by the time it is (for its seal). */
   build: (journal: CheckpointSeal['journal']) => unknown;
 }
 
@@ -35,7 +37,10 @@ interface WriteGroup {
  * lease, by group commit: the writes made since the last transaction
  * started go together in the next one (`RunStore.writeBatch`), in which
  * only the newest checkpoint is written (it knows everything the older ones
- * knew) and the journal writes follow in their order. A group is written
+ * knew) and the journal writes follow in their order. The checkpoints go
+ * through the run's `CheckpointChain`: the first one whole, then (in a store
+ * that takes them) each one as the delta from the one written before it,
+ * signed when `snapshotKey` is given. A group is written
  * when something waits for it — a call's `started` entry, which must be
  * durable before its tool executes (`journal(write, true)`), an arbitrary
  * `write`, `idle()` — and otherwise soon (`setImmediate`: during the model
@@ -64,12 +69,20 @@ export class RunWriter {
   #open: WriteGroup | undefined;
   /** The row's journal entries, in order: those there when the writer began (`journaled`), then those it wrote. */
   readonly #journaled: JournalChain;
+  readonly #checkpoints: CheckpointChain;
 
-  constructor(store: RunStore, lease: () => RunLease, onFailed: (error: unknown) => void, journaled: Iterable<string> = []) {
+  constructor(
+    store: RunStore,
+    lease: () => RunLease,
+    onFailed: (error: unknown) => void,
+    journaled: Iterable<string> = [],
+    snapshotKey?: SnapshotKey,
+  ) {
     this.#store = store;
     this.lease = lease;
     this.#onFailed = onFailed;
     this.#journaled = new JournalChain(journaled);
+    this.#checkpoints = new CheckpointChain(snapshotKey, store.stateDeltas === true);
   }
 
   /** Queues a checkpoint: it replaces the one not yet written, and is written soon. */
@@ -139,13 +152,14 @@ export class RunWriter {
       const { checkpoint, journal } = group;
       // The entries this transaction starts are stored with its checkpoint: the checkpoint relies on them too.
       for (const pending of journal) if (pending.write.kind === 'started') this.#journaled.add(pending.write.start.callId);
-      const state = checkpoint === undefined ? undefined : { status: checkpoint.status, state: checkpoint.build(this.#journaled.seal()) };
+      const state = checkpoint === undefined ? undefined : this.#checkpoints.next(checkpoint.status, checkpoint.build(this.#journaled.seal()));
       const written = await this.#store.writeBatch(this.lease(), {
         ...(state === undefined ? {} : { state }),
         journal: journal.map((pending) => pending.write),
       });
       journal.forEach((pending, index) => pending.resolve(written.journal[index]!));
     } catch (error) {
+      this.#checkpoints.reset();
       this.#onFailed(error);
       for (const pending of group.journal) pending.reject(error);
     }

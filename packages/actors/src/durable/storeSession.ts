@@ -1,4 +1,5 @@
 import { type FunctionMiddleware, type RunLease, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
+import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import { journalMiddleware } from './journalMiddleware.js';
 import { keepLease } from './leaseKeeper.js';
 import { RunWriter } from './runWriter.js';
@@ -16,7 +17,7 @@ import { type RecordResultOptions, recordedValue } from './recordedResult.js';
  * const session = new StoreSession(store, lease, leaseMs, (error) => run?.abort());
  * const run = agent.resume(snapshot, { middleware: [session.journal] });
  * session.keepLease();
- * const settled = session.settle(run.result, (result) => ({ format: 'agentchart.run.finished', text: result.text }));
+ * const { settled } = session.settle(run.result, (result) => ({ format: 'agentchart.run.finished', text: result.text }));
  */
 export class StoreSession {
   readonly writer: RunWriter;
@@ -36,6 +37,8 @@ export class StoreSession {
     journalId?: (runId: string, callId: string) => string,
     /** The journal's entries when the session begins (a resume's), in order. */
     journaled: readonly ToolCallJournalEntry[] = [],
+    /** Signs the checkpoints (the agent's or the chat's key). */
+    snapshotKey?: SnapshotKey,
   ) {
     this.#store = store;
     this.#leaseMs = leaseMs;
@@ -47,6 +50,7 @@ export class StoreSession {
       () => this.#keeper.current(),
       this.fail,
       journaled.map((entry) => entry.callId),
+      snapshotKey,
     );
     this.journal = journalMiddleware({
       store,
@@ -76,14 +80,22 @@ export class StoreSession {
   }
 
   /**
-   * Resolves once `result` settled, no tool of this process still executes,
-   * and (unless the session failed) the end was written as `finished` with
-   * `finishedState(result)` and the lease given up. A lease lost meanwhile
-   * leaves the end to the new owner.
+   * The end of the run or chat: `settled` resolves once `result` settled, no
+   * tool of this process still executes, and (unless the session failed)
+   * the end was written as `finished` with `finishedState(result)` and the
+   * lease given up; a lease lost meanwhile leaves the end to the new owner.
+   * `stored` resolves once what this process stores of the end is stored:
+   * the `finished` row (after the tools still executing) and the lease
+   * given up, so the run is free to whoever reads it next; when the run
+   * failed, its last checkpoints; at once when the session failed (nothing
+   * more is written).
    */
-  settle<Result>(result: Promise<Result>, finishedState: (result: Result) => unknown): Promise<void> {
-    return result.then(
+  settle<Result>(result: Promise<Result>, finishedState: (result: Result) => unknown): { settled: Promise<void>; stored: Promise<void> } {
+    let stored!: () => void;
+    const endStored = new Promise<void>((resolve) => (stored = resolve));
+    const settled = result.then(
       async (value) => {
+        if (this.#failure !== undefined) stored();
         await this.#quiet();
         try {
           if (this.#failure === undefined) {
@@ -93,15 +105,19 @@ export class StoreSession {
         } catch {
           // the lease was lost: the new owner writes the end
         } finally {
+          stored();
           this.#keeper.stop();
         }
       },
       async () => {
+        void this.writer.idle().then(stored);
         await this.#quiet();
         await this.writer.idle(); // the results of the calls that finished (a failed group failed the session already)
+        stored();
         this.#keeper.stop();
       },
     );
+    return { settled, stored: endStored };
   }
 
   /**

@@ -8,12 +8,12 @@ import {
   type ToolCallJournalEntry,
 } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import { type CheckpointSeal, checkOwnId, checkSeal } from './checkpointSeal.js';
 import { newRunId } from '../ids.js';
 import { type ChatInternals, chatInternalsOf } from '../groupChat/chatInternals.js';
 import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
-import type { GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
+import type { GroupChatRunOptions } from '../groupChat/groupChatTypes.js';
 import type { GroupChatRun } from '../groupChat/groupChatRun.js';
 import { deferredChatRun } from './deferredChatRun.js';
 import type { ChatStoreRuns } from '../groupChat/chatStoreRuns.js';
@@ -24,8 +24,10 @@ import { chatStoreHooks } from './chatStoreHooks.js';
 import { nestedChatStore } from './storedNestedChat.js';
 import { StoreSession } from './storeSession.js';
 import type { StoreOptions } from '../storeOptions.js';
+import { verifiedStoredState } from './checkpointChain.js';
 import { createOrTakeUnstarted } from './createOrTakeUnstarted.js';
 import { DEFAULT_LEASE_MS, defaultOwner } from './leaseDefaults.js';
+import { resultOnceStored } from './resultOnceStored.js';
 import type { RecordResultOptions } from './recordedResult.js';
 
 /** A group chat in the store under this process's lease. */
@@ -194,7 +196,8 @@ async function prepareChatResume(
       );
     }
     const journal = await store.listCalls(chatId);
-    const checkpoint = parseChatSnapshot(ownChatCheckpoint(stored.state, chatId, journal, internals.snapshotKey), internals.runtime.participants, {
+    const state = verifiedStoredState(stored, internals.snapshotKey, 'stored chat');
+    const checkpoint = parseChatSnapshot(ownChatCheckpoint(state, chatId, journal, internals.snapshotKey), internals.runtime.participants, {
       checkpoint: true,
     });
     // The agent whose turn it stands in restores its run against its sources' tools: loaded first.
@@ -227,12 +230,12 @@ async function prepareChatResume(
 }
 
 /**
- * The checkpoint stored in chat `chatId`'s row, once it is shown to belong
+ * The checkpoint stored in chat `chatId`'s row (its signature or its chain's
+ * already verified), once it is shown to belong
  * there (see `ownCheckpoint` in storedRuns.ts): without its signature and seal.
  */
 function ownChatCheckpoint(state: unknown, chatId: string, journal: readonly ToolCallJournalEntry[], snapshotKey: SnapshotKey | undefined): unknown {
   const where = { row: chatId, kind: 'chat' as const };
-  if (snapshotKey !== undefined) verifySnapshot(state, snapshotKey, 'stored chat');
   if (typeof state !== 'object' || state === null || Array.isArray(state)) return state; // parseChatSnapshot says what is wrong with it
   const { signature: _signature, ...signed } = state as Record<string, unknown>;
   const checkpoint = snapshotKey === undefined ? signed : checkSeal(signed, where, journal);
@@ -268,16 +271,17 @@ function storableChat(internals: ChatInternals): ChatInternals {
  */
 function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internals: ChatInternals, journaled: readonly ToolCallJournalEntry[] = []) {
   let chat: GroupChatRun | undefined;
-  const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId, journaled);
-  const { writer, journal } = session;
   const key: SnapshotKey | undefined = internals.snapshotKey;
+  const session = new StoreSession(store, lease, leaseMs, () => chat?.abort(), chatCallId, journaled, key);
+  const { writer, journal } = session;
   const { checkpoints, started } = chatStoreHooks(
     (status, state) => {
+      // Unsigned and as built (the writer's chain signs it, and finds its delta by reference).
       writer.checkpoint(status, (entries) => {
-        const json = JSON.parse(JSON.stringify(state())) as GroupChatSnapshot;
-        if (key === undefined) return json;
-        const seal: CheckpointSeal = { row: json.chatId, kind: 'chat', journal: entries };
-        return signSnapshot({ ...json, seal }, key);
+        const checkpoint = state();
+        if (key === undefined) return checkpoint;
+        const seal: CheckpointSeal = { row: checkpoint.chatId, kind: 'chat', journal: entries };
+        return { ...checkpoint, seal };
       });
     },
     journal,
@@ -288,16 +292,17 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
     chat = attached;
     if (session.failure !== undefined) attached.abort();
     session.keepLease();
+    const { settled, stored } = session.settle(attached.result, (result) => ({
+      format: 'agentchart.chat.finished',
+      reason: result.reason,
+      lastSpeaker: result.lastSpeaker ?? null,
+    }));
     return {
-      chat: attached,
+      chat: resultOnceStored(attached, stored),
       inDoubt,
       recordResult: (callId, result, options) =>
         session.recordResult(inDoubt, callId, runId === undefined ? undefined : chatCallId(runId, callId), result, options),
-      settled: session.settle(attached.result, (result) => ({
-        format: 'agentchart.chat.finished',
-        reason: result.reason,
-        lastSpeaker: result.lastSpeaker ?? null,
-      })),
+      settled,
     };
   };
   return { checkpoints, checkpointStart: started, attach, failed: () => (session.failure === undefined ? undefined : toErrorInfo(session.failure)) };

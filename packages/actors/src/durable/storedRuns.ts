@@ -6,14 +6,16 @@ import { type InternalAgent, agentInternals } from '../agent/internalAgent.js';
 import type { AgentRun } from '../agent/run/agentRun.js';
 import { deferredAgentRun } from '../agent/run/deferredAgentRun.js';
 import { withInDoubtRequests } from '../agent/run/inDoubtApprovals.js';
-import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/snapshotSignature.js';
+import { type SnapshotKey, signSnapshot } from '../agent/run/snapshotSignature.js';
 import { newRunId } from '../ids.js';
 import type { StoreOptions } from '../storeOptions.js';
+import { verifiedStoredState } from './checkpointChain.js';
 import { checkOwnId, checkSeal } from './checkpointSeal.js';
 import { createOrTakeUnstarted } from './createOrTakeUnstarted.js';
 import { DEFAULT_LEASE_MS, defaultOwner } from './leaseDefaults.js';
 import type { RecordResultOptions } from './recordedResult.js';
-import { checkpointSnapshot, freezeCheckpoint, storeCheckpoints } from './runCheckpointer.js';
+import { resultOnceStored } from './resultOnceStored.js';
+import { freezeCheckpoint, storeCheckpoints, storedCheckpoint } from './runCheckpointer.js';
 import { StoreSession } from './storeSession.js';
 
 /** A run in the store under this process's lease. */
@@ -108,7 +110,7 @@ async function prepareStoredRun(
     );
     // The first checkpoint: the input, before the first model call.
     const frozen = freezeCheckpoint(run.actor.getSnapshot().context, 'stepDone');
-    session.writer.checkpoint('running', (journal) => checkpointSnapshot(frozen, agent.config().snapshotKey, journal));
+    session.writer.checkpoint('running', (journal) => storedCheckpoint(frozen, agent.config().snapshotKey !== undefined, journal));
     return session.attach(run, []);
   };
 }
@@ -203,7 +205,7 @@ async function prepareResume(
     const journal = await store.listCalls(runId);
     const known = new Map([...config.addableTools, ...config.tools]);
     for (const tool of resumeOptions.tools ?? []) known.set(tool.name, tool);
-    const checkpoint = ownCheckpoint(stored.state, runId, journal, config.snapshotKey);
+    const checkpoint = ownCheckpoint(verifiedStoredState(stored, config.snapshotKey, 'stored run'), runId, journal, config.snapshotKey);
     const { snapshot, inDoubt } = withInDoubtRequests(checkpoint, journal, known, config.snapshotKey);
     const start: (() => DurableRun) & { released?: Promise<void> } = () => {
       const session = durableSession(store, lease, leaseMs, agent, journal);
@@ -240,32 +242,36 @@ function durableSession(store: RunStore, lease: RunLease, leaseMs: number, agent
   const onFailure = (error: unknown) => {
     if (run?.actor.getSnapshot().status === 'active') run.actor.send({ type: 'run.fail', error: toErrorInfo(error) });
   };
-  const session = new StoreSession(store, lease, leaseMs, onFailure, undefined, journaled);
+  const session = new StoreSession(store, lease, leaseMs, onFailure, undefined, journaled, agent.config().snapshotKey);
   const checkpoints = storeCheckpoints(session.writer, agent.config().snapshotKey);
 
   const attach = (attached: AgentRun, inDoubt: readonly ToolCallJournalEntry[]): DurableRun => {
     run = attached;
     session.keepLease();
+    const { settled, stored } = session.settle(attached.result, (result) => ({
+      format: 'agentchart.run.finished',
+      stopReason: result.stopReason,
+      text: result.text,
+    }));
     return {
-      run: attached,
+      run: resultOnceStored(attached, stored),
       inDoubt,
       recordResult: (callId, result, options) => session.recordResult(inDoubt, callId, callId, result, options),
-      settled: session.settle(attached.result, (result) => ({ format: 'agentchart.run.finished', stopReason: result.stopReason, text: result.text })),
+      settled,
     };
   };
   return { writer: session.writer, journal: session.journal, checkpoints, attach };
 }
 
 /**
- * The checkpoint stored in run `runId`'s row, once it is shown to belong
- * there: signed, its signature, its seal (this row, the journal entries it
+ * The checkpoint stored in run `runId`'s row (its signature or its chain's
+ * already verified), once it is shown to belong there: signed, its seal (this row, the journal entries it
  * relies on) and its run id are checked (`SNAPSHOT_TAMPERED`), then it is
  * re-signed without the seal for `agent.resume`; unsigned, its run id must
  * be the row's (`RUN_SNAPSHOT_INVALID`).
  */
 function ownCheckpoint(state: unknown, runId: string, journal: readonly ToolCallJournalEntry[], snapshotKey: SnapshotKey | undefined): unknown {
   const where = { row: runId, kind: 'run' as const };
-  if (snapshotKey !== undefined) verifySnapshot(state, snapshotKey, 'stored run');
   if (typeof state !== 'object' || state === null || Array.isArray(state)) {
     throw new RunSnapshotError(
       'RUN_SNAPSHOT_INVALID',

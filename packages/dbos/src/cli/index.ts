@@ -1,7 +1,7 @@
 /**
  * The `agentchart` subcommands that run and act on durable chats (DBOS on Postgres):
  *
- *   agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS]
+ *   agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS] [--queue-polling MS]
  *   agentchart enqueue <chat> <task> [--id CHAT_ID]
  *   agentchart status <chatId> [--json]
  *   agentchart events <chatId>
@@ -25,7 +25,7 @@ import { loadWorkerModule } from './loadWorkerModule.js';
 export const DBOS_COMMANDS = ['worker', 'enqueue', 'status', 'events', 'approve', 'reject', 'say', 'select', 'record-result', 'recover'] as const;
 
 export const DBOS_USAGE = `Durable chats (DBOS on Postgres; --database URL or DBOS_DATABASE_URL):
-  agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS]
+  agentchart worker --module ./chats.ts [--executor ID] [--concurrency N] [--global-concurrency N] [--take-over-after MS] [--queue-polling MS]
   agentchart enqueue <chat> <task> [--id CHAT_ID]
   agentchart status <chatId> [--json]
   agentchart events <chatId>
@@ -60,6 +60,7 @@ export async function runDbosCommand(argv: readonly string[], out: (line: string
       concurrency: { type: 'string' },
       'global-concurrency': { type: 'string' },
       'take-over-after': { type: 'string' },
+      'queue-polling': { type: 'string' },
       'app-version': { type: 'string' },
       id: { type: 'string' },
       reason: { type: 'string' },
@@ -83,6 +84,7 @@ export async function runDbosCommand(argv: readonly string[], out: (line: string
       ...(values.concurrency === undefined ? {} : { workerConcurrency: wholeNumber(values.concurrency, '--concurrency') }),
       ...(values['global-concurrency'] === undefined ? {} : { globalConcurrency: wholeNumber(values['global-concurrency'], '--global-concurrency') }),
       ...(values['take-over-after'] === undefined ? {} : { takeOverAfterMs: wholeNumber(values['take-over-after'], '--take-over-after') }),
+      ...(values['queue-polling'] === undefined ? {} : { queuePollingMs: wholeNumber(values['queue-polling'], '--queue-polling') }),
       ...(values['app-version'] === undefined ? {} : { applicationVersion: values['app-version'] }),
     });
     out(`worker ${worker.executorId} ready on queue ${worker.queue} (pid ${process.pid})`);

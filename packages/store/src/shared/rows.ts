@@ -1,5 +1,7 @@
 import {
+  applyStateDelta,
   RunStoreError,
+  type StateDelta,
   type StoredRun,
   type StoredRunKind,
   type StoredRunStatus,
@@ -46,9 +48,56 @@ export function toSummary(row: Record<string, unknown>): StoredRunSummary {
   };
 }
 
-export function toStoredRun(row: Record<string, unknown>): StoredRun {
+/** The version a run's `state` column was written at (the deltas after it build on it). */
+export function stateVersionOf(row: Record<string, unknown>): number {
+  return row.state_version === null || row.state_version === undefined ? toNumber(row.version) : toNumber(row.state_version);
+}
+
+/**
+ * A run's row, and the delta rows of the versions after its whole checkpoint
+ * (`deltaRows`, in version order): its state is the whole checkpoint with
+ * them applied. Delta rows that are missing, out of order, or not this
+ * chain's are a `STORE_DATA_INVALID` error naming the run.
+ */
+export function toStoredRun(row: Record<string, unknown>, deltaRows: readonly Record<string, unknown>[] = []): StoredRun {
   const summary = toSummary(row);
-  return { ...summary, state: parseJsonColumn(row.state, `state of run "${summary.runId}"`) };
+  const where = `state of run "${summary.runId}"`;
+  const state = parseJsonColumn(row.state, where);
+  if (deltaRows.length === 0 && stateVersionOf(row) === summary.version) return { ...summary, state };
+  const stateVersion = stateVersionOf(row);
+  const deltas = deltaRows.map((deltaRow, index) => {
+    const delta = parseJsonColumn(deltaRow.delta, `delta ${String(deltaRow.version)} of run "${summary.runId}"`) as StateDelta | null;
+    const step = index + 1;
+    if (toNumber(deltaRow.version) !== stateVersion + step || delta?.step !== step || !Array.isArray(delta.ops)) {
+      throw damagedChain(
+        summary.runId,
+        `delta row ${index + 1} of ${deltaRows.length} is not step ${step} after the whole checkpoint (version ${stateVersion})`,
+      );
+    }
+    return delta;
+  });
+  if (stateVersion + deltas.length !== summary.version) {
+    throw damagedChain(
+      summary.runId,
+      `it is at version ${summary.version}, and its whole checkpoint (version ${stateVersion}) with ${deltas.length} delta rows reaches version ${stateVersion + deltas.length}: delta rows were removed`,
+    );
+  }
+  let rebuilt = state;
+  try {
+    for (const delta of deltas) rebuilt = applyStateDelta(rebuilt, delta);
+  } catch (error) {
+    throw damagedChain(summary.runId, `a delta row does not apply to its checkpoint (${(error as Error).message})`, error);
+  }
+  return { ...summary, state: rebuilt, stateChain: { base: parseJsonColumn(row.state, where), deltas } };
+}
+
+function damagedChain(runId: string, why: string, cause?: unknown): RunStoreError {
+  return new RunStoreError(
+    'STORE_DATA_INVALID',
+    `The stored checkpoint of run "${runId}" is damaged: ${why}. The rows were edited outside agentchart or damaged; restore them from a backup or delete the run.`,
+    { runId, where: `state of run "${runId}"` },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 export function toJournalEntry(row: Record<string, unknown>): ToolCallJournalEntry {

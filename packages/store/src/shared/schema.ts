@@ -1,8 +1,10 @@
 /**
  * The store's schema, one text for SQLite and Postgres: only types both
  * read the same way (TEXT, BIGINT) and constraints both enforce. Times are
- * milliseconds since the epoch; `state` and `result` are JSON text (kept
- * byte for byte, so a signed snapshot reads back as it was written).
+ * milliseconds since the epoch; `state`, `delta` and `result` are JSON text
+ * (kept byte for byte, so a signed snapshot reads back as it was written).
+ * A run's checkpoint is its `state` (written at `state_version`) and the
+ * deltas of the versions after it, in `agentchart_state_deltas`.
  *
  * A migration is applied once, in order, inside one transaction, and
  * recorded in `agentchart_schema_migrations`. Never edit a released
@@ -55,6 +57,21 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
       // The journal's order, and the next sequence number without a scan.
       `CREATE UNIQUE INDEX agentchart_tool_calls_order ON agentchart_tool_calls (run_id, seq)`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'checkpoints as deltas',
+    statements: [
+      // The version the `state` column was written at: the deltas after it build on it.
+      'ALTER TABLE agentchart_runs ADD COLUMN state_version BIGINT NOT NULL DEFAULT 0',
+      'UPDATE agentchart_runs SET state_version = version',
+      `CREATE TABLE agentchart_state_deltas (
+        run_id TEXT NOT NULL REFERENCES agentchart_runs (run_id) ON DELETE CASCADE,
+        version BIGINT NOT NULL,
+        delta TEXT NOT NULL,
+        PRIMARY KEY (run_id, version)
+      )`,
     ],
   },
 ];

@@ -9,6 +9,7 @@ import {
   RunStoreError,
   type RunWriteBatch,
   type RunWriteBatchResult,
+  type StateDeltaWrite,
   type StateWrite,
   type StoredRun,
   type StoredRunKind,
@@ -16,7 +17,7 @@ import {
   type ToolCallJournalEntry,
   type ToolCallStart,
 } from '@agentchart/core';
-import { toJournalEntry, toNumber, toStoredRun, toSummary } from './rows.js';
+import { stateVersionOf, toJournalEntry, toNumber, toStoredRun, toSummary } from './rows.js';
 import type { SqlDriver, SqlStatement } from './sqlDriver.js';
 import { SQL } from './statements.js';
 
@@ -25,9 +26,13 @@ export type StoreClock = () => number;
 
 /**
  * `RunStore` over any `SqlDriver`: the SQLite and Postgres stores are this
- * class with their driver. Every fenced write is one statement.
+ * class with their driver. Every fenced write is one statement, but a
+ * checkpoint's: its fenced UPDATE and its delta row (or, for a whole one,
+ * the dropping of the deltas it replaces), in one transaction.
  */
 export class SqlRunStore implements RunStore {
+  readonly stateDeltas = true;
+
   constructor(
     private readonly driver: SqlDriver,
     private readonly now: StoreClock,
@@ -37,8 +42,8 @@ export class SqlRunStore implements RunStore {
     checkLeaseMs(run.leaseMs);
     const now = this.now();
     const expiresAt = now + run.leaseMs;
-    const { rows } = await this.driver.query(SQL.createRun, [run.runId, run.kind, run.name, run.owner, expiresAt, now]);
-    if (rows.length === 0) {
+    const { changes } = await this.driver.query(SQL.createRun, [run.runId, run.kind, run.name, run.owner, expiresAt, now]);
+    if (changes === 0) {
       throw new RunStoreError(
         'RUN_ALREADY_EXISTS',
         `The store already has a run "${run.runId}". Resume it (acquire its lease), or create the run under a new id.`,
@@ -47,7 +52,7 @@ export class SqlRunStore implements RunStore {
         },
       );
     }
-    return { runId: run.runId, owner: run.owner, token: toNumber(rows[0]!.lease_token), expiresAt };
+    return { runId: run.runId, owner: run.owner, token: 1, expiresAt };
   }
 
   async acquireLease(runId: string, owner: string, leaseMs: number): Promise<RunLease> {
@@ -65,8 +70,8 @@ export class SqlRunStore implements RunStore {
     checkLeaseMs(leaseMs);
     const now = this.now();
     const expiresAt = now + leaseMs;
-    const { rows } = await this.driver.query(SQL.renewLease, [...fence(lease, now), expiresAt]);
-    if (rows.length === 0) throw await this.lost(lease);
+    const { changes } = await this.driver.query(SQL.renewLease, [...fence(lease, now), expiresAt]);
+    if (changes === 0) throw await this.lost(lease);
     return { ...lease, expiresAt };
   }
 
@@ -75,15 +80,32 @@ export class SqlRunStore implements RunStore {
   }
 
   async saveState(lease: RunLease, write: StateWrite): Promise<number> {
-    const state = JSON.stringify(write.state ?? null);
-    const { rows } = await this.driver.query(SQL.saveState, [...fence(lease, this.now()), write.status, state]);
-    if (rows.length === 0) throw await this.lost(lease);
-    return toNumber(rows[0]!.version);
+    const [written] = await this.driver.batch(stateStatements(fence(lease, this.now()), write));
+    if (written!.rows.length === 0) throw await this.lost(lease);
+    return toNumber(written!.rows[0]!.version);
   }
 
+  /**
+   * The run's row, then (when its checkpoint is a chain) the delta rows of
+   * the versions it names. Two reads: a whole checkpoint written between
+   * them drops the deltas the first one named, so a chain that does not
+   * add up is read again before it is called damaged.
+   */
   async loadRun(runId: string): Promise<StoredRun | undefined> {
-    const { rows } = await this.driver.query(SQL.loadRun, [runId]);
-    return rows[0] === undefined ? undefined : toStoredRun(rows[0]);
+    for (let attempt = 1; ; attempt++) {
+      const { rows } = await this.driver.query(SQL.loadRun, [runId]);
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const stateVersion = stateVersionOf(row);
+      const version = toNumber(row.version);
+      if (stateVersion === version) return toStoredRun(row);
+      const deltas = (await this.driver.query(SQL.loadDeltas, [runId, stateVersion, version])).rows;
+      try {
+        return toStoredRun(row, deltas);
+      } catch (error) {
+        if (attempt >= 3 || !(error instanceof RunStoreError)) throw error;
+      }
+    }
   }
 
   async listUnfinished(kind?: StoredRunKind): Promise<StoredRunSummary[]> {
@@ -125,17 +147,14 @@ export class SqlRunStore implements RunStore {
   async writeBatch(lease: RunLease, batch: RunWriteBatch): Promise<RunWriteBatchResult> {
     const now = this.now();
     const fenced = fence(lease, now);
-    const first =
-      batch.state === undefined
-        ? { sql: SQL.touchLease, params: fenced }
-        : { sql: SQL.saveState, params: [...fenced, batch.state.status, JSON.stringify(batch.state.state ?? null)] };
+    const first = batch.state === undefined ? [{ sql: SQL.touchLease, params: fenced }] : stateStatements(fenced, batch.state);
     const writes = batch.journal ?? [];
     const texts = writes.map((write) => (write.kind === 'result' ? JSON.stringify(write.result ?? null) : ''));
-    const results = await this.driver.batch([first, ...writes.map((write, index) => journalStatement(fenced, write, texts[index]!))]);
+    const results = await this.driver.batch([...first, ...writes.map((write, index) => journalStatement(fenced, write, texts[index]!))]);
     if (results[0]!.changes === 0) throw await this.lost(lease);
     const journal: { entry: ToolCallJournalEntry; created: boolean }[] = [];
     for (const [index, write] of writes.entries()) {
-      const written = results[index + 1]!;
+      const written = results[index + first.length]!;
       if (write.kind === 'started' && written.changes > 0) {
         journal.push({ entry: startedEntry(lease, write.start, now), created: true });
         continue;
@@ -186,6 +205,24 @@ export class SqlRunStore implements RunStore {
       currentExpiresAt: current.leaseExpiresAt ?? null,
     });
   }
+}
+
+/**
+ * The statements of a checkpoint, the fenced UPDATE first (its row count
+ * says whether the fence passed; it returns the new version): a whole one
+ * drops the deltas it replaces, a delta adds its row.
+ */
+function stateStatements(fenced: Fence, write: StateWrite | StateDeltaWrite): SqlStatement[] {
+  if ('delta' in write) {
+    return [
+      { sql: SQL.saveDeltaVersion, params: [...fenced, write.status] },
+      { sql: SQL.insertDelta, params: [...fenced, JSON.stringify(write.delta)] },
+    ];
+  }
+  return [
+    { sql: SQL.saveState, params: [...fenced, write.status, JSON.stringify(write.state ?? null)] },
+    { sql: SQL.dropReplacedDeltas, params: [fenced[0]] },
+  ];
 }
 
 /** The fenced statement of one journal write of a batch (`resultText`: a result's JSON). */

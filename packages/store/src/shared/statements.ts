@@ -18,24 +18,34 @@ export const SQL = {
   /** $1 id, $2 kind, $3 name, $4 owner, $5 expires, $6 now */
   createRun: `INSERT INTO agentchart_runs (run_id, kind, name, status, version, state, lease_owner, lease_token, lease_expires_at, created_at, updated_at)
     VALUES ($1, $2, $3, 'running', 0, NULL, $4, 1, $5, $6, $6)
-    ON CONFLICT (run_id) DO NOTHING
-    RETURNING lease_token`,
+    ON CONFLICT (run_id) DO NOTHING`,
   /** $1 id, $2 owner, $3 expires, $4 now */
   acquireLease: `UPDATE agentchart_runs SET lease_owner = $2, lease_token = lease_token + 1, lease_expires_at = $3, updated_at = $4
     WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at <= $4)
     RETURNING lease_token`,
   /** $1 id, $2 owner, $3 token, $4 now, $5 new expiry */
-  renewLease: `UPDATE agentchart_runs SET lease_expires_at = $5 WHERE ${LEASE_IS_CURRENT} RETURNING lease_token`,
+  renewLease: `UPDATE agentchart_runs SET lease_expires_at = $5 WHERE ${LEASE_IS_CURRENT}`,
   /** $1 id, $2 owner, $3 token */
   releaseLease: `UPDATE agentchart_runs SET lease_owner = NULL, lease_expires_at = NULL
     WHERE run_id = $1 AND lease_owner = $2 AND lease_token = $3`,
-  /** $1 id, $2 owner, $3 token, $4 now, $5 status, $6 state */
-  saveState: `UPDATE agentchart_runs SET status = $5, state = $6, version = version + 1, updated_at = $4
+  /** $1 id, $2 owner, $3 token, $4 now, $5 status, $6 state: a whole checkpoint */
+  saveState: `UPDATE agentchart_runs SET status = $5, state = $6, version = version + 1, state_version = version + 1, updated_at = $4
     WHERE ${LEASE_IS_CURRENT} RETURNING version`,
+  /** $1 id: the deltas a whole checkpoint replaced (only those: it runs whether or not the checkpoint's fence passed) */
+  dropReplacedDeltas: `DELETE FROM agentchart_state_deltas
+    WHERE run_id = $1 AND version <= (SELECT state_version FROM agentchart_runs WHERE run_id = $1)`,
+  /** $1 id, $2 owner, $3 token, $4 now, $5 status: a checkpoint written as a delta (its row follows) */
+  saveDeltaVersion: `UPDATE agentchart_runs SET status = $5, version = version + 1, updated_at = $4
+    WHERE ${LEASE_IS_CURRENT} RETURNING version`,
+  /** $1 id, $2 owner, $3 token, $4 now, $5 delta: the delta row of the version just written (fenced like it) */
+  insertDelta: `INSERT INTO agentchart_state_deltas (run_id, version, delta)
+    SELECT run_id, version, $5 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT}`,
+  /** $1 id, $2 the version of the run's whole checkpoint, $3 the run's version: the deltas between */
+  loadDeltas: 'SELECT version, delta FROM agentchart_state_deltas WHERE run_id = $1 AND version > $2 AND version <= $3 ORDER BY version',
   /** $1 id, $2 owner, $3 token, $4 now: the fence of a batch without a checkpoint (in Postgres it also locks the run's row until the commit) */
   touchLease: `UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT}`,
   /** $1 id */
-  loadRun: `SELECT ${RUN_COLUMNS}, state FROM agentchart_runs WHERE run_id = $1`,
+  loadRun: `SELECT ${RUN_COLUMNS}, state, state_version FROM agentchart_runs WHERE run_id = $1`,
   listUnfinished: `SELECT ${RUN_COLUMNS} FROM agentchart_runs WHERE status <> 'finished' ORDER BY created_at, run_id`,
   /** $1 kind */
   listUnfinishedOfKind: `SELECT ${RUN_COLUMNS} FROM agentchart_runs WHERE status <> 'finished' AND kind = $1 ORDER BY created_at, run_id`,
