@@ -57,9 +57,12 @@ interface TracedActor {
   getSnapshot(): { status?: unknown; value?: unknown; context?: unknown };
 }
 
-/** A snapshot as the trace keeps it: the context without its runtime (code and options, the same in every snapshot). */
+/**
+ * A snapshot as the trace keeps it: the context without its runtime (code and options, the same in every
+ * snapshot) and, for a chat's manager, without `run` (the run's bus, actors and hooks: the same object throughout).
+ */
 function traced(snapshot: { status?: unknown; value?: unknown; context?: unknown }) {
-  const { runtime: _runtime, ...context } = (snapshot.context ?? {}) as Record<string, unknown>;
+  const { runtime: _runtime, run: _run, ...context } = (snapshot.context ?? {}) as Record<string, unknown>;
   return { status: snapshot.status, value: snapshot.value, context };
 }
 

@@ -36,15 +36,15 @@ async function differences(group: ScenarioGroup, [plain, inspected]: readonly [V
 // The agent loop's fused steps and the chat's direct turns run beside the machines when nobody inspects, and a chat
 // run has no root actor to follow: these fail until the machines are the only path (then `it.fails` becomes `it`).
 describe('inspected and plain runs are the same', () => {
-  it.fails('agent runs: events, results and every snapshot of the run actor', { timeout: 120_000 }, async () => {
+  it('agent runs: events, results and every snapshot of the run actor', { timeout: 120_000 }, async () => {
     expect(await differences(agentScenarios, ['plain', 'inspected'])).toEqual([]);
   });
 
-  it.fails('chats: events, results and every snapshot of the chat actor', { timeout: 120_000 }, async () => {
+  it('chats: events, results and every snapshot of the chat actor', { timeout: 120_000 }, async () => {
     expect(await differences(chatScenarios, ['plain', 'inspected'])).toEqual([]);
   });
 
-  it.fails('runs and chats in a store: events, results, snapshots and store writes', { timeout: 120_000 }, async () => {
+  it('runs and chats in a store: events, results, snapshots and store writes', { timeout: 120_000 }, async () => {
     expect(await differences(storedScenarios, ['stored', 'storedInspected'])).toEqual([]);
   });
 });

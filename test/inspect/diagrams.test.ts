@@ -34,10 +34,12 @@ describe('machine diagrams', () => {
         'agent.idle:atomic',
         'agent.thinking:atomic',
         'agent.acting:atomic',
-        'agent.stepDone:atomic',
-        'agent.done:final',
-        'agent.aborted:final',
-        'agent.failed:final',
+        'agent.screening:atomic',
+        'agent.awaitingApproval:atomic',
+        'agent.done:atomic',
+        'agent.aborted:atomic',
+        'agent.failed:atomic',
+        'agent.ended:final',
       ]),
     );
     expect(graph.nodes[0]).toEqual({
@@ -45,7 +47,7 @@ describe('machine diagrams', () => {
       key: 'agent',
       type: 'compound',
       initial: 'agent.idle',
-      // The model caller is the agent's own, or a child an inspected run spawns with its first call: no invoke.
+      // The model caller is a child spawned with the run (an entry action), not an invoke.
       invokes: [],
     });
     expect(graph.nodes.find((node) => node.id === 'agent.thinking')).toEqual({
@@ -55,15 +57,27 @@ describe('machine diagrams', () => {
       type: 'atomic',
       invokes: [],
     });
-    expect(graph.edges).toContainEqual({ source: 'agent.thinking', target: 'agent.done', event: 'model.reply', label: 'model.reply' });
+    // A tool step is two events, each guarded by where its step leads: no eventless state between them.
+    expect(graph.edges).toContainEqual({
+      source: 'agent.thinking',
+      target: 'agent.done',
+      event: 'model.reply',
+      label: 'model.reply',
+      guard: 'leadsTo(done)',
+    });
     expect(graph.edges).toContainEqual({
       source: 'agent.acting',
-      target: 'agent.stepDone',
-      event: '',
-      label: 'always',
-      guard: 'batchSettled',
+      target: 'agent.thinking',
+      event: 'tool.settled',
+      label: 'tool.settled',
+      guard: 'leadsTo(thinking)',
     });
-    expect(graph.edges).toContainEqual({ source: 'agent.stepDone', target: 'agent.thinking', event: '', label: 'always' });
+    // The only eventless transitions leave the endings: to `ended`, or (a resident agent's turn) back to `idle`.
+    const endings = ['done', 'terminalToolCalled', 'maxStepsReached', 'tokenBudgetSpent', 'limitReached', 'endedByMiddleware', 'aborted', 'failed'];
+    expect(new Set(graph.edges.filter((edge) => edge.event === '').map((edge) => edge.source))).toEqual(
+      new Set(endings.map((state) => `agent.${state}`)),
+    );
+    expect(graph.edges).toContainEqual({ source: 'agent.done', target: 'agent.idle', event: '', label: 'always', guard: 'livesForChat' });
     expect(graph.edges).toContainEqual({ source: 'agent', target: 'agent.aborted', event: 'abort', label: 'abort' });
   });
 
@@ -101,7 +115,7 @@ describe('machine diagrams', () => {
     expect(graphToDot(graph, { highlight: ['agent.thinking'] })).toContain('"agent.thinking" [id="state:agent.thinking"');
     const svg = await renderGraphToSvg(graph, { highlight: ['agent.thinking'] });
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const state of ['idle', 'thinking', 'acting', 'stepDone', 'done', 'failed']) {
+    for (const state of ['idle', 'thinking', 'acting', 'screening', 'done', 'failed', 'ended']) {
       expect(svg).toContain(`id="state:agent.${state}"`);
     }
     const thinking = svg.slice(svg.indexOf('id="state:agent.thinking"'), svg.indexOf('</g>', svg.indexOf('id="state:agent.thinking"')));

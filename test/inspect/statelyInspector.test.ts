@@ -39,7 +39,7 @@ describe('inspectWithStately', () => {
       const rootDone = () =>
         receiver.raw.some((text) => {
           const event = JSON.parse(text) as Received;
-          return event.type === '@xstate.snapshot' && event.snapshot?.value === 'done';
+          return event.type === '@xstate.snapshot' && event.snapshot?.value === 'ended';
         });
       for (let waited = 0; !rootDone() && waited < 5000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
       expect(rootDone()).toBe(true);
@@ -52,7 +52,7 @@ describe('inspectWithStately', () => {
 
       const events = receiver.raw.map((text) => JSON.parse(text) as Received);
       expect(new Set(events.map((event) => event.type))).toEqual(new Set(['@xstate.actor', '@xstate.event', '@xstate.snapshot']));
-      const done = events.find((event) => event.type === '@xstate.snapshot' && event.snapshot?.value === 'done');
+      const done = events.find((event) => event.type === '@xstate.snapshot' && event.snapshot?.value === 'ended');
       const context = done?.snapshot?.context ?? {};
       expect(Object.keys(context)).not.toContain('runtime');
       expect(context.step).toBe(2);

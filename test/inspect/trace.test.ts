@@ -42,9 +42,9 @@ describe('traces', () => {
     expect(root).toMatchObject({ kind: 'actor', name: 'agent', machine: 'agent', label: 'librarian' });
     const states = trace.entries.flatMap((entry) => (entry.kind === 'snapshot' && entry.actorId === root?.actorId ? [String(entry.value)] : []));
     const changes = states.filter((state, index) => state !== states[index - 1]);
-    // stepDone is left within the macrostep that enters it, so no snapshot rests there.
+    // An ending state (`done`) is left within the macrostep that enters it, so no snapshot rests there.
     expect(changes.slice(0, 2)).toEqual(['idle', 'thinking']);
-    expect(changes.slice(-3)).toEqual(['acting', 'thinking', 'done']);
+    expect(changes.slice(-3)).toEqual(['acting', 'thinking', 'ended']);
     const runTypes = trace.entries.flatMap((entry) => (entry.kind === 'run' ? [entry.event.type] : []));
     expect(runTypes[0]).toBe('run.started');
     expect(runTypes.at(-1)).toBe('run.finished');

@@ -297,7 +297,7 @@ describe('the toolRules child actor', () => {
     expect(seen).toEqual({ value: 'after:search', last: 'search' });
   });
 
-  it('a run nobody inspects decides with the same rules and keeps no mirror child', async () => {
+  it('a run nobody inspects decides with the same rules and keeps the same mirror child as an inspected one', async () => {
     let children: string[] | undefined;
     let run: ReturnType<ReturnType<typeof createAgent>['run']> | undefined;
     const model = scriptedModel((_request, index) => {
@@ -315,9 +315,8 @@ describe('the toolRules child actor', () => {
     });
     run = agent.run('Go');
     const result = await run.result;
-    // No shared-state child either (nothing used the shared state), and the model caller is the agent's own
-    // (docs/performance.md, "Lazy shared state" and "The model caller in the agent").
-    expect(children).toEqual(['toolRunner']);
+    // No shared-state child (nothing used the shared state): the model caller, the rules' machine and the tool runner.
+    expect(children).toEqual(['model', 'toolRules', 'toolRunner']);
     expect(result.toolCalls.map((record) => [record.call.name, record.refusedBy ?? null])).toEqual([
       ['search', null],
       ['search', 'child'],

@@ -1,5 +1,7 @@
-export type { ToolCallRecord, ToolOutcome } from './agent/machine/agentContext.js';
+export type { ToolCallRecord } from './agent/machine/agentContext.js';
+export type { ToolOutcome } from './agent/machine/toolOutcome.js';
 export { agentMachine } from './agent/machine/agentMachine.js';
+export { managerMachine } from './groupChat/managerMachine.js';
 export type { AgentRun } from './agent/run/agentRun.js';
 export type { RunHandle } from './rootRun/runHandle.js';
 export type { PendingInput } from './rootRun/inputRequests.js';
@@ -25,28 +27,27 @@ export {
 } from './groupChat/groupChatErrors.js';
 export type {
   AfterWork,
-  ChatEvent,
-  ChatEventOf,
-  ChatTurn,
-  ChatWaiting,
   GroupChatResult,
   GroupChatRunOptions,
-  GroupChatSnapshot,
   Handoff,
-  PersistableWaiting,
-  PersistedApprovalWaiting,
-  PersistedDelegatedWaiting,
-  PersistedNestedWaiting,
-  PersistedParticipantWaiting,
-  SelectionSource,
   SelectionState,
   SelectSpeaker,
   SharedStateValues,
   SpeakerSelection,
   SpeakerTransitions,
   TerminateCondition,
-  TerminationReason,
 } from './groupChat/groupChatTypes.js';
+export type { ChatEvent, ChatEventOf, SelectionSource, TerminationReason } from './participant/chatEvent.js';
+export type {
+  ChatTurn,
+  ChatWaiting,
+  GroupChatSnapshot,
+  PersistableWaiting,
+  PersistedApprovalWaiting,
+  PersistedDelegatedWaiting,
+  PersistedNestedWaiting,
+  PersistedParticipantWaiting,
+} from './participant/chatWaiting.js';
 export type { GroupChatMember, GroupChatOptions, MemberOptions, NestedChatParticipant, Participant } from './groupChat/groupChatOptions.js';
 export type { GroupChatRun } from './groupChat/groupChatRun.js';
 export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';

@@ -15,7 +15,7 @@ import type {
 } from '@agentchart/core';
 import type { z } from 'zod';
 import type { InspectOption } from '../inspection/inspectOption.js';
-import type { AgentRuntime } from './machine/agentRuntime.js';
+import type { AgentRuntime } from './machine/agentContext.js';
 import type { AgentRun } from './run/agentRun.js';
 import type { SnapshotKey } from './run/snapshotSignature.js';
 import type { ToolSource } from './tools/toolSource.js';
@@ -181,7 +181,7 @@ export interface Agent {
 }
 
 /** The agent-level configuration every run's runtime is built from. */
-export type AgentConfig = Omit<AgentRuntime, 'liveTools' | 'fusedStep'> & {
+export type AgentConfig = Omit<AgentRuntime, 'liveTools'> & {
   toolChoice: ToolMode | ToolChoice | undefined;
   addableTools: ReadonlyMap<string, AnyTool>;
 };

@@ -18,7 +18,8 @@ import type { AgentStoreRuns } from './agentStoreRuns.js';
 import type { Agent, AgentConfig, AgentOptions, ResumeOptions, RunOptions } from './agentTypes.js';
 import { validateInitialState } from './machine/validateInitialState.js';
 import { DEFAULT_DETAILED_ERRORS, DEFAULT_MAX_CONSECUTIVE_ERRORS, DEFAULT_MAX_STEPS } from '../constants.js';
-import { type AgentRuntime, agentRuntime } from './machine/agentRuntime.js';
+import { agentRuntime } from './machine/agentRuntime.js';
+import type { AgentRuntime } from './machine/agentContext.js';
 import { type AgentRun, resumeAgentRun, startAgentRun } from './run/agentRun.js';
 import { checkSnapshotKey } from './run/snapshotSignature.js';
 import { LiveToolSet, assertIsTool } from './tools/liveTools.js';
@@ -29,7 +30,7 @@ import { normalizeToolMode } from './machine/toolChoice.js';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { AGENT_INTERNALS, type InternalAgent, type ProvidesAgentInternals, type RunInternals } from './internalAgent.js';
-import type { RunCheckpoints } from './machine/runCheckpoints.js';
+import type { RunCheckpoints } from './machine/agentContext.js';
 import type { ToolSource } from './tools/toolSource.js';
 import { agentWithToolSources } from './tools/toolSourceAgent.js';
 import { ToolSourceSet } from './tools/toolSourceSet.js';
@@ -121,7 +122,7 @@ class ConfiguredAgent implements Agent, ProvidesAgentInternals {
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
     const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
     const inspected = inspect !== undefined;
-    const runtime = runtimeFor(config, config.tools.values(), middleware, inspected, budget, inspected, internals.checkpoints);
+    const runtime = runtimeFor(config, config.tools.values(), middleware, true, budget, inspected, internals.checkpoints);
     return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect, internals.runId);
   }
 

@@ -1,6 +1,6 @@
 import { ConfigurationError, type Message } from '@agentchart/core';
 import type { AgentConfig, ResumeOptions, RunOptions } from './agentTypes.js';
-import type { RunCheckpoints } from './machine/runCheckpoints.js';
+import type { RunCheckpoints } from './machine/agentContext.js';
 import type { AgentRun } from './run/agentRun.js';
 import type { ToolSourceAgent } from './tools/agentToolSources.js';
 

@@ -5,7 +5,7 @@ import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import type { ChatCheckpoints, CheckpointedChat } from '../groupChat/chatCheckpoints.js';
 import type { ChatStoreHooks } from '../groupChat/nestedChatStore.js';
 import { type ChatStoreCheckpoint, snapshotVersion } from '../groupChat/chatSnapshot.js';
-import type { GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
 import { speakerOf } from '../groupChat/managerContext.js';
 import { checkpointHooks, checkpointSnapshot, freezeCheckpoint } from './runCheckpointer.js';
 
@@ -72,6 +72,7 @@ export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddle
         liveTools: runtime.liveTools,
         middleware: [...runtime.middleware, journal],
         mirrorToolRules: runtime.mirrorToolRules ?? false,
+        livesForChat: runtime.livesForChat ?? false,
         tokenBudget: runtime.tokenBudget,
         checkpoints: speakerHooks(speaker, runtime.snapshotKey),
       }),

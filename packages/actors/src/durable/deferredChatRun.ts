@@ -1,7 +1,8 @@
 import { deferredState } from '../agent/run/deferredAgentRun.js';
 import { deferredStart } from '../agent/run/deferredStart.js';
 import { ChatNotWaitingError } from '../groupChat/groupChatErrors.js';
-import type { ChatEvent, GroupChatResult } from '../groupChat/groupChatTypes.js';
+import type { GroupChatResult } from '../groupChat/groupChatTypes.js';
+import type { ChatEvent } from '../participant/chatEvent.js';
 import type { GroupChatRun } from '../groupChat/groupChatRun.js';
 
 /**
@@ -42,5 +43,8 @@ export function deferredChatRun(
     select: (speaker) => running('select()').select(speaker),
     waiting: () => deferred.current()?.waiting(),
     snapshot: () => running('snapshot()').snapshot(),
+    get actor() {
+      return running('`run.actor`').actor;
+    },
   };
 }

@@ -2,7 +2,8 @@ import { type SnapshotKey, signSnapshot, verifySnapshot } from '../agent/run/sna
 import type { ChatStart } from '../groupChat/chatRun.js';
 import type { ChatRuntime } from '../groupChat/chatRuntime.js';
 import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
-import type { GroupChatRunOptions, GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
+import type { GroupChatRunOptions } from '../groupChat/groupChatTypes.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { Residence } from '../participant/residence.js';
 import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.js';
 import type { NestedChatStore } from '../groupChat/nestedChatStore.js';

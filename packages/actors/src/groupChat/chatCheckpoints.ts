@@ -1,5 +1,5 @@
 import type { Message } from '@agentchart/core';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { ChatTurn } from '../participant/chatWaiting.js';
 import type { TurnStore } from '../participant/participantProtocol.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';

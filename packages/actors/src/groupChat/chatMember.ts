@@ -1,6 +1,6 @@
 import type { AnyTool, ErrorInfo, ToolModeSetting } from '@agentchart/core';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { DelegatedProtocol } from '../participant/participantProtocol.js';
 import type { SharedStateValues } from './groupChatTypes.js';
 
@@ -26,17 +26,11 @@ export type ChatMember = {
 /** How an agent member takes a turn: the agent machine (with its rules), a fresh runtime per turn, its tool mode. */
 export interface AgentTurnSetup {
   readonly machine: typeof agentMachine;
-  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` for an inspected chat. */
+  /** A runtime for one turn (each turn gets its own live tool list); `mirrorToolRules` keeps the rules' machine as a child. */
   runtime(mirrorToolRules?: boolean): AgentRuntime;
   readonly toolMode: ToolModeSetting;
   /** Every tool a turn may have by name (its tools, handoff tools included, and addable tools): a persisted turn's live tools are found here. */
   readonly knownTools: ReadonlyMap<string, AnyTool>;
   /** Set when the agent's tool sources changed into a list it cannot run with (its rules name a removed tool): its turn fails with this. */
   readonly unusable?: ErrorInfo;
-  /**
-   * Whether a turn may run without an agent actor (`DirectAgentTurn`): the
-   * agent has no tools, no addable tools, no tool rules and no tool-call
-   * limit, so no step of its run is a decision of the machine.
-   */
-  readonly direct: boolean;
 }

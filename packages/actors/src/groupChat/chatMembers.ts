@@ -1,7 +1,8 @@
 import { type AnyTool, ConfigurationError, DuplicateToolError, defineTool, rules } from '@agentchart/core';
 import { z } from 'zod';
 import { machineFor } from '../agent/run/agentRun.js';
-import { type AgentRuntime, agentRuntime } from '../agent/machine/agentRuntime.js';
+import { agentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { AgentConfig } from '../agent/agentTypes.js';
 import { LiveToolSet } from '../agent/tools/liveTools.js';
 import { sharedToolRules } from '../agent/toolRules/sharedToolRules.js';
@@ -12,9 +13,6 @@ import type { GroupChatMember, MemberOptions } from './groupChatOptions.js';
 import { participantProtocol } from './participantOf.js';
 import type { AgentProtocol, ParticipantProtocol } from '../participant/participantProtocol.js';
 import { PARTICIPANT_NAME_PATTERN, RESERVED_PARTICIPANT_NAMES } from './participantName.js';
-
-export { TERMINATE } from './chatMember.js';
-export type { AgentTurnSetup, ChatMember } from './chatMember.js';
 
 /** The tool an agent calls to hand the chat to `to`. */
 export function handoffToolName(to: string): string {
@@ -183,8 +181,8 @@ class SourceAgentMember extends AgentMemberFields {
     const config = this.#agent.config();
     if (this.#setup?.config !== config) {
       const turn = this.#handoffs.length === 0 ? plainTurnSetup(config) : agentTurnSetup(config, this.#handoffs, this.#descriptions);
-      // Its list changes are followed into the turn's agent actor (`followChatToolSources`): never a direct turn.
-      this.#setup = { config, turn: { ...turn, direct: false } };
+      // Its list changes are followed into the turn's agent actor (`followChatToolSources`).
+      this.#setup = { config, turn };
     }
     const unusable = this.#agent.toolSources?.loadError;
     return unusable === undefined ? this.#setup.turn : { ...this.#setup.turn, unusable };
@@ -238,9 +236,9 @@ function agentTurnSetup(
   // Without handoffs the configuration itself (its own tools and rules): no copy of it per agent.
   const base = handoffs.length === 0 ? config : { ...config, tools, toolRules };
   const runtime = (mirrorToolRules = false): AgentRuntime =>
-    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules });
+    agentRuntime(base, { liveTools: new LiveToolSet(tools.values()), middleware: config.middleware, mirrorToolRules, livesForChat: true });
   return {
-    // Read when a turn spawns the agent machine (a direct turn has none): the same machine for every turn.
+    // Read when a turn spawns the agent machine: the same machine for every turn.
     get machine() {
       return machineFor(runtime());
     },
@@ -250,7 +248,6 @@ function agentTurnSetup(
     get knownTools() {
       return new Map([...config.addableTools, ...tools]);
     },
-    direct: tools.size === 0 && addableNames.length === 0 && toolRules === undefined && config.maxToolCalls === Number.POSITIVE_INFINITY,
   };
 }
 

@@ -1,12 +1,14 @@
 import { ApprovalError } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
-import { createActor } from 'xstate';
+import { type Actor, createActor } from 'xstate';
 import { pendingRequests } from '../agent/machine/approvals.js';
 import { persistRun } from '../agent/run/runSnapshot.js';
 import { snapshotVersion } from './chatSnapshot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatNotWaitingError, IneligibleSpeakerError } from './groupChatErrors.js';
-import type { ChatEvent, ChatWaiting, GroupChatResult, GroupChatSnapshot } from './groupChatTypes.js';
+import type { GroupChatResult } from './groupChatTypes.js';
+import type { ChatEvent } from '../participant/chatEvent.js';
+import type { ChatWaiting, GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { GroupChatRun } from './groupChatRun.js';
 import { speakerOf, stateValues } from './managerContext.js';
 import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
@@ -20,7 +22,6 @@ import { announceRun, globalInspectors, runsObserved } from '../inspection/runOb
 import { AnsweredWaits } from '../rootRun/answeredWaits.js';
 import { announceWaitsOnceWritten } from '../rootRun/announcementGate.js';
 import { startRootRun } from '../rootRun/startRootRun.js';
-import { startDirectTurns } from './directTurnRun.js';
 import { speakingResident } from './residentAgents.js';
 import type { ManagerRunActor, ResidentChat } from './residentChat.js';
 import { answerInput } from '../rootRun/inputRequests.js';
@@ -37,11 +38,16 @@ export type ChatStart = Omit<ManagerInput, 'runtime' | 'publish' | 'inspect'> & 
  * run): a new manager actor, or the next run of a nested chat's resident
  * manager (`ResidentChat`), which looks to the run like an actor of its own.
  */
-function managerActor(input: ManagerInput, resident: ResidentChat | undefined): ManagerRunActor {
-  if (resident !== undefined) return resident.run(input, input.inspect);
-  const actor = createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
-  startDirectTurns(actor);
-  return actor;
+function managerActor(
+  input: ManagerInput,
+  resident: ResidentChat | undefined,
+): { run: ManagerRunActor; manager: Actor<typeof managerMachine>; ended: () => boolean; output?: () => unknown } {
+  if (resident !== undefined) {
+    const run = resident.run(input, input.inspect);
+    return { run, manager: run.manager, ended: () => run.ended, output: () => run.output };
+  }
+  const manager = createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
+  return { run: manager, manager, ended: () => manager.getSnapshot().status !== 'active' };
 }
 
 const isControl = (event: ChatEvent): event is ChatControlEvent =>
@@ -65,7 +71,7 @@ export function startChatRun(
   // The speakers' events go onto the bus in order with the manager's (behind an announcement held for the store).
   let ordered = (event: ChatEvent) => bus.next(event);
   const publish = (event: ChatEvent) => ordered(event);
-  const actor = managerActor({ ...start, runtime, publish, inspect }, resident);
+  const { run: actor, manager, ended, output } = managerActor({ ...start, runtime, publish, inspect }, resident);
   start.checkpoints?.bind(() => actor.getSnapshot().context);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
   // (A run that fails before it starts errors the bus: `result` and `events$` report that, not this subscription.)
@@ -77,7 +83,7 @@ export function startChatRun(
     error: () => {},
   });
   /** A resumed chat before it starts (on the next microtask): it waits as persisted. */
-  const notStarted = () => resumedFrom !== undefined && actor.getSnapshot().matches('idle');
+  const notStarted = () => resumedFrom !== undefined && !ended() && actor.getSnapshot().matches('idle');
   // A chat resumed in a speaker's turn (its agent waiting for approval, or a wait inside its nested chat)
   // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
   const resumesTurn = resumedFrom !== undefined && ['approval', 'nested', 'participant'].includes(resumedFrom.waiting.kind);
@@ -93,6 +99,7 @@ export function startChatRun(
     sendStart: true,
     sharedState: { slot: actor.getSnapshot().context.run.sharedState },
     stateEvent: (change) => ({ type: 'state.changed', chatId: start.chatId, change }),
+    ...(output === undefined ? {} : { output }),
     holdAbort: () => resumesTurn && notStarted(),
     ...(loading === undefined
       ? {}
@@ -118,7 +125,7 @@ export function startChatRun(
   /** The resident actor of the agent taking its turn now, on the actor path (see `residentAgents.ts`). */
   const speakerRun = () => {
     const snapshot = actor.getSnapshot();
-    return snapshot.status === 'active' && snapshot.matches({ speaking: 'agent' }) ? speakingResident(snapshot.context) : undefined;
+    return !ended() && snapshot.matches({ speaking: 'agent' }) ? speakingResident(snapshot.context) : undefined;
   };
   /** The agent taking its turn now (for tool-source list changes). */
   const speakingAgent = () => {
@@ -128,8 +135,8 @@ export function startChatRun(
   };
 
   const waiting = (): ChatWaiting | undefined => {
+    if (ended()) return undefined;
     const snapshot = actor.getSnapshot();
-    if (snapshot.status !== 'active') return undefined;
     if (resumedFrom !== undefined && notStarted()) return persistedWaiting(resumedFrom.waiting);
     if (snapshot.matches({ speaking: 'human' })) return { kind: 'human', speaker: speakerOf(snapshot.context) };
     if (snapshot.matches('awaitingChoice')) return { kind: 'choice', eligible: snapshot.context.selection.eligible };
@@ -221,6 +228,7 @@ export function startChatRun(
 
   const handle: GroupChatRun = {
     chatId: start.chatId,
+    actor: manager,
     events$,
     result: root.result,
     // The shared state's handle is made when first asked for (`startRootRun`).
@@ -295,9 +303,7 @@ export function startChatRun(
     },
   };
   const transcript = () => {
-    const snapshot = actor.getSnapshot();
-    const direct = snapshot.context.run.directTurn;
-    return transcriptSoFar(direct.contextNow(snapshot.context), direct.current ?? speakerRun());
+    return transcriptSoFar(actor.getSnapshot().context, speakerRun());
   };
   return { run: handle, transcriptSoFar: transcript };
 }

@@ -1,7 +1,7 @@
 import { MessageSchema } from '@agentchart/core';
 import { z } from 'zod';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { GroupChatSnapshot } from './groupChatTypes.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { StoredParticipantProgress } from '../participant/chatWaiting.js';
 import { checkChatTurns } from './checkChatTurns.js';
 

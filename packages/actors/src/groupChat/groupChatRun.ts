@@ -1,4 +1,6 @@
 import type { Observable } from 'rxjs';
+import type { Actor } from 'xstate';
+import type { managerMachine } from './managerMachine.js';
 import type { ChatEvent } from '../participant/chatEvent.js';
 import type { ChatWaiting, GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { RunHandle } from '../rootRun/runHandle.js';
@@ -32,6 +34,11 @@ export interface GroupChatRun extends RunHandle<ChatEvent, GroupChatResult> {
   select(speaker: string): void;
   /** What the chat waits for now, if anything (right after `resume`: the persisted wait). */
   waiting(): ChatWaiting | undefined;
+  /**
+   * The chat's manager actor, for inspection: its snapshot, read from any
+   * `events$` listener, is the state and context of that moment.
+   */
+  readonly actor: Actor<typeof managerMachine>;
   /**
    * The chat as plain JSON, while it waits for a person's turn, a manual
    * choice or a tool approval (right after `resume`, before the chat has

@@ -3,18 +3,6 @@ import type { InspectOption } from '../inspection/inspectOption.js';
 import type { TerminationReason } from '../participant/chatEvent.js';
 import type { ChatTurn } from '../participant/chatWaiting.js';
 
-export type { ChatEvent, ChatEventOf, SelectionSource, TerminationReason } from '../participant/chatEvent.js';
-export type {
-  ChatTurn,
-  ChatWaiting,
-  GroupChatSnapshot,
-  PersistableWaiting,
-  PersistedApprovalWaiting,
-  PersistedDelegatedWaiting,
-  PersistedNestedWaiting,
-  PersistedParticipantWaiting,
-} from '../participant/chatWaiting.js';
-
 /** Shared state as the chat's predicates and selector functions read it. */
 export type SharedStateValues = Readonly<Record<string, unknown>>;
 

@@ -6,9 +6,10 @@ import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatMember } from './chatMember.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurn.js';
-import type { DirectTurnRun } from './directTurnRun.js';
-import type { ResidentAgents } from './residentAgents.js';
-import type { ChatEvent, ChatTurn, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
+import type { ResidentAgents } from './residentAgent.js';
+import type { SelectionState } from './groupChatTypes.js';
+import type { ChatEvent, SelectionSource, TerminationReason } from '../participant/chatEvent.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 
 /** What the selection step decided. */
 export type SelectionDecision =
@@ -34,15 +35,15 @@ export interface ManagerRun {
   tokenBudget: TokenBudget | undefined;
   /** Set only for a chat kept in a store (see `chatCheckpoints.ts`). */
   checkpoints: ChatCheckpoints | undefined;
+  /** Whether the manager is a nested chat's resident one (`ManagerInput.resident`): its runs end back in `idle`. */
+  resident: boolean;
   /** The turn a nested chat or a custom participant takes now, if any: the handle reaches it here. */
   currentTurn: CurrentTurn;
-  /** The agent turns taken now without an agent actor, and the context they moved on (see `DirectTurnRun`). */
-  directTurn: DirectTurnRun;
   /** The run's resident agents: each agent's actor, from its first turn on the actor path to the chat's end (see `residentAgents.ts`). */
   agents: ResidentAgents;
   /**
    * Where the resident agents' events go: the run's chat id and bus. A
-   * resident manager's next run (`residentManager.ts`) points the same
+   * resident manager's next run (`ManagerInput.resident`) points the same
    * object at its own, so the agents it carries over reach the new run.
    */
   bridge: RunBridge;

@@ -1,8 +1,8 @@
 import type { Message, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import { type AnyActorRef, assign, emit, enqueueActions, sendTo, setup } from 'xstate';
-import type { AgentMachineInput } from '../agent/machine/agentMachine.js';
-import { type AgentTurnDoneEvent, residentAgentMachine } from '../agent/machine/residentAgent.js';
+import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
+import type { AgentTurnDoneEvent } from '../agent/machine/agentTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID, type SharedStateRef, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
@@ -10,20 +10,20 @@ import type { RunResult } from '../agent/run/runResult.js';
 import { newRunId } from '../ids.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
-import { type AgentTurnSetup, TERMINATE } from './chatMembers.js';
+import { TERMINATE } from './chatMember.js';
 import { decisionUpdate } from './chatDecision.js';
-import { firstDirectTurn } from './directHandOver.js';
-import { lastDirectTurn } from './lastDirectTurn.js';
-import { DirectTurnRun } from './directTurnRun.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { viewFor } from './chatViews.js';
-import type { ChatEvent, ChatTurn, GroupChatResult, SelectionSource } from './groupChatTypes.js';
+import type { GroupChatResult } from './groupChatTypes.js';
+import type { ChatEvent, SelectionSource } from '../participant/chatEvent.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 import type { ChatResume, ResumedTurnState } from './turnPersistence.js';
 import { type ManagerContext, type ManagerRun, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import type { DelegatedTurnInput } from './delegatedTurn.js';
 import { partialTurn } from './partialTurn.js';
-import { type TurnOutcome, announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
+import { announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
+import type { TurnOutcome } from '../participant/turnOutcome.js';
 import { countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { resumedSpeakerLogic } from './speakerResume.js';
@@ -56,20 +56,24 @@ export interface ManagerInput {
   tokenBudget?: TokenBudget | undefined;
   /** The checkpoint hooks of a chat kept in a store. */
   checkpoints?: ChatCheckpoints | undefined;
+  /**
+   * Set for a nested chat's resident manager (`ResidentChat`): the manager
+   * lives for the outer run, and each outer turn is a run of it. Its end
+   * goes back to `idle`, where a `run` command sets up the next run.
+   */
+  resident?: boolean;
 }
 
 export type ManagerEvent =
   | ChatControlEvent
   | { type: 'start' }
   | { type: 'abort' }
-  /** A resident manager's next run, set up in `idle` (`residentManager.ts`; the standalone machine ignores it). */
+  /** A resident manager's next run, set up in `idle` (see `ManagerInput.resident`). */
   | { type: 'run'; input: ManagerInput }
   /** The speaking agent's resident actor ended its turn (see `residentAgents.ts`). */
   | AgentTurnDoneEvent
   /** The speaking nested chat's or custom participant's resident actor ended its turn (see `residentParticipants.ts`). */
-  | ParticipantTurnDoneEvent
-  /** A run of direct agent turns (no agent actor, see `DirectTurnRun`) ended with a turn that ended with `output`. */
-  | { type: 'direct.turn.done'; output: RunResult };
+  | ParticipantTurnDoneEvent;
 
 /** The `auto` selector's reply, as the selection guards and actions read it. */
 interface SelectorAnswer {
@@ -118,10 +122,7 @@ export const managerMachine = setup({
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
     choseEligible: ({ context, event }) => event.type === 'speaker.chosen' && context.selection.eligible.includes(event.speaker),
     answerEligible: ({ context }, { answer }: SelectorAnswer) => parseSelectorAnswer(answer, context.selection.eligible) !== undefined,
-    startsWithDirectTurn: ({ context, event }) => firstDirectTurn(context, event) !== undefined,
-    endsAfterDirectTurn: ({ context, event }) =>
-      event.type === 'direct.turn.done' && lastDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome) !== undefined,
-    directTurnHoldsAborts: ({ context }) => context.run.directTurn.holdsAborts(),
+    isResident: ({ context }) => context.run.resident,
     retriesLeft: ({ context }) =>
       context.runtime.selection.method === 'auto' && context.selection.rejected.length < context.runtime.selection.maxRetries,
   },
@@ -233,9 +234,9 @@ export const managerMachine = setup({
     /** A person is shown the chat through `events$`, so their turn needs no view. */
     beginHumanTurn: assign(({ context }) => ({ turns: turnsPassedTo(speakerOf(context), context.turns), view: [] })),
     /**
-     * An agent's turn begins, in one action: a direct turn, or (the actor
-     * path) the agent's resident actor takes it — spawned at the agent's
-     * first turn and started, a `turn` command afterwards (`residentAgents.ts`).
+     * An agent's turn begins, in one action: the agent's resident actor
+     * takes it — spawned at the agent's first turn and started, a `turn`
+     * command afterwards (`residentAgents.ts`).
      * A resumed turn's run goes on from its snapshot (the turn start is the
      * same function of the persisted transcript, so its view is the one it had).
      */
@@ -246,7 +247,7 @@ export const managerMachine = setup({
       const { run } = context;
       const resumed = context.resumeWaiting?.into === 'agent' ? context.resumeWaiting.run : undefined;
       if (resumed !== undefined) {
-        const base = residentAgentMachine(turn.machine);
+        const base = turn.machine;
         const logic = resumedSpeakerLogic(base, resumed.snapshot, run.sharedState);
         // (An agent a resident manager carried over from its previous run gives way to the resumed one.)
         const carried = run.agents.get(name);
@@ -262,14 +263,8 @@ export const managerMachine = setup({
         if (resumed.resumeAt !== undefined) enqueue.sendTo(agentChildId(name), { type: 'resume', at: resumed.resumeAt });
         return;
       }
-      const runtime = turnRuntime(turn.runtime(run.inspected), context);
+      const runtime = turnRuntime(turn.runtime(true), context);
       run.checkpoints?.turnBegins({ ...context, ...update });
-      if (takesDirectTurn(context, turn)) {
-        // No agent actor: the turn runs the agent's steps itself (docs/performance.md).
-        run.directTurn.begin(run, name, turn, runtime, update.view);
-        enqueue.assign(update);
-        return;
-      }
       const input: AgentMachineInput = {
         runtime: run.checkpoints === undefined ? runtime : run.checkpoints.speakerRuntime(runtime, name),
         runId: run.newRunId(),
@@ -291,18 +286,6 @@ export const managerMachine = setup({
       // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
       const { unusable } = turn;
       enqueue.sendTo(agentChildId(name), unusable === undefined ? { type: 'start' } : { type: 'tools.unusable', error: unusable });
-    }),
-    /** What `decide` and `announceDecision` do for a first speaker that takes a direct turn (`firstDirectTurn`). */
-    chooseFirstDirectly: enqueueActions(({ context, event, enqueue }) => {
-      const first = firstDirectTurn(context, event);
-      if (first === undefined) throw new Error('chooseFirstDirectly needs a first direct turn (the startsWithDirectTurn guard).');
-      const { eligible, decision, randomState } = first;
-      const { chatId } = context.run;
-      enqueue.assign({ selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined, ...selected(decision.speaker) });
-      if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
-      }
-      enqueue.emit({ type: 'speaker.selected', chatId, round: context.rounds + 1, speaker: decision.speaker, by: decision.by, eligible });
     }),
     relayApprovalDecision: sendTo(
       ({ context }) => agentChildId(speakerOf(context)),
@@ -326,8 +309,7 @@ export const managerMachine = setup({
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, enqueue }) => {
-      // (A direct turn was stopped by the exit from `speaking.agent` that came first; a resident agent is the speaker's.)
-      const turn = partialTurn(context, context.run.directTurn.stoppedTurn() ?? speakingResident(context));
+      const turn = partialTurn(context, speakingResident(context));
       if (turn === undefined) return;
       enqueue.assign(turn.update);
       const { rounds, lastSpeaker } = turn.update;
@@ -341,29 +323,42 @@ export const managerMachine = setup({
       });
     }),
     endAborted: assign({ reason: 'aborted' as const }),
-    /** The end of an agent's turn: a direct turn still running is stopped (an abort). */
-    endDirectTurn: ({ context }) => context.run.directTurn.stop(),
-    /** A run of direct turns ended (or was aborted): the manager takes over the context it moved on (`DirectTurnRun`). */
-    catchUpDirectTurns: assign(({ context }) => context.run.directTurn.catchUp()),
     /**
-     * A run of direct turns ended with a turn that ends the chat (`lastDirectTurn`):
-     * `catchUpDirectTurns`, `recordTurn` and `decide` in one update, with
-     * `recordTurn`'s events (one context copy and one snapshot instead of three).
+     * A resident manager's next run: the per-run context from its input (the
+     * shared state's actor made again when the chat is inspected), with the
+     * resident agents and participants the previous run left idle.
      */
-    recordLastDirectTurn: enqueueActions(({ context, event, enqueue }) => {
-      const last =
-        event.type === 'direct.turn.done' ? lastDirectTurn(context.run.directTurn.contextNow(context), event, agentTurnOutcome) : undefined;
-      if (last === undefined) throw new Error('recordLastDirectTurn needs a turn that ends the chat (the endsAfterDirectTurn guard).');
-      const caughtUp = context.run.directTurn.catchUp();
-      const { review, spend, outcome } = last;
-      const speaker = speakerOf(last.context);
-      const recorded: ManagerContext = { ...last.context, ...review.update, spend };
-      context.run.checkpoints?.turnEnded(recorded);
-      announceTurn((event) => enqueue.emit(event), context.run.chatId, speaker, review, outcome);
-      enqueue.assign({ ...caughtUp, ...review.update, spend, ...decisionUpdate(recorded) });
+    beginRun: assign(({ context, event, spawn, self }) => {
+      if (event.type !== 'run') return {};
+      const { input } = event;
+      const spawnSharedState = () =>
+        spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } });
+      return initialManagerContext(input, self, spawnSharedState, context.run);
     }),
-    /** An abort while a run of direct turns announces and starts a turn: sent again once that turn has started. */
-    holdAbortForDirectTurn: ({ context }) => context.run.directTurn.holdAbort(),
+    /**
+     * The end of a resident manager's run: its output goes out (`RUN_ENDED`).
+     * What the run spawned is stopped, as a standalone run's end stops its
+     * children, except its resident agents that are idle (between turns) and
+     * its resident participants, which the next run takes over. An agent
+     * stopped in the middle of a turn (the run was aborted, or ended while it
+     * waited for approval) is stopped.
+     */
+    endRun: enqueueActions(({ context, self, enqueue }) => {
+      const { agents, participants } = context.run;
+      const kept = new Set<AnyActorRef>();
+      for (const [name, { actor }] of agents) {
+        if (isIdleAgent(actor)) kept.add(actor);
+        else agents.delete(name);
+      }
+      const { children } = self.getSnapshot() as { children: Record<string, AnyActorRef | undefined> };
+      for (const name of participants) {
+        const actor = children[participantChildId(name)];
+        if (actor !== undefined) kept.add(actor);
+        else participants.delete(name);
+      }
+      for (const child of Object.values(children)) if (child !== undefined && !kept.has(child)) enqueue.stopChild(child);
+      enqueue.emit({ type: RUN_ENDED, output: managerOutput(context) } as unknown as ChatEvent);
+    }),
     announceEnd: emit(({ context }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
@@ -379,20 +374,21 @@ export const managerMachine = setup({
 }).createMachine({
   id: 'groupChat',
   context: ({ input, spawn, self }) =>
-    initialManagerContext(input, self, () => spawn('sharedState', { systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } })),
+    initialManagerContext(input, self, () =>
+      spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+    ),
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
     idle: {
       on: {
+        run: { actions: 'beginRun' },
         start: [
           // A resumed chat goes on in the speaking state its persisted turn names (`TurnResume.into`).
           { guard: { type: 'resumesInto', params: { state: 'routing' } }, target: 'speaking', actions: ['announceStart', 'resumeTurn'] },
           { guard: { type: 'resumesInto', params: { state: 'agent' } }, target: 'speaking.agent', actions: ['announceStart', 'resumeTurn'] },
           { guard: { type: 'resumesInto', params: { state: 'chat' } }, target: 'speaking.chat', actions: ['announceStart', 'resumeTurn'] },
           { guard: { type: 'resumesInto', params: { state: 'custom' } }, target: 'speaking.custom', actions: ['announceStart', 'resumeTurn'] },
-          // A new run whose first speaker takes a direct agent turn: `selecting` and `speaking.routing` decided in one step.
-          { guard: 'startsWithDirectTurn', target: 'speaking.agent', actions: ['announceStart', 'chooseFirstDirectly'] },
           { target: 'selecting', actions: 'announceStart' },
         ],
       },
@@ -470,30 +466,13 @@ export const managerMachine = setup({
         },
         agent: {
           entry: 'beginAgentTurn',
-          exit: 'endDirectTurn',
           on: {
-            abort: [
-              { guard: 'directTurnHoldsAborts', actions: 'holdAbortForDirectTurn' },
-              { target: '#groupChat.terminated', actions: ['catchUpDirectTurns', 'recordPartialTurn', 'endAborted'] },
-            ],
+            abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { guard: 'decidedForSpeaker', actions: 'relayApprovalDecision' },
             'agent.turn.done': {
               target: '#groupChat.selecting',
               actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
             },
-            // A run of direct turns ended (the next speaker takes no direct turn, or the chat ends): caught up, then recorded.
-            'direct.turn.done': [
-              // The chat ends with this turn: recorded, then `decide`'s ending, straight to `terminated`.
-              {
-                guard: 'endsAfterDirectTurn',
-                target: '#groupChat.terminated',
-                actions: 'recordLastDirectTurn',
-              },
-              {
-                target: '#groupChat.selecting',
-                actions: ['catchUpDirectTurns', { type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
-              },
-            ],
           },
         },
         human: {
@@ -541,7 +520,12 @@ export const managerMachine = setup({
         },
       },
     },
-    terminated: { type: 'final', entry: 'announceEnd' },
+    // A standalone chat's run is over (`ended`); a resident manager's goes back to `idle` for the next run.
+    terminated: {
+      entry: 'announceEnd',
+      always: [{ guard: 'isResident', target: 'idle', actions: 'endRun' }, { target: 'ended' }],
+    },
+    ended: { type: 'final' },
   },
   output: ({ context }) => managerOutput(context),
 });
@@ -550,13 +534,13 @@ export const managerMachine = setup({
  * A run's manager context, from its input: the run's parts (`ManagerRun`:
  * its ids, bus, shared state, checkpoints) and the transcript it starts
  * from. The machine's context at creation, and a resident manager's at
- * each new run (`residentManager.ts`). `spawnSharedState` makes the shared
+ * each new run (`beginRun`). `spawnSharedState` makes the shared
  * state's actor as a child (an inspected chat shows it from the start).
  * `carried`: the resident agents and participants a resident manager's
  * previous run leaves idle, taken over by this run (their bridge pointed at it).
  *
  * @example
- * const context = initialManagerContext(input, self, () => spawn('sharedState', { systemId: 'sharedState', input: { initial: input.sharedState } }));
+ * const context = initialManagerContext(input, self, () => spawn('sharedState', { id: 'sharedState', systemId: 'sharedState', input: { initial: input.sharedState } }));
  */
 export function initialManagerContext(
   input: ManagerInput,
@@ -577,11 +561,11 @@ export function initialManagerContext(
       inspect: input.inspect,
       inspected,
       // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
-      sharedState: inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState),
+      sharedState: inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID),
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
+      resident: input.resident === true,
       currentTurn: { turn: undefined },
-      directTurn: new DirectTurnRun(self, agentTurnOutcome),
       agents: carried?.agents ?? new Map(),
       participants: carried?.participants ?? new Set(),
       bridge,
@@ -623,16 +607,6 @@ export function managerOutput(context: ManagerContext): GroupChatResult {
   if (context.error !== undefined) result.error = context.error;
   if (context.spend.cost !== undefined) result.cost = context.spend.cost;
   return result;
-}
-
-/**
- * Whether the speaking agent's turn runs without an agent actor
- * (`DirectAgentTurn`): its run has no decision to make (`AgentTurnSetup.direct`),
- * nobody inspects the chat (an inspector is shown every model call as a
- * state) and no store keeps it (a checkpoint is taken at every step).
- */
-function takesDirectTurn(context: ManagerContext, turn: AgentTurnSetup): boolean {
-  return turn.direct && turn.unusable === undefined && !context.run.inspected && context.run.checkpoints === undefined;
 }
 
 /** The turn about to be taken: the last turn is marked as addressed to the speaker, and the speaker's view. */
@@ -691,4 +665,19 @@ function delegatedTurnInput(context: ManagerContext, kind: 'chat' | 'custom'): D
     },
     current: currentTurn,
   };
+}
+
+/** The event a resident manager emits when a run ends: the output a standalone run would have. (Not a chat event: never on `events$`.) */
+export const RUN_ENDED = 'xstate.agentchart.run.ended';
+
+/** What a resident manager emits at the end of each run. */
+export interface RunEndedEvent {
+  type: typeof RUN_ENDED;
+  output: GroupChatResult;
+}
+
+/** Whether a resident agent is between turns (its `idle` state). */
+function isIdleAgent(actor: AnyActorRef): boolean {
+  const snapshot = actor.getSnapshot() as { status: string; value?: unknown };
+  return snapshot.status === 'active' && snapshot.value === 'idle';
 }

@@ -1,11 +1,10 @@
-import { agentContextNow } from '../agent/machine/fusedStep.js';
 import { type Message, type ToolCall, msg } from '@agentchart/core';
 import type { AgentContext } from '../agent/machine/agentContext.js';
 import { type ManagerContext, speakerOf } from './managerContext.js';
 import type { Transcript } from './transcript.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
 
-/** The speaker's run as a partial turn reads it: the speaking agent's resident actor (`residentAgents.ts`), or a direct agent turn (`DirectAgentTurn`). */
+/** The speaker's run as a partial turn reads it: the speaking agent's resident actor (`residentAgents.ts`). */
 export interface SpeakerRunView {
   getSnapshot(): unknown;
 }
@@ -62,7 +61,7 @@ function partialDelegatedTurn(context: ManagerContext): TurnRecord | undefined {
 function partialAgentTurn(context: ManagerContext, speakerRun: SpeakerRunView | undefined): TurnRecord | undefined {
   const run = speakerRun?.getSnapshot() as { context: AgentContext } | undefined;
   if (run === undefined) return undefined;
-  const { messages, batch } = agentContextNow(run.context);
+  const { messages, batch } = run.context;
   const produced = messages.slice(context.view.length);
   if (produced.length === 0) return undefined;
   const turnMessages = answerOpenCalls(produced, (call) => {

@@ -1,32 +1,12 @@
 import type { ErrorInfo, RunEvent } from '@agentchart/core';
 import type { Actor } from 'xstate';
-import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
-import { onAgentEvents } from '../agent/machine/onAgentEvents.js';
-import { type AgentTurnCommand, residentAgentMachine, turnCommand } from '../agent/machine/residentAgent.js';
+import type { agentMachine } from '../agent/machine/agentMachine.js';
+import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
+import { type AgentTurnCommand, turnCommand } from '../agent/machine/agentTurn.js';
 import { machineFor } from '../agent/run/agentRun.js';
 import type { ManagerContext } from './managerContext.js';
 import { speakerSpawner } from './speakerSpawner.js';
-
-/**
- * A chat run's resident agents (docs/group-chat.md, "Resident agents"): on
- * the actor path each agent's actor is spawned at its first turn, as the
- * manager's child `agent:<name>`, and takes every later turn of the run as a
- * `turn` command; the chat's end stops it. A turn whose agent machine is not
- * the resident's (the agent's tool sources changed its rules) gets a new
- * actor. A turn that fails ends the chat (`reviewTurn`), and the chat's end
- * stops every resident: no turn follows one that may have left a model call
- * or tools running.
- */
-export interface ResidentAgent {
-  readonly actor: Actor<typeof agentMachine>;
-  /** The resident machine the actor runs (`residentAgentMachine` of the agent's machine). */
-  readonly logic: typeof agentMachine;
-  /** Puts the agent's run events on the chat's bus (as `agent.event`). */
-  readonly listener: (event: RunEvent) => void;
-}
-
-/** The resident agents of a chat run, by participant name (`ManagerRun.agents`). */
-export type ResidentAgents = Map<string, ResidentAgent>;
+import type { ResidentAgents } from './residentAgent.js';
 
 /** The manager's child id of `name`'s resident agent. */
 export const agentChildId = (name: string): string => `agent:${name}`;
@@ -56,9 +36,9 @@ export type AgentTurnPlan =
  * const plan = planAgentTurn(context.run.agents, 'writer', input, turn.unusable);
  */
 export function planAgentTurn(agents: ResidentAgents, name: string, input: AgentMachineInput, unusable: ErrorInfo | undefined): AgentTurnPlan {
-  const logic = residentAgentMachine(machineFor(input.runtime));
+  const logic = machineFor(input.runtime);
   const resident = agents.get(name);
-  if (resident !== undefined && resident.logic === logic) return { kind: 'command', command: turnCommand(input, unusable, resident.listener) };
+  if (resident !== undefined && resident.logic === logic) return { kind: 'command', command: turnCommand(input, unusable) };
   if (resident !== undefined) agents.delete(name);
   return { kind: 'spawn', stale: resident?.actor, logic };
 }
@@ -82,6 +62,6 @@ export function spawnResident(
   const listener = (event: RunEvent) => bridge.publish({ type: 'agent.event', chatId: bridge.chatId, speaker: name, event });
   const id = agentChildId(name);
   const actor = speakerSpawner(spawn)(logic, input === undefined ? { id } : { id, input });
-  onAgentEvents(actor, listener);
-  run.agents.set(name, { actor, logic: base, listener });
+  actor.on('*', listener);
+  run.agents.set(name, { actor, logic: base });
 }

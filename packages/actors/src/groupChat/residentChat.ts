@@ -3,10 +3,9 @@ import { type InspectOption, combineInspectors } from '../inspection/inspectOpti
 import { globalInspectors } from '../inspection/runObservers.js';
 import type { Resident } from '../participant/residence.js';
 import type { RootActor } from '../rootRun/startRootRun.js';
-import { startDirectTurns } from './directTurnRun.js';
-import type { ChatEvent } from './groupChatTypes.js';
-import type { ManagerEvent, ManagerInput, managerMachine } from './managerMachine.js';
-import { RUN_ENDED, type RunEndedEvent, residentManagerMachine } from './residentManager.js';
+import type { GroupChatResult } from './groupChatTypes.js';
+import type { ChatEvent } from '../participant/chatEvent.js';
+import { type ManagerEvent, type ManagerInput, RUN_ENDED, type RunEndedEvent, managerMachine } from './managerMachine.js';
 
 type ManagerActor = Actor<typeof managerMachine>;
 type ManagerSnapshot = SnapshotFrom<typeof managerMachine>;
@@ -19,7 +18,7 @@ export interface ManagerRunActor extends RootActor<ChatEvent> {
 
 /**
  * A nested chat's resident manager for one outer run (see
- * `residentManager.ts`), kept in the residence of the nested chat's
+ * `ManagerInput.resident`), kept in the residence of the nested chat's
  * resident participant: its first run creates the manager actor, each
  * later run is a `run` command to it. Each run is seen through a
  * `ManagerRunActor` that looks like the root actor of that run alone — it
@@ -48,17 +47,19 @@ export class ResidentChat implements Resident {
   }
 
   /** A new run on `input`: the manager made now (its first run, seen by `inspect` and the global inspectors), or set up for it by a `run` command. */
-  run(input: ManagerInput, inspect: InspectOption | undefined): ManagerRunActor {
+  run(
+    input: ManagerInput,
+    inspect: InspectOption | undefined,
+  ): ManagerRunActor & { readonly manager: ManagerActor; readonly output: GroupChatResult | undefined; readonly ended: boolean } {
     // A run that never began (its tool sources failed to load) takes nothing more.
     this.#current?.supersede();
     let actor = this.#actor;
     const fresh = actor === undefined;
     if (actor === undefined) {
       this.#globals = globalInspectors();
-      actor = createActor(residentManagerMachine(), { input, inspect: combineInspectors(inspect, ...this.#globals) });
-      startDirectTurns(actor);
+      actor = createActor(managerMachine, { input: { ...input, resident: true }, inspect: combineInspectors(inspect, ...this.#globals) });
       this.#actor = actor;
-    } else actor.send({ type: 'run', input });
+    } else actor.send({ type: 'run', input: { ...input, resident: true } });
     const run = new ResidentRun(actor, fresh);
     this.#current = run;
     return run;
@@ -72,11 +73,27 @@ export class ResidentChat implements Resident {
 
 /** One run of a resident manager, seen as the root actor of that run alone. */
 class ResidentRun implements ManagerRunActor {
+  /** Whether this run has ended: the manager reported its output (`RUN_ENDED`) and went back to `idle`. */
+  get ended(): boolean {
+    return this.#output !== undefined;
+  }
+
+  /** The output the manager reported at this run's end (see `RootRunOptions.output`). */
+  get output(): GroupChatResult | undefined {
+    return this.#output;
+  }
+
+  /** The resident manager actor this run steps (what the run's handle shows as its `actor`). */
+  get manager(): ManagerActor {
+    return this.#actor;
+  }
+
   readonly #actor: ManagerActor;
   /** Whether this run made the actor (and so starts it). */
   readonly #fresh: boolean;
   #started = false;
   #end: ManagerSnapshot | undefined;
+  #output: GroupChatResult | undefined;
   readonly #handlers = new Set<(event: ChatEvent) => void>();
   readonly #observers = new Set<{ complete?: () => void; error?: (error: unknown) => void }>();
   readonly #listening: { unsubscribe(): void }[];
@@ -136,7 +153,8 @@ class ResidentRun implements ManagerRunActor {
       for (const handler of this.#handlers) handler(event);
       return;
     }
-    this.#finish({ ...this.#actor.getSnapshot(), status: 'done', output: event.output, error: undefined });
+    this.#output = event.output;
+    this.#finish(this.#actor.getSnapshot());
     for (const observer of this.#observers) observer.complete?.();
   }
 

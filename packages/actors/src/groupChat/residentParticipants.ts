@@ -2,7 +2,7 @@ import { toErrorInfo } from '@agentchart/core/internal';
 import { fromCallback } from 'xstate';
 import { Residence } from '../participant/residence.js';
 import { type DelegatedTurnInput, takeDelegatedTurn } from './delegatedTurn.js';
-import type { TurnOutcome } from './reviewTurn.js';
+import type { TurnOutcome } from '../participant/turnOutcome.js';
 
 /**
  * Resident participants (docs/group-chat.md, "Resident participants"): a
@@ -23,7 +23,7 @@ import type { TurnOutcome } from './reviewTurn.js';
  *
  * The actor is a callback actor, not a machine: a turn is a command it runs
  * and a report it sends back, with no actor and no macrostep of its own per
- * turn (docs/performance.md, "Resident participants").
+ * turn.
  */
 
 /** The command that begins a resident participant's turn. */

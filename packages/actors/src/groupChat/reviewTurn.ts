@@ -1,10 +1,9 @@
 import type { Message } from '@agentchart/core';
 import { TERMINATE } from './chatMember.js';
-import type { ChatEvent, ChatTurn } from './groupChatTypes.js';
+import type { ChatEvent } from '../participant/chatEvent.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
 import type { TurnOutcome } from '../participant/turnOutcome.js';
-
-export type { TurnOutcome } from '../participant/turnOutcome.js';
 
 /** The context after a turn is appended to the transcript. */
 export interface TurnRecord {
@@ -105,9 +104,7 @@ function producedNothing(messages: readonly Message[]): boolean {
 
 /**
  * Puts out the events of a recorded turn, in the manager's order:
- * `turn.finished`, then the `handoff` its tool made (if any). Every path
- * that records a turn — the manager's `recordTurn`, a run of direct turns'
- * hand-over, the chat-ending direct turn — emits them through this.
+ * `turn.finished`, then the `handoff` its tool made (if any).
  *
  * @example
  * announceTurn(enqueue.emit, chatId, 'writer', review, outcome);

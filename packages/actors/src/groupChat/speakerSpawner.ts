@@ -1,5 +1,6 @@
 import type { Actor } from 'xstate';
-import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
+import type { agentMachine } from '../agent/machine/agentMachine.js';
+import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
 
 /** Spawns an agent of the chat as a child of the manager (see `residentAgents.ts`): its resident machine, with its first turn's input or restored from a snapshot. */
 export type SpeakerSpawner = (logic: typeof agentMachine, options: { id: string; input?: AgentMachineInput }) => Actor<typeof agentMachine>;
@@ -14,7 +15,7 @@ export type SpeakerSpawner = (logic: typeof agentMachine, options: { id: string;
  * the function XState passes is called as it is.
  *
  * @example
- * const child = speakerSpawner(spawn)(residentAgentMachine(turn.machine), { id: 'agent:writer', input });
+ * const child = speakerSpawner(spawn)(turn.machine, { id: 'agent:writer', input });
  */
 export function speakerSpawner(spawn: unknown): SpeakerSpawner {
   return spawn as SpeakerSpawner;

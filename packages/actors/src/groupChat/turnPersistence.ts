@@ -1,6 +1,6 @@
 import type { ToolCallJournalEntry } from '@agentchart/core';
 import { pendingRequests } from '../agent/machine/approvals.js';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
 import { withInDoubtRequests } from '../agent/run/inDoubtApprovals.js';
 import type { ChatMember } from './chatMember.js';
@@ -8,7 +8,7 @@ import type { ChatRuntime } from './chatRuntime.js';
 import type { ChatStoreCheckpoint } from './chatSnapshot.js';
 import { checkDelegatedWaiting } from './delegatedWaiting.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { GroupChatSnapshot } from './groupChatTypes.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { DelegatedTurnState } from '../participant/participantProtocol.js';
 import { type ResumedSpeaker, restoreSpeakerRun } from './speakerResume.js';
 

@@ -15,7 +15,7 @@ export interface PendingInput {
 /**
  * What a call's progress report carries when it is about a question
  * instead: a question travels the progress channel, so every path that
- * relays a call's progress (a batch, a fused step, a chat's turn) relays it,
+ * relays a call's progress (a batch, a chat's turn) relays it,
  * and the run emits `input.requested` / `input.answered` for it.
  */
 export type InputNotice =

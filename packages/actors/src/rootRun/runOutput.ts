@@ -12,20 +12,25 @@ interface EndingActor {
 
 /**
  * The output of a run's root actor, as a promise that settles when the actor
- * ends. `release` runs first (unsubscribe what fed the run's events), then
+ * ends (`output` reads it; default the actor's snapshot's). `release` runs first (unsubscribe what fed the run's events), then
  * the run's event stream ends with it: it completes with the output, or
  * errors with the error the promise rejects with.
  *
  * @example
  * const result = runOutput<RunResult>(actor, events, () => stateChanges.unsubscribe());
  */
-export function runOutput<T>(actor: EndingActor, events: EventStreamEnd, release: () => void): Promise<T> {
+export function runOutput<T>(
+  actor: EndingActor,
+  events: EventStreamEnd,
+  release: () => void,
+  output: () => unknown = () => actor.getSnapshot().output,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     actor.subscribe({
       complete: () => {
         release();
         events.complete();
-        resolve(actor.getSnapshot().output as T);
+        resolve(output() as T);
       },
       error: (error) => {
         release();

@@ -52,6 +52,12 @@ export interface RootRunOptions<Event> {
   /** Called when the run ends, before its event stream ends (stops what fed the bus besides the actor). */
   release?(): void;
   /**
+   * The run's output once its root actor completes; default its snapshot's
+   * `output`. A run of a resident manager gives the output the manager
+   * reported for it (`ResidentRun.output`): that actor lives on.
+   */
+  output?(): unknown;
+  /**
    * An event that reaches the bus only once the promise returned for it
    * settles (a run kept in a store announces a wait once the store has it);
    * the events after it, and the stream's end, wait behind it. Default: none waits.
@@ -92,11 +98,16 @@ export function startRootRun<Event, Result>(actor: RootActor<Event>, options: Ro
   actor.on('*', publish);
   const { slot } = options.sharedState;
   const stopStateChanges = slot.onChange((change) => publish(options.stateEvent(change)));
-  const finished = runOutput<Result>(actor, gate ?? bus, () => {
-    slot.close();
-    options.release?.();
-    stopStateChanges();
-  });
+  const finished = runOutput<Result>(
+    actor,
+    gate ?? bus,
+    () => {
+      slot.close();
+      options.release?.();
+      stopStateChanges();
+    },
+    options.output,
+  );
 
   const { prepare } = options;
   let preparing = prepare !== undefined;

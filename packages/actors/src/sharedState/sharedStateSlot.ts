@@ -32,7 +32,7 @@ interface ActorMarker {
 
 /**
  * A run's (or a chat's) shared state, whose actor is made only when
- * something needs it (docs/performance.md, "Lazy shared state"). Until then
+ * something needs it (most runs never write it). Until then
  * reads give the initial values and `changes$` listeners wait for it; the
  * first write while the owner runs, a persisted snapshot or the public
  * `ref` makes the actor (a child of the owner, systemId `sharedState`, the
@@ -58,7 +58,7 @@ export class SharedStateSlot {
   /** The actor that a lazily created actor belongs to; absent when the slot only passes an actor on. */
   readonly #owner: AnyActorRef | undefined;
   readonly #initial: StateRecord;
-  /** The id of a lazily made actor (a run's is `sharedState`; a chat's gets XState's session id, as its spawn did). */
+  /** The id of a lazily made actor (`sharedState`, as its spawn names it). */
   readonly #id: string | undefined;
   #phase: OwnerPhase = OwnerPhase.NotStarted;
   /** `onChange` listeners added before the actor was made. */

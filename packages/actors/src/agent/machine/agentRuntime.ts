@@ -1,74 +1,18 @@
-import type { AnyTool, ChatModel, CompiledToolRules, FunctionMiddleware, StateRecord, TokenBudget } from '@agentchart/core';
-import type { z } from 'zod';
+import type { FunctionMiddleware, TokenBudget } from '@agentchart/core';
 import type { LiveToolSet } from '../tools/liveTools.js';
-import type { SnapshotKey } from '../run/snapshotSignature.js';
-import type { RunBudgetSettings } from './runTokenBudget.js';
-import type { RunCheckpoints } from './runCheckpoints.js';
-import { type FusedStepSlot, fusedStepSlot } from './fusedStep.js';
-
-/**
- * The parts of a run that are code, not data: the model, the tools, the
- * middleware. Built for every run from its agent (and run options); never
- * persisted: a resumed run gets them again from the agent that resumes it.
- */
-export interface AgentRuntime extends RunBudgetSettings {
-  readonly agentName: string;
-  readonly model: ChatModel;
-  /** The agent's own tools (never mutated). */
-  readonly tools: ReadonlyMap<string, AnyTool>;
-  /** This run's live tool list: a copy of `tools` that tools change with `ctx.addTools` / `ctx.removeTools`. */
-  readonly liveTools: LiveToolSet;
-  /** Agent-level middleware, then run-level middleware. */
-  readonly middleware: readonly FunctionMiddleware[];
-  readonly instructions: string | undefined;
-  readonly maxSteps: number;
-  /** Tool calls a run may execute (`Infinity`: no limit). */
-  readonly maxToolCalls: number;
-  readonly maxConsecutiveErrors: number;
-  readonly detailedErrors: boolean;
-  /**
-   * The compiled tool rules. The agent decides with their program (the
-   * engine functions); see `mirrorToolRules` for their machine.
-   */
-  readonly toolRules: CompiledToolRules | undefined;
-  /**
-   * Whether the run keeps the rules' generated machine as its `toolRules`
-   * child, moved by every event the agent's gate applies: only for runs
-   * someone inspects (and runs resumed from a snapshot that has the child),
-   * since the agent never reads it.
-   */
-  readonly mirrorToolRules?: boolean;
-  /**
-   * Whether an inspector observes the run: every step then takes the full
-   * path, so the inspector sees every model call and tool batch as a state
-   * (see `fusedStep.ts`).
-   */
-  readonly inspected?: boolean;
-  /** Where the run's fused step in flight meets the machine (see `fusedStep.ts`): run-local, never persisted. */
-  readonly fusedStep: FusedStepSlot;
-  /** Checked on every write to the run's shared state. */
-  readonly stateSchema?: z.ZodType<StateRecord> | undefined;
-  /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */
-  readonly snapshotKey?: SnapshotKey | undefined;
-  /**
-   * Set only for a run kept in a store (docs/durability.md): the step calls it
-   * at model reply, batch start, batch end and wait (see `runCheckpoints.ts`);
-   * a run that has it takes the full path of every step.
-   */
-  readonly checkpoints?: RunCheckpoints | undefined;
-}
+import type { AgentRuntime, RunCheckpoints } from './agentContext.js';
 
 /**
  * A run's runtime from the agent's configuration (`base`), as one object
  * literal with every field in the same order: every runtime then shares one
- * hidden class, and each run reads `context.runtime.*` on the fast path
+ * hidden class, and each step reads `context.runtime.*` from it quickly
  * (spreading a rest-destructured configuration made a slow dictionary object).
  *
  * @example
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
 export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'fusedStep'>,
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'livesForChat'>,
   run: {
     liveTools: LiveToolSet;
     middleware: readonly FunctionMiddleware[];
@@ -77,6 +21,7 @@ export function agentRuntime(
     inspected?: boolean;
     tokenBudget?: TokenBudget | undefined;
     checkpoints?: RunCheckpoints | undefined;
+    livesForChat?: boolean;
   },
 ): AgentRuntime {
   return {
@@ -99,6 +44,6 @@ export function agentRuntime(
     tokenBudget: 'tokenBudget' in run ? run.tokenBudget : base.tokenBudget,
     prices: base.prices,
     checkpoints: run.checkpoints,
-    fusedStep: fusedStepSlot(),
+    livesForChat: run.livesForChat ?? false,
   };
 }

@@ -3,18 +3,18 @@
  * context and the event. Each writes through a small output (`assign`,
  * `emit`, `sendTo`); `runSteps` runs several in order inside one XState
  * action, each seeing the context the ones before it produced. A step costs
- * a function call instead of an XState action of its own, which keeps the
- * per-step path short (docs/performance.md).
+ * a function call instead of an XState action of its own: a transition
+ * has one action and one `assign` (see `agentTransitions.ts`).
  */
 import type { RunEvent, ToolCall, ToolMessage, ToolProgress } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, type ReplyDraft, type ToolCallRecord, type ToolOutcome, emptyDraft, noBatch } from './agentContext.js';
-import type { AgentMachineEvent } from './agentMachine.js';
+import { type AgentContext, type ReplyDraft, type ToolCallRecord, emptyDraft, noBatch } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
+import type { AgentMachineEvent } from './agentMachineEvent.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { makeCallIdsUnique } from './uniqueCallIds.js';
-import { stepMayFuse } from './fusedStep.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, consecutiveErrorsAfterBatch, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
@@ -98,7 +98,7 @@ const ABORTED_CALL: ToolOutcome = {
 
 /**
  * The `tool.progress` run event of a running call of the step `context` is at
- * (see `ToolContext.reportProgress`), on the actor path and in a fused step alike.
+ * (see `ToolContext.reportProgress`).
  *
  * @example
  * enqueue.emit(toolProgressEvent(context, call.id, call.name, { message: 'half way' }));
@@ -131,14 +131,8 @@ export const agentSteps = {
       model: model.modelName,
       provider: model.provider,
     };
-    if (!stepMayFuse(context)) {
-      enqueue.emit(announce);
-      enqueue.sendTo('model', { type: 'model.call', model, request });
-      return;
-    }
-    // A step that may be fused: the model caller emits the request event, then the step's other events.
-    // It keeps `context`: no step writes it after this one (runSteps' copy is dropped with the action).
-    enqueue.sendTo('model', { type: 'model.call', model, request, fuse: { context, step, announce } });
+    enqueue.emit(announce);
+    enqueue.sendTo('model', { type: 'model.call', model, request });
   },
 
   takeReply: (context, event, enqueue) => {
@@ -266,24 +260,6 @@ export const agentSteps = {
    */
   completeRun: (_context, _event, enqueue) => {
     enqueue.assign({ stopReason: 'completed', error: undefined });
-  },
-
-  /** A reply that ends a fused loop: the loop's steps first (see `fusedStep.ts`), then the reply's steps see them. */
-  takeLoopSteps: (_context, event, enqueue) => {
-    if (event.type === 'model.reply' && event.loop !== undefined) enqueue.assign(event.loop);
-  },
-
-  /** A fused step's (or loop's) context changes (see `fusedStep.ts`), in one assign. */
-  takeFusedStep: (_context, event, enqueue) => {
-    if (event.type === 'step.done' || event.type === 'steps.taken') enqueue.assign(event.patch);
-  },
-
-  /** An abort or unusable tools while a fused step runs: what the step did so far, as `acting` would hold it. */
-  takeStoppedStep: (context, _event, enqueue) => {
-    const inFlight = context.runtime.fusedStep.current;
-    if (inFlight === undefined) return;
-    inFlight.stop();
-    enqueue.assign(inFlight.patch);
   },
 
   recordDecision: (context, event, enqueue) => {

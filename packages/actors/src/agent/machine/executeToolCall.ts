@@ -39,7 +39,7 @@ export interface ToolCallEnvironment {
   agentName: string;
   runId: string;
   step: number;
-  /** The calls' abort signal, asked for when a tool first reads `ctx.signal` (a fused batch makes it then). */
+  /** The calls' abort signal, asked for when a tool first reads `ctx.signal` (the batch makes it then). */
   signal(): AbortSignal;
   /** The shared state as this call sees it (its writes tagged with the call). */
   stateFor(call: ToolCall): SharedState;
@@ -127,7 +127,7 @@ class RunToolContext implements ToolContext {
     this.runId = env.runId;
   }
 
-  /** Read from the batch when asked for: a fused batch makes its run's abort controller only for a tool that reads it. */
+  /** Read from the batch when asked for: the batch makes its run's abort controller only for a tool that reads it. */
   get signal(): AbortSignal {
     return this.#env.signal();
   }

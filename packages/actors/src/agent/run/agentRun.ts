@@ -11,9 +11,9 @@ import {
 import { type Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../../ids.js';
-import { type AgentMachineEvent, agentMachine } from '../machine/agentMachine.js';
-import type { AgentRuntime } from '../machine/agentRuntime.js';
-import { onFusedStepEvents } from '../machine/onAgentEvents.js';
+import { agentMachine } from '../machine/agentMachine.js';
+import type { AgentMachineEvent } from '../machine/agentMachineEvent.js';
+import type { AgentRuntime } from '../machine/agentContext.js';
 import { type ApprovalRequest, pendingRequests } from '../machine/approvals.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../../inspection/inspectOption.js';
@@ -136,11 +136,6 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
     stateEvent: (change) => stateChangedEvent(change, runId, runtime.agentName),
     ...announceWaitsOnceWritten(runtime.checkpoints?.written, (event: RunEvent) => event.type === 'approval.requested'),
   });
-  // The machine's events reach the bus through the root run; a fused step's come from the model caller,
-  // about six per step: with nobody subscribed to `events$` (the bus is never closed), `next` would do nothing.
-  onFusedStepEvents(actor, (event) => {
-    if (bus.observed) bus.next(event);
-  });
   const run = new AgentRunHandle(runId, actor, root);
   announceRun(run);
   return run;
@@ -149,8 +144,7 @@ function wireRun(runId: string, signal: AbortSignal | undefined, first: AgentMac
 /**
  * An agent run's handle over its root run. A class rather than an object
  * literal: V8 builds a literal with getters (`state`, `pendingApprovals`) on
- * its slow path, about 1 KiB and a microsecond per run (docs/performance.md,
- * "Fifth session"). `abort`, `approve`, `reject` and `persist` are the
+ * its slow path, about 1 KiB and a microsecond per run. `abort`, `approve`, `reject` and `persist` are the
  * instance's own functions, so they still work detached
  * (`setTimeout(run.abort)`).
  */

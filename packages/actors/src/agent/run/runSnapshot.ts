@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { RUN_SNAPSHOT_VERSION } from '../../constants.js';
 import type { AgentContext } from '../machine/agentContext.js';
 import type { agentMachine } from '../machine/agentMachine.js';
-import { type AgentRuntime, agentRuntime } from '../machine/agentRuntime.js';
+import { agentRuntime } from '../machine/agentRuntime.js';
+import type { AgentRuntime } from '../machine/agentContext.js';
 import { checkRunSnapshot } from './checkRunSnapshot.js';
 import { type CheckpointState, PersistedRunSchema, type PersistedMachine } from './runSnapshotSchema.js';
 import { rebuildChildren } from '../machine/rebuildChildren.js';
@@ -217,7 +218,7 @@ export function restoreRun(
   // The run's own shared state is its child (rebuilt below); a chat's is attached by the chat.
   // (XState revives the reference into the slot's actor when it restores the snapshot.)
   const sharedState = sharedValues === undefined ? data.sharedState : SharedStateSlot.restored();
-  // A run persisted with its rules' mirror (every run before mirrors were kept for inspection only) keeps it moving.
+  // A run persisted with its rules' machine as a child keeps it moving (a snapshot without one resumes without one).
   const mirrorToolRules = (persisted.machine.children as Record<string, unknown>).toolRules !== undefined && data.rules !== undefined;
   const restoredRuntime = agentRuntime(runtime, {
     liveTools: runtime.liveTools,
@@ -225,6 +226,7 @@ export function restoreRun(
     mirrorToolRules,
     checkpoints: runtime.checkpoints,
     inspected: runtime.inspected === true || mirrorToolRules,
+    livesForChat: runtime.livesForChat ?? false,
   });
   const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
   const at = persisted.machine.value;

@@ -4,8 +4,7 @@ import { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-// The agent makes its model calls itself; only an inspected run has a `model` child
-// (docs/performance.md, "The model caller in the agent").
+// The agent's model caller is its resident `model` child, spawned with the run, watched or not.
 
 /** A model whose calls never answer: it records each call and whether the call was unsubscribed (aborted). */
 function hangingModel(): ChatModel & { calls: { unsubscribed: boolean }[] } {
@@ -35,21 +34,21 @@ const echo = defineTool({
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const childrenOf = (run: AgentRun) => Object.keys(run.actor.getSnapshot().children).sort();
 
-describe("the agent's own model caller", () => {
-  it('a run nobody inspects calls the model without a child actor; an abort unsubscribes the call in flight', async () => {
+describe("the agent's `model` child", () => {
+  it('a run nobody inspects calls the model through its `model` child; an abort unsubscribes the call in flight', async () => {
     const model = hangingModel();
     const run = createAgent({ name: 'a', model, tools: [echo] }).run('Go.');
     await tick();
     expect(run.actor.getSnapshot().value).toBe('thinking');
     expect(model.calls).toEqual([{ unsubscribed: false }]);
-    expect(childrenOf(run)).toEqual([]);
+    expect(childrenOf(run)).toEqual(['model']);
     run.abort();
     const result = await run.result;
     expect(result.stopReason).toBe('aborted');
     expect(model.calls).toEqual([{ unsubscribed: true }]);
   });
 
-  it('an inspected run spawns its model caller as the `model` child with its first call', async () => {
+  it('an inspected run sees every model call as a command to the `model` child', async () => {
     const model = hangingModel();
     const seen: string[] = [];
     const run = createAgent({ name: 'a', model, tools: [echo] }).run('Go.', {
@@ -57,9 +56,8 @@ describe("the agent's own model caller", () => {
         if (event.type === '@xstate.event' && event.event.type === 'model.call') seen.push((event.actorRef as unknown as { id: string }).id);
       },
     });
-    expect(childrenOf(run)).toEqual(['sharedState']);
-    await tick();
     expect(childrenOf(run)).toEqual(['model', 'sharedState']);
+    await tick();
     expect(seen).toEqual(['model']);
     run.abort();
     await run.result;
@@ -68,7 +66,6 @@ describe("the agent's own model caller", () => {
 
   it("a chat that ends during an agent actor's model call unsubscribes it", async () => {
     const model = hangingModel();
-    // An agent with tools takes its turn as an actor (not a direct turn).
     const run = createGroupChat({ agents: [createAgent({ name: 'a', model, tools: [echo] })], speakerSelection: 'round_robin', maxRounds: 1 }).run(
       'Go.',
     );
