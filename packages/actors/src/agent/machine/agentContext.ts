@@ -72,6 +72,9 @@ export interface AgentContext {
   sharedState: SharedStateSlot;
 }
 
+// The context holds the runtime, and the runtime the checkpoint hooks that read the context:
+// the three types refer to each other, so they are declared together here.
+
 /**
  * The parts of a run that are code, not data: the model, the tools, the
  * middleware. Built for every run from its agent (and run options); never
@@ -114,7 +117,7 @@ export interface AgentRuntime extends RunBudgetSettings {
   readonly snapshotKey?: SnapshotKey | undefined;
   /**
    * Set only for a run kept in a store (docs/durability.md): the step calls it
-   * at model reply, batch start, batch end and wait (see `runCheckpoints.ts`).
+   * at model reply, batch start, batch end and wait (see `RunCheckpoints`).
    */
   readonly checkpoints?: RunCheckpoints | undefined;
 }

@@ -361,7 +361,7 @@ export const agentSteps = {
     agentSteps.appendToolResults({ ...context, batch: { ...batch, outcomes } }, event, enqueue);
   },
 
-  /** Checkpoint points of a run kept in a store (`runtime.checkpoints`, see `runCheckpoints.ts`); nothing otherwise. */
+  /** Checkpoint points of a run kept in a store (`runtime.checkpoints`, see `RunCheckpoints`); nothing otherwise. */
   checkpointReply: (context) => context.runtime.checkpoints?.modelReply(context),
   checkpointBatchStart: (context) => context.runtime.checkpoints?.batchStart(context),
   checkpointBatchEnd: (context) => context.runtime.checkpoints?.batchEnd(context),
