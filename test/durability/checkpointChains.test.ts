@@ -1,65 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunStore } from '@agentchart/core';
 import { createAgent, createGroupChat, humanAgent, resumeChatFromStore, resumePending, resumeRunFromStore } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
-import { createPostgresRunStore } from '@agentchart/store/postgres';
-import { createSqliteRunStore } from '@agentchart/store/sqlite';
-import { createClient } from '@libsql/client';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres, type TestPostgres } from '../support/postgres/testPostgres.js';
-import { type TestClock, testClock } from '../store/runStoreContract.js';
+import { describe, expect, it } from 'vitest';
+import { rawSqlBackends, untilStored } from '../support/rawSqlBackends.js';
+import { testClock } from '../store/runStoreContract.js';
 import { journaledTool } from './journaledTool.js';
 
 const KEY = 'a-secret-of-at-least-16-bytes';
 const LEASE = 60_000;
 
-/** A store, and raw SQL on its tables (what a person with write access can do). */
-interface Backend {
-  open(clock: TestClock): Promise<RunStore>;
-  sql(text: string, values: unknown[]): Promise<void>;
-}
-
-let server: TestPostgres;
-let pool: pg.Pool;
-const scratch = mkdtempSync(join(tmpdir(), 'agentchart-chains-'));
-beforeAll(async () => {
-  server = await startTestPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 2 });
-}, 120_000);
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-  rmSync(scratch, { recursive: true, force: true });
-}, 60_000);
-
-const backends: [string, () => Backend][] = [
-  [
-    'SQLite',
-    () => {
-      const path = join(scratch, 'store.db');
-      return {
-        open: (clock) => createSqliteRunStore({ path, now: clock.now }),
-        sql: async (text, values) => {
-          const client = createClient({ url: `file:${path}` });
-          await client.execute({ sql: text.replace(/\$(\d+)/g, '?$1'), args: values as never });
-          client.close();
-        },
-      };
-    },
-  ],
-  [
-    'Postgres',
-    () => ({
-      open: (clock) => createPostgresRunStore({ connectionString: server.url, now: clock.now }),
-      sql: async (text, values) => {
-        await pool.query(text, values);
-      },
-    }),
-  ],
-];
+const backends = rawSqlBackends('agentchart-chains-');
 
 /** An agent that looks Ann and Bob up (two steps), then pays (waits for approval); every effect is in `ledger`. */
 function payer(ledger: string[], snapshotKey?: string) {
@@ -101,17 +51,9 @@ function office(ledger: string[], snapshotKey?: string) {
   });
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('timed out waiting for the store');
-}
-
 /** Until the row waits, its checkpoint a chain of at least two deltas. */
 async function waitsAsChain(store: RunStore, runId: string): Promise<void> {
-  await until(async () => {
+  await untilStored(async () => {
     const stored = await store.loadRun(runId);
     return stored?.status === 'waiting' && (stored.stateChain?.deltas.length ?? 0) >= 2;
   });

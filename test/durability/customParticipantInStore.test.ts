@@ -231,9 +231,10 @@ describe('custom participants kept in a store', () => {
       });
     const deadLog: string[] = [];
     const dying = chat(deadLog, true).run('Work.', { store: first, chatId, owner: 'w1', leaseMs: LEASE });
-    await until(async () => deadLog.length === 1);
-    // The turn's beginning was stored: the same speaker takes it again, from the start.
-    expect((await first.loadRun(chatId))?.state).toMatchObject({ waiting: { kind: 'turn', speaker: 'counter' } });
+    // The turn's beginning is stored by the chat's writer, beside the turn: the same speaker takes it again, from the start.
+    const stored = async () => (await first.loadRun(chatId))?.state as { waiting?: { speaker?: string } } | undefined;
+    await until(async () => deadLog.length === 1 && (await stored())?.waiting?.speaker === 'counter');
+    expect(await stored()).toMatchObject({ waiting: { kind: 'turn', speaker: 'counter' } });
     clock.advance(LEASE + 1);
     const log: string[] = [];
     const result = await chat(log, false).resume(chatId, { store: second, owner: 'w2', leaseMs: LEASE }).result;

@@ -8,6 +8,7 @@ import { scriptedModel } from '@agentchart/providers';
 import { createSqliteRunStore } from '@agentchart/store/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testClock } from '../store/runStoreContract.js';
+import { untilStored } from '../support/rawSqlBackends.js';
 import { journaledTool } from './journaledTool.js';
 
 const LEASE = 60_000;
@@ -23,14 +24,6 @@ function payer(ledger: string[], snapshotKey?: string) {
     tools: [journaledTool('pay', { approval: 'always' }, (to) => ledger.push(`pay ${to}`))],
     ...(snapshotKey === undefined ? {} : { snapshotKey }),
   });
-}
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('timed out waiting for the store');
 }
 
 async function overwrite(store: RunStore, runId: string, state: unknown) {
@@ -58,7 +51,7 @@ for (const snapshotKey of [undefined, 'a-secret-of-at-least-16-bytes']) {
           payer(ledger, snapshotKey).run('pay Bob', { store, runId, owner: 'w1', leaseMs: LEASE }),
         );
         const chats = ['chat-healthy', 'chat-null'].map((chatId) => chat.run('Go.', { store, chatId }));
-        await until(async () => {
+        await untilStored(async () => {
           const rows = await Promise.all([...['healthy', 'null-state', 'null-call', 'chat-healthy', 'chat-null'].map((id) => store.loadRun(id))]);
           return rows.every((row) => row?.status === 'waiting');
         });
@@ -110,7 +103,7 @@ describe('a forged journal result', () => {
         });
       const never = new Promise<never>(() => {});
       const dying = noter().run('Note Ann.', { store, runId: 'forged', owner: 'w1', leaseMs: LEASE, middleware: [() => never] });
-      await until(async () => ((await store.loadRun('forged'))?.state as { machine?: { value: string } })?.machine?.value === 'acting');
+      await untilStored(async () => ((await store.loadRun('forged'))?.state as { machine?: { value: string } })?.machine?.value === 'acting');
       clock.advance(LEASE + 1);
       const lease = await store.acquireLease('forged', 'forger', LEASE);
       await store.recordCallStarted(lease, {

@@ -1,66 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunStore } from '@agentchart/core';
 import { type AgentRun, createAgent, createGroupChat, humanAgent, resumeChatFromStore, resumeRunFromStore } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
-import { createPostgresRunStore } from '@agentchart/store/postgres';
-import { createSqliteRunStore } from '@agentchart/store/sqlite';
-import { createClient } from '@libsql/client';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres, type TestPostgres } from '../support/postgres/testPostgres.js';
-import { type TestClock, testClock } from '../store/runStoreContract.js';
+import { describe, expect, it } from 'vitest';
+import { rawSqlBackends, untilStored } from '../support/rawSqlBackends.js';
+import { testClock } from '../store/runStoreContract.js';
 import { journaledTool } from './journaledTool.js';
 import { wholeCheckpoints } from '../support/writtenCheckpoints.js';
 
 const KEY = 'a-secret-of-at-least-16-bytes';
 const LEASE = 60_000;
 
-/** A store, another connection to it, and raw SQL on its tables (what a person with write access can do). */
-interface Backend {
-  open(clock: TestClock): Promise<RunStore>;
-  sql(text: string, values: unknown[]): Promise<void>;
-}
-
-let server: TestPostgres;
-let pool: pg.Pool;
-const scratch = mkdtempSync(join(tmpdir(), 'agentchart-sealed-'));
-beforeAll(async () => {
-  server = await startTestPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 2 });
-}, 120_000);
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-  rmSync(scratch, { recursive: true, force: true });
-}, 60_000);
-
-const backends: [string, () => Backend][] = [
-  [
-    'SQLite',
-    () => {
-      const path = join(scratch, 'store.db');
-      return {
-        open: (clock) => createSqliteRunStore({ path, now: clock.now }),
-        sql: async (text, values) => {
-          const client = createClient({ url: `file:${path}` });
-          await client.execute({ sql: text.replace(/\$(\d+)/g, '?$1'), args: values as never });
-          client.close();
-        },
-      };
-    },
-  ],
-  [
-    'Postgres',
-    () => ({
-      open: (clock) => createPostgresRunStore({ connectionString: server.url, now: clock.now }),
-      sql: async (text, values) => {
-        await pool.query(text, values);
-      },
-    }),
-  ],
-];
+const backends = rawSqlBackends('agentchart-sealed-');
 
 /** A payer: its `pay` waits for approval and (with `gate`) does not return until the gate opens; every payment is in `ledger`. */
 function payer(ledger: string[], gate?: Promise<void>) {
@@ -79,14 +29,6 @@ function payer(ledger: string[], gate?: Promise<void>) {
     ],
     snapshotKey: KEY,
   });
-}
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('timed out waiting for the store');
 }
 
 const machineValue = async (store: RunStore, runId: string) =>
@@ -115,11 +57,11 @@ for (const [name, backendOf] of backends) {
         // Whole checkpoints, so that one row's checkpoint is one value to copy (see checkpointChains.test.ts for chains).
         const runX = payer(ledger, gate).run('pay Bob', { store: wholeCheckpoints(store), runId: x, owner: 'w1', leaseMs: LEASE });
         const runY = payer(ledger).run('pay Mallory', { store: wholeCheckpoints(store), runId: y, owner: 'w1', leaseMs: LEASE });
-        await until(async () => (await machineValue(store, x)) === 'awaitingApproval' && (await machineValue(store, y)) === 'awaitingApproval');
+        await untilStored(async () => (await machineValue(store, x)) === 'awaitingApproval' && (await machineValue(store, y)) === 'awaitingApproval');
         const ySnapshot = (await store.loadRun(y))?.state;
         await waitsFor(runX);
         runX.approve('call_1');
-        await until(async () => (await machineValue(store, x)) === 'acting');
+        await untilStored(async () => (await machineValue(store, x)) === 'acting');
         const acting = (await store.loadRun(x))?.state;
         release();
         await runX.result;
@@ -159,15 +101,15 @@ for (const [name, backendOf] of backends) {
         let release!: () => void;
         const gate = new Promise<void>((resolve) => (release = resolve));
         const run = payer(ledger, gate).run('pay Bob', { store: wholeCheckpoints(store), runId, owner: 'w1', leaseMs: LEASE });
-        await until(async () => (await machineValue(store, runId)) === 'awaitingApproval');
+        await untilStored(async () => (await machineValue(store, runId)) === 'awaitingApproval');
         await waitsFor(run);
         run.approve('call_1');
         // The batch's checkpoint is stored with the call's `started` entry, in one transaction.
-        await until(async () => (await machineValue(store, runId)) === 'acting' && (await store.listCalls(runId)).length === 1);
+        await untilStored(async () => (await machineValue(store, runId)) === 'acting' && (await store.listCalls(runId)).length === 1);
         const acting = (await store.loadRun(runId))?.state;
         release();
         expect((await run.result).text).toBe('paid');
-        await until(async () => (await store.loadRun(runId))?.status === 'finished');
+        await untilStored(async () => (await store.loadRun(runId))?.status === 'finished');
 
         await overwrite(store, runId, 'running', acting);
         await backend.sql('DELETE FROM agentchart_tool_calls WHERE run_id = $1', [runId]);
@@ -198,7 +140,7 @@ for (const [name, backendOf] of backends) {
         const [a, b] = [id('chat_a'), id('chat_b')];
         const runA = office().run('Task A', { store, chatId: a });
         const runB = office().run('Task B', { store, chatId: b });
-        await until(async () => (await store.loadRun(a))?.status === 'waiting' && (await store.loadRun(b))?.status === 'waiting');
+        await untilStored(async () => (await store.loadRun(a))?.status === 'waiting' && (await store.loadRun(b))?.status === 'waiting');
         const stateA = (await store.loadRun(a))?.state;
         const stateB = (await store.loadRun(b))?.state;
         clock.advance(LEASE + 1); // their process is gone
