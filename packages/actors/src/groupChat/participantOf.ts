@@ -40,7 +40,7 @@ export function participantProtocol(participant: Participant): ParticipantProtoc
  *
  * @example
  * const entry = toolSourceAgentOf(agent);
- * if (entry) await entry.load(); // agentConfigOf(agent) now has the sources' tools
+ * if (entry) await entry.load(); // the agent's configuration now has the sources' tools
  */
 export function toolSourceAgentOf(participant: Participant): ToolSourceAgent | undefined {
   const protocol = participantProtocol(participant);
