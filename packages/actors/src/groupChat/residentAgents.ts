@@ -1,29 +1,12 @@
 import type { ErrorInfo, RunEvent } from '@agentchart/core';
 import type { Actor } from 'xstate';
-import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
+import type { agentMachine } from '../agent/machine/agentMachine.js';
+import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
 import { type AgentTurnCommand, turnCommand } from '../agent/machine/agentTurn.js';
 import { machineFor } from '../agent/run/agentRun.js';
 import type { ManagerContext } from './managerContext.js';
 import { speakerSpawner } from './speakerSpawner.js';
-
-/**
- * A chat run's resident agents (docs/group-chat.md, "Resident agents"): on
- * the actor path each agent's actor is spawned at its first turn, as the
- * manager's child `agent:<name>`, and takes every later turn of the run as a
- * `turn` command; the chat's end stops it. A turn whose agent machine is not
- * the resident's (the agent's tool sources changed its rules) gets a new
- * actor. A turn that fails ends the chat (`reviewTurn`), and the chat's end
- * stops every resident: no turn follows one that may have left a model call
- * or tools running.
- */
-export interface ResidentAgent {
-  readonly actor: Actor<typeof agentMachine>;
-  /** The agent machine the actor runs (`machineFor` the agent's rules). */
-  readonly logic: typeof agentMachine;
-}
-
-/** The resident agents of a chat run, by participant name (`ManagerRun.agents`). */
-export type ResidentAgents = Map<string, ResidentAgent>;
+import type { ResidentAgents } from './residentAgent.js';
 
 /** The manager's child id of `name`'s resident agent. */
 export const agentChildId = (name: string): string => `agent:${name}`;
@@ -62,23 +45,38 @@ export function planAgentTurn(agents: ResidentAgents, name: string, input: Agent
 
 /**
  * Spawns `name`'s resident agent with XState's `spawn` (from an `assign`):
- * `logic` is its resident machine, or that machine restored from a snapshot
- * (`resumedSpeakerLogic`), `base` the resident machine itself.
+ * `logic` is its resident machine, `input` its first turn's.
  *
  * @example
- * spawnResident(spawn, context.run, 'writer', { logic, base: logic, input });
+ * spawnResident(spawn, context.run, 'writer', { logic, input });
  */
 export function spawnResident(
   spawn: unknown,
   run: Pick<ManagerContext['run'], 'agents' | 'bridge'>,
   name: string,
-  { logic, base, input }: { logic: typeof agentMachine; base: typeof agentMachine; input?: AgentMachineInput },
+  { logic, input }: { logic: typeof agentMachine; input: AgentMachineInput },
+): void {
+  const id = agentChildId(name);
+  adoptResident(run, name, speakerSpawner(spawn)(logic, { id, input }), logic);
+}
+
+/**
+ * Makes `actor`, the manager's child `agent:<name>` running `logic`, the
+ * run's resident agent `name`: its events go onto the chat's bus. A spawned
+ * resident (`spawnResident`), or one XState restored with the manager.
+ *
+ * @example
+ * adoptResident(context.run, 'writer', restoredChild, turn.machine);
+ */
+export function adoptResident(
+  run: Pick<ManagerContext['run'], 'agents' | 'bridge'>,
+  name: string,
+  actor: Actor<typeof agentMachine>,
+  logic: typeof agentMachine,
 ): void {
   const { bridge } = run;
   // The bridge, not the chat id and bus of the run that spawned it: a resident manager's next run takes the agent over.
   const listener = (event: RunEvent) => bridge.publish({ type: 'agent.event', chatId: bridge.chatId, speaker: name, event });
-  const id = agentChildId(name);
-  const actor = speakerSpawner(spawn)(logic, input === undefined ? { id } : { id, input });
   actor.on('*', listener);
-  run.agents.set(name, { actor, logic: base });
+  run.agents.set(name, { actor, logic });
 }

@@ -1,7 +1,7 @@
 import { AbortedError, type AnyTool, type FunctionMiddleware, type ToolCall, type ToolProgress } from '@agentchart/core';
 import { fromCallback } from 'xstate';
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
-import type { ToolOutcome } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 
