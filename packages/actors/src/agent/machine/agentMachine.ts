@@ -4,7 +4,7 @@ import { type AnyActorRef, type AnyEventObject, and, assign, emit, enqueueAction
 import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps, toolProgressEvent } from './agentSteps.js';
-import { AFTER_STEP, type AgentTarget, stepPlan, stepTransitions, writePlan } from './agentTransitions.js';
+import { AFTER_STEP, type AgentTarget, stepPlan, stepTransitions, takePlan, writePlan } from './agentTransitions.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
 import { offeredToolsByName } from './buildModelRequest.js';
 import type { ModelCallerEvent } from './modelCaller.js';
@@ -166,7 +166,7 @@ export const agentMachine = setup({
   },
   actions: {
     /** The step the event takes (see `agentTransitions.ts`), in one action with one `assign`. */
-    takeStep: enqueueActions(({ context, event, enqueue, self }) => writePlan(stepPlan(context, event), withToolRunner(enqueue, self))),
+    takeStep: enqueueActions(({ context, event, enqueue, self }) => writePlan(takePlan(context, event), withToolRunner(enqueue, self))),
     /**
      * A resident agent's next turn: the per-run context again, `run.started`,
      * and the rules' machine from its start. The shared state is the chat's

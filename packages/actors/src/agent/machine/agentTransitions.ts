@@ -167,8 +167,17 @@ function decide(context: AgentContext, event: AgentMachineEvent): StepPlan {
   }
 }
 
-/** The plan of the event being taken, by event: its guards and its action read the same one. */
-const plans = new WeakMap<object, { context: AgentContext; plan: StepPlan }>();
+/**
+ * The plan of the event being taken: its guards and its action read the same
+ * one. One slot, not a map by event: a transition's guards and its action run
+ * one after the other on the same event and context, and a slot keeps no
+ * table of every event for the garbage collector to trace.
+ */
+const planned: { event: object | undefined; context: AgentContext | undefined; plan: StepPlan | undefined } = {
+  event: undefined,
+  context: undefined,
+  plan: undefined,
+};
 
 /**
  * The plan of `event` in `context` (made once; see above).
@@ -176,10 +185,18 @@ const plans = new WeakMap<object, { context: AgentContext; plan: StepPlan }>();
  * stepPlan(context, event).target; // 'acting'
  */
 export function stepPlan(context: AgentContext, event: AgentMachineEvent): StepPlan {
-  const known = plans.get(event);
-  if (known !== undefined && known.context === context) return known.plan;
+  if (planned.event === event && planned.context === context) return planned.plan as StepPlan;
   const plan = decide(context, event);
-  plans.set(event, { context, plan });
+  planned.event = event;
+  planned.context = context;
+  planned.plan = plan;
+  return plan;
+}
+
+/** Forgets the plan once written: the slot holds no run's context past its transition. */
+export function takePlan(context: AgentContext, event: AgentMachineEvent): StepPlan {
+  const plan = stepPlan(context, event);
+  planned.event = planned.context = planned.plan = undefined;
   return plan;
 }
 
