@@ -17,7 +17,6 @@ import { makeCallIdsUnique } from './uniqueCallIds.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, consecutiveErrorsAfterBatch, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
-import { toolStateHandle } from '../run/runSharedState.js';
 import { afterToolIteration } from './toolChoice.js';
 import { inputEvent, isInputProgress } from '../../rootRun/inputRequests.js';
 import { settleRuleApproval } from '../toolRules/toolRulesApprovals.js';
@@ -169,7 +168,8 @@ export const agentSteps = {
       detailedErrors: context.runtime.detailedErrors,
       agentName: context.runtime.agentName,
       runId: context.runId,
-      state: toolStateHandle(context),
+      sharedState: context.sharedState,
+      stateSchema: context.runtime.stateSchema,
     });
   },
 
