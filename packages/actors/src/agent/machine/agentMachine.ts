@@ -96,7 +96,7 @@ export type AgentMachineEvent =
 
 /** What `withToolRunner` needs of XState's `enqueue`, and what it gives `runSteps`. */
 interface BatchEnqueue {
-  assign(patch: Partial<AgentContext>): void;
+  assign(patch: Partial<AgentContext> | (() => Partial<AgentContext>)): void;
   emit(event: RunEvent): void;
   sendTo(childId: string, event: AnyEventObject): void;
   spawnChild(src: 'toolRunner', options: { id: 'toolRunner' }): unknown;

@@ -36,23 +36,39 @@ export const AFTER_STEP = ['thinking', 'endedByMiddleware', 'failed', 'terminalT
 
 /** What XState's `enqueue` gives a plan to write through. */
 export interface PlanOutput {
-  assign(patch: Partial<AgentContext>): void;
+  assign(patch: () => Partial<AgentContext>): void;
   emit(event: RunEvent): void;
   sendTo(childId: string, event: AnyEventObject): void;
 }
+
+/** A command to a child, recorded in a plan (a run event is recorded as itself). */
+class ChildCommand {
+  constructor(
+    readonly childId: string,
+    readonly command: AnyEventObject,
+  ) {}
+}
+
+/** Work recorded for after the steps: a checkpoint of a run kept in a store. */
+class Checkpoint {
+  constructor(readonly take: () => void) {}
+}
+
+/** One piece of a plan's output, in order: a run event, a command to a child, or a checkpoint. */
+type PlanOp = RunEvent | ChildCommand | Checkpoint;
 
 /** A transition's work, recorded: its target (none: the machine stays), its one context patch, and its events and commands in order. */
 export interface StepPlan {
   readonly target: AgentTarget | undefined;
   readonly patch: Partial<AgentContext> | undefined;
-  readonly ops: readonly ((output: PlanOutput) => void)[];
+  readonly ops: readonly PlanOp[];
 }
 
 /** Records steps' work against a private copy of the context (made at the first write). */
 class Planner {
   patch: Partial<AgentContext> | undefined;
   now: AgentContext;
-  readonly ops: ((output: PlanOutput) => void)[] = [];
+  readonly ops: PlanOp[] = [];
   readonly #context: AgentContext;
   readonly #event: AgentMachineEvent;
   readonly #output: StepOutput;
@@ -75,8 +91,8 @@ class Planner {
           (this.now as unknown as Record<string, unknown>)[key] = value;
         }
       },
-      emit: (runEvent) => ops.push((output) => output.emit(runEvent)),
-      sendTo: (childId, command) => ops.push((output) => output.sendTo(childId, command)),
+      emit: (runEvent) => ops.push(runEvent),
+      sendTo: (childId, command) => ops.push(new ChildCommand(childId, command)),
     };
   }
 
@@ -90,7 +106,7 @@ class Planner {
     const checkpoints = this.#context.runtime.checkpoints;
     if (checkpoints !== undefined) {
       const at = { ...this.now };
-      this.ops.push(() => checkpoints[point](at));
+      this.ops.push(new Checkpoint(() => checkpoints[point](at)));
     }
     return this;
   }
@@ -207,8 +223,14 @@ export function takePlan(context: AgentContext, event: AgentMachineEvent): StepP
  * takeStep: enqueueActions(({ context, event, enqueue }) => writePlan(stepPlan(context, event), enqueue)),
  */
 export function writePlan(plan: StepPlan, output: PlanOutput): void {
-  for (const op of plan.ops) op(output);
-  if (plan.patch !== undefined) output.assign(plan.patch);
+  for (const op of plan.ops) {
+    if (op instanceof ChildCommand) output.sendTo(op.childId, op.command);
+    else if (op instanceof Checkpoint) op.take();
+    else output.emit(op);
+  }
+  const { patch } = plan;
+  // A function, not the object: XState then takes the patch as it is, without copying it key by key first.
+  if (patch !== undefined) output.assign(() => patch);
 }
 
 /**
