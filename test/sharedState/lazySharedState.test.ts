@@ -167,6 +167,8 @@ describe('lazy shared state', () => {
     const busyResult = await busy.result;
     expect(changed).toEqual([['notes', ['from a'], 1, 'a']]);
     expect(busyResult.sharedState).toEqual({ notes: ['from a'] });
+    // Stopped by the manager's end, which takes it out of the system, as it does a spawned one.
     expect(busy.state.ref.getSnapshot().status).toBe('stopped');
+    expect(busy.actor.system.get(SHARED_STATE_SYSTEM_ID)).toBeUndefined();
   });
 });

@@ -356,7 +356,8 @@ export const managerMachine = setup({
       for (const child of Object.values(children)) if (child !== undefined && !kept.has(child)) enqueue.stopChild(child);
       enqueue.emit({ type: RUN_ENDED, output: managerOutput(context) } as unknown as ChatEvent);
     }),
-    announceEnd: emit(({ context }) => {
+    /** The run's end: `chat.finished`, and the shared-state actor the run made on first use is stopped, as XState stops the children it spawned. */
+    announceEnd: enqueueActions(({ context, enqueue, self }) => {
       const finished: ChatEvent = {
         type: 'chat.finished',
         chatId: context.run.chatId,
@@ -365,7 +366,9 @@ export const managerMachine = setup({
         lastSpeaker: context.lastSpeaker,
       };
       if (context.error !== undefined) finished.error = context.error;
-      return finished;
+      enqueue.emit(finished);
+      const ownState = context.run.sharedState.ownActor(self);
+      if (ownState !== undefined) enqueue.stopChild(ownState);
     }),
   },
 }).createMachine({

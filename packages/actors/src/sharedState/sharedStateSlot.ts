@@ -38,8 +38,8 @@ interface ActorMarker {
  * `ref` makes the actor (a child of the owner, systemId `sharedState`, the
  * same actor a spawn makes), started at once when the owner runs, or when it
  * starts. Its owner's root run opens the slot before the owner starts and
- * closes it when the owner ends, which stops the actor as XState stops a
- * spawned child.
+ * closes it when the owner ends; the owner's machine stops the actor with
+ * XState's `stopChild` as it ends (`ownActor`), as it stops a spawned child.
  *
  * A slot can also hold an actor XState spawned (an inspected run) or
  * restored (a resumed run): then it only passes the actor on.
@@ -122,8 +122,24 @@ export class SharedStateSlot {
    * started or has ended).
    */
   writable(): SharedStateRef | undefined {
+    if (this.#owner !== undefined && this.#phase !== OwnerPhase.Running) return undefined;
     if (this.actor !== undefined) return isSharedStateRunning(this.actor) ? this.actor : undefined;
-    return this.#phase === OwnerPhase.Running ? this.#create() : undefined;
+    return this.#create();
+  }
+
+  /**
+   * The actor this slot made as a child of `owner`, if it made one: the
+   * owner's machine stops it with `stopChild` as it ends (XState stops only
+   * the children it spawned itself).
+   *
+   * @example
+   * enqueueActions(({ context, enqueue, self }) => {
+   *   const actor = context.sharedState.ownActor(self);
+   *   if (actor !== undefined) enqueue.stopChild(actor);
+   * });
+   */
+  ownActor(owner: AnyActorRef): SharedStateRef | undefined {
+    return this.#owner === owner ? this.actor : undefined;
   }
 
   /** Calls `listener` with every change; a listener added before the actor exists is attached when it is made. */
@@ -149,12 +165,9 @@ export class SharedStateSlot {
     this.actor?.start();
   }
 
-  /** The owner ended: a lazily made actor is stopped, as XState stops its spawned children. */
+  /** The owner ended: no write is applied any more (its machine stopped the actor, see `ownActor`). */
   close(): void {
-    if (this.#owner === undefined || this.#phase === OwnerPhase.Ended) return;
-    const running = this.#phase === OwnerPhase.Running;
-    this.#phase = OwnerPhase.Ended;
-    if (running && this.actor !== undefined) stopChild(this.actor);
+    if (this.#owner !== undefined) this.#phase = OwnerPhase.Ended;
   }
 
   #create(): SharedStateRef {
@@ -175,13 +188,4 @@ export class SharedStateSlot {
     if (this.#phase === OwnerPhase.Running) actor.start();
     return actor;
   }
-}
-
-/**
- * Stops a child actor the way its parent's machine does when it ends
- * (XState's `stopChild` calls the same internal method): `stop()` itself is
- * only for root actors.
- */
-function stopChild(actor: SharedStateRef): void {
-  (actor as unknown as { _stop(): void })._stop();
 }

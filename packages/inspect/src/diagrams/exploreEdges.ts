@@ -1,10 +1,10 @@
 import { type AnyStateMachine, type AnyStateNode, getInitialSnapshot, getNextSnapshot } from 'xstate';
+import { type MachineSnapshotLike, activeStateNodes } from '../trace/activeStateNodes.js';
 import type { GraphEdge } from './machineGraph.js';
 
-interface ExploredSnapshot {
+interface ExploredSnapshot extends MachineSnapshotLike {
   value: unknown;
   context: unknown;
-  _nodes?: AnyStateNode[];
 }
 
 /**
@@ -106,7 +106,7 @@ function knownEventTypes(node: AnyStateNode): string[] {
 }
 
 function leafIds(snapshot: ExploredSnapshot): string[] {
-  return (snapshot._nodes ?? []).filter((node) => node.type === 'atomic' || node.type === 'final').map((node) => node.id);
+  return (activeStateNodes(snapshot) ?? []).filter((node) => node.type === 'atomic' || node.type === 'final').map((node) => node.id);
 }
 
 function keyOf(snapshot: ExploredSnapshot): string {

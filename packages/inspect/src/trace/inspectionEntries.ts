@@ -1,6 +1,7 @@
 import type { AnyActor, AnyStateMachine, InspectionEvent } from 'xstate';
 import { type MachineGraph, machineGraph } from '../diagrams/machineGraph.js';
 import { type JsonValue, type SanitizeOptions, createSanitizer } from '../sanitize/sanitizeValue.js';
+import { type MachineSnapshotLike, activeStateNodes } from './activeStateNodes.js';
 import type { TraceEntry } from './traceFormat.js';
 
 /** An entry before the recorder numbers and times it. */
@@ -65,7 +66,7 @@ export function inspectionEntries(
         return [entry];
       }
       case '@xstate.snapshot': {
-        const snapshot = event.snapshot as { status?: string; value?: unknown; context?: unknown; _nodes?: { id: string }[] };
+        const snapshot = event.snapshot as MachineSnapshotLike & { status?: string; context?: unknown };
         const entry: UntimedEntry = {
           kind: 'snapshot',
           actorId,
@@ -73,7 +74,8 @@ export function inspectionEntries(
           eventType: event.event.type,
         };
         if (snapshot.value !== undefined) entry.value = clean(snapshot.value);
-        if (Array.isArray(snapshot._nodes)) entry.activeStates = snapshot._nodes.map((node) => node.id);
+        const active = activeStateNodes(snapshot);
+        if (active !== undefined) entry.activeStates = active.map((node) => node.id);
         if (snapshot.context !== undefined) entry.context = clean(snapshot.context);
         return [entry];
       }

@@ -242,7 +242,7 @@ export const agentMachine = setup({
         tools: context.runtime.liveTools.names(),
       };
     }),
-    finish: enqueueActions(({ context, enqueue }, params: { reason: AgentContext['stopReason']; error?: ErrorInfo }) => {
+    finish: enqueueActions(({ context, enqueue, self }, params: { reason: AgentContext['stopReason']; error?: ErrorInfo }) => {
       // A final answer wrote its ending with its own assign (`completeRun`): no second copy of the snapshot.
       if (context.stopReason !== params.reason || context.error !== params.error) enqueue.assign({ stopReason: params.reason, error: params.error });
       const finished: RunEvent = {
@@ -253,6 +253,9 @@ export const agentMachine = setup({
       };
       if (params.error) finished.error = params.error;
       enqueue.emit(finished);
+      // A standalone run's end stops the shared-state actor it made on first use, as XState stops the children it spawned.
+      const ownState = context.runtime.livesForChat === true ? undefined : context.sharedState.ownActor(self);
+      if (ownState !== undefined) enqueue.stopChild(ownState);
     }),
   },
 }).createMachine({
