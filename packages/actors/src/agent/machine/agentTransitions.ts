@@ -68,34 +68,42 @@ export interface StepPlan {
   readonly ops: readonly PlanOp[];
 }
 
-/** Records steps' work against a private copy of the context (made at the first write). */
-class Planner {
+/**
+ * Records steps' work against a private copy of the context (made at the
+ * first write): the steps write through it (`StepOutput`), and it is the
+ * plan it ends with (`to`).
+ */
+class Planner implements StepOutput, StepPlan {
+  target: AgentTarget | undefined = undefined;
   /** The private copy, once a step has written. */
-  next: AgentContext | undefined;
+  next: AgentContext | undefined = undefined;
   now: AgentContext;
   readonly ops: PlanOp[] = [];
   readonly #context: AgentContext;
   readonly #event: AgentMachineEvent;
-  readonly #output: StepOutput;
 
   constructor(context: AgentContext, event: AgentMachineEvent) {
     this.#context = context;
     this.#event = event;
     this.now = context;
-    const ops = this.ops;
-    this.#output = {
-      assign: (part) => {
-        if (this.next === undefined) this.now = this.next = { ...context };
-        // Writes into the copy's own fields: its shape never changes, where a patch grown key by key changes shape on every key.
-        for (const key in part) (this.now as unknown as Record<string, unknown>)[key] = part[key as keyof AgentContext];
-      },
-      emit: (runEvent) => ops.push(runEvent),
-      sendTo: (childId, command) => ops.push(new ChildCommand(childId, command)),
-    };
+  }
+
+  assign(part: Partial<AgentContext>): void {
+    if (this.next === undefined) this.now = this.next = { ...this.#context };
+    // Writes into the copy's own fields: its shape never changes, where a patch grown key by key changes shape on every key.
+    for (const key in part) (this.now as unknown as Record<string, unknown>)[key] = part[key as keyof AgentContext];
+  }
+
+  emit(runEvent: RunEvent): void {
+    this.ops.push(runEvent);
+  }
+
+  sendTo(childId: string, command: AnyEventObject): void {
+    this.ops.push(new ChildCommand(childId, command));
   }
 
   run(...steps: AgentStep[]): this {
-    for (const step of steps) step(this.now, this.#event, this.#output);
+    for (const step of steps) step(this.now, this.#event, this);
     return this;
   }
 
@@ -110,7 +118,8 @@ class Planner {
   }
 
   to(target: AgentTarget | undefined): StepPlan {
-    return { target, next: this.next, ops: this.ops };
+    this.target = target;
+    return this;
   }
 }
 
