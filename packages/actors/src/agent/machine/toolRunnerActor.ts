@@ -82,7 +82,10 @@ export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receiv
       step: command.step,
       signal,
       stateFor: (call) =>
-        slotStateHandle(command.sharedState, { schema: command.stateSchema, source: { agent: command.agentName, toolName: call.name, callId: call.id } }),
+        slotStateHandle(command.sharedState, {
+          schema: command.stateSchema,
+          source: { agent: command.agentName, toolName: call.name, callId: call.id },
+        }),
       onToolsChanged,
       onProgress,
     };
