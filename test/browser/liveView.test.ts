@@ -107,7 +107,7 @@ describe.runIf(available)('live view in headless Chromium', () => {
       expect(await rules.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(['state:toolRules.done']);
       expect(await rules.locator('.state strong').textContent()).toBe('done');
       const agent = page.locator('.owner[data-owner="researcher"] [data-machine="agent"]');
-      expect(await agent.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(['state:agent.terminalToolCalled']);
+      expect(await agent.locator('g.current').evaluateAll((nodes) => nodes.map((node) => node.id))).toEqual(['state:agent.ended']);
 
       const shot = join(userDataDir, 'live-view.png');
       await page.screenshot({ path: shot, fullPage: true });

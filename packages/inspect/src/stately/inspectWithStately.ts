@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
-import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import type { ActorRefLike, InspectionEvent, Observer } from 'xstate';
 import { DEFAULT_STATELY_PORT, STATELY_INSPECTOR_URL, VIEW_HOST } from '../constants.js';
+import { actorParents } from '../inspection/actorParents.js';
+import { parentOrderedQueue } from '../inspection/parentOrderedQueue.js';
 import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
 import { statelyActors } from './statelyActors.js';
 import { startStatelyBridge } from './statelyBridge.js';
@@ -45,7 +47,10 @@ export interface StatelyInspector {
  */
 export function inspectWithStately(options: StatelyInspectorOptions = {}): StatelyInspector {
   const port = options.port ?? DEFAULT_STATELY_PORT;
-  const actors = statelyActors();
+  const parents = actorParents();
+  // An actor is announced with its parent, which XState tells when the actor starts: messages wait for it, in order.
+  const inOrder = parentOrderedQueue(parents);
+  const actors = statelyActors(parents);
   const messages = statelyMessages(options.sanitize);
   const bridge = startStatelyBridge({
     port,
@@ -57,20 +62,29 @@ export function inspectWithStately(options: StatelyInspectorOptions = {}): State
   const announce = (record: StatelyActorRecord) => {
     if (bridge.hasReceivers) bridge.send(messages.actor(record));
   };
-  const recordOf = (actor: AnyActorRef) => actors.recordOf(actor, announce);
+  const recordOf = (actor: ActorRefLike, snapshot: unknown) => actors.recordOf(actor, announce, snapshot);
   const ready = bridge.listening.then((listeningPort) => `http://${VIEW_HOST}:${listeningPort}`);
   ready.then((url) => options.open !== false && openInBrowser(url)).catch(() => undefined);
   return {
     inspect: {
       next(event) {
+        parents.observe(event);
         if (event.type === '@xstate.event') {
-          const target = recordOf(event.actorRef as AnyActorRef);
-          const source = event.sourceRef === undefined ? undefined : recordOf(event.sourceRef as AnyActorRef);
-          if (bridge.hasReceivers) bridge.send(messages.event(target.sessionId, target.rootId, source?.sessionId, event.event));
+          const { actorRef, sourceRef } = event;
+          // Snapshots as they are now: an actor's record may be made later, once its parent is known.
+          const [targetNow, sourceNow] = [actorRef.getSnapshot(), sourceRef?.getSnapshot()];
+          inOrder.push(sourceRef === undefined ? [actorRef] : [actorRef, sourceRef], () => {
+            const target = recordOf(actorRef, targetNow);
+            const source = sourceRef === undefined ? undefined : recordOf(sourceRef, sourceNow);
+            if (bridge.hasReceivers) bridge.send(messages.event(target.sessionId, target.rootId, source?.sessionId, event.event));
+          });
         } else if (event.type === '@xstate.snapshot') {
-          const target = recordOf(event.actorRef as AnyActorRef);
-          actors.update(target, event.snapshot);
-          if (bridge.hasReceivers) bridge.send(messages.snapshot(target.sessionId, target.rootId, event.snapshot, event.event));
+          const { actorRef, snapshot } = event;
+          inOrder.push([actorRef], () => {
+            const target = recordOf(actorRef, snapshot);
+            actors.update(target, snapshot);
+            if (bridge.hasReceivers) bridge.send(messages.snapshot(target.sessionId, target.rootId, snapshot, event.event));
+          });
         }
       },
     },

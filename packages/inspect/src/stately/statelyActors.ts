@@ -1,5 +1,6 @@
-import type { AnyActorRef } from 'xstate';
+import type { ActorRefLike, AnyActorRef } from 'xstate';
 import { STATELY_MAX_ENDED_ACTORS } from '../constants.js';
+import type { ActorParents } from '../inspection/actorParents.js';
 import type { StatelyActorRecord } from './statelyMessages.js';
 
 /**
@@ -10,8 +11,11 @@ import type { StatelyActorRecord } from './statelyMessages.js';
  * descendants, so no kept actor names a forgotten parent.
  */
 export interface StatelyActors {
-  /** The record of `actor`, made the first time it is named; `onNew` hears of each record made, parents first. */
-  recordOf(actor: AnyActorRef, onNew?: (record: StatelyActorRecord) => void): StatelyActorRecord;
+  /**
+   * The record of `actor`, made the first time it is named, with `snapshot` (default: its snapshot now) as its
+   * latest; `onNew` hears of each record made, parents first.
+   */
+  recordOf(actor: ActorRefLike, onNew?: (record: StatelyActorRecord) => void, snapshot?: unknown): StatelyActorRecord;
   /** Keeps `snapshot` as the actor's latest. */
   update(record: StatelyActorRecord, snapshot: unknown): void;
   /** Every kept actor, parents before children. */
@@ -19,19 +23,21 @@ export interface StatelyActors {
 }
 
 /**
+ * An actor's parent is what `parents` knows of it when its record is made.
+ *
  * @example
- * const actors = statelyActors();
+ * const actors = statelyActors(parents);
  * const record = actors.recordOf(event.actorRef, (made) => send(announce(made)));
  */
-export function statelyActors(maxEnded = STATELY_MAX_ENDED_ACTORS): StatelyActors {
+export function statelyActors(parents: ActorParents, maxEnded = STATELY_MAX_ENDED_ACTORS): StatelyActors {
   const records = new Map<string, StatelyActorRecord>();
-  const byActor = new WeakMap<AnyActorRef, StatelyActorRecord>();
+  const byActor = new WeakMap<ActorRefLike, StatelyActorRecord>();
   const ended = new Set<string>();
   // XState session ids restart at x:0 in every actor system (every run): prefixed by system, they are unique.
   const systems = new WeakMap<object, number>();
   let systemCount = 0;
-  const sessionIdOf = (actor: AnyActorRef): string => {
-    const system = (actor.system ?? actor) as object;
+  const sessionIdOf = (actor: ActorRefLike): string => {
+    const system = ((actor as AnyActorRef).system ?? actor) as object;
     let index = systems.get(system);
     if (index === undefined) {
       index = ++systemCount;
@@ -40,20 +46,22 @@ export function statelyActors(maxEnded = STATELY_MAX_ENDED_ACTORS): StatelyActor
     return `s${index}/${actor.sessionId}`;
   };
 
-  const recordOf = (actor: AnyActorRef, onNew?: (record: StatelyActorRecord) => void): StatelyActorRecord => {
+  const recordOf = (actor: ActorRefLike, onNew?: (record: StatelyActorRecord) => void, snapshot?: unknown): StatelyActorRecord => {
     const known = byActor.get(actor);
     if (known !== undefined) return known;
-    const parent = actor._parent === undefined ? undefined : recordOf(actor._parent, onNew);
+    const parentRef = parents.parentOf(actor);
+    const parent = parentRef ? recordOf(parentRef, onNew) : undefined;
     const sessionId = sessionIdOf(actor);
     const logic = (actor as { logic?: unknown }).logic;
     const definitionId = (logic as { config?: { id?: unknown } } | undefined)?.config?.id;
+    const { id } = actor as AnyActorRef;
     const record: StatelyActorRecord = {
       sessionId,
       parentId: parent?.sessionId,
       rootId: parent?.rootId ?? sessionId,
-      name: actor.id === actor.sessionId && typeof definitionId === 'string' ? definitionId : actor.id,
+      name: id === actor.sessionId && typeof definitionId === 'string' ? definitionId : id,
       logic,
-      latest: actor.getSnapshot() ?? { status: 'active' },
+      latest: snapshot ?? actor.getSnapshot() ?? { status: 'active' },
     };
     byActor.set(actor, record);
     records.set(sessionId, record);

@@ -1,5 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { AnyStateMachine, InspectionEvent } from 'xstate';
+import type { ActorRefLike, AnyStateMachine, InspectionEvent } from 'xstate';
+import { actorParents } from '../inspection/actorParents.js';
+import { parentOrderedQueue } from '../inspection/parentOrderedQueue.js';
 import type { SanitizeOptions } from '../sanitize/sanitizeValue.js';
 import { type UntimedEntry, createMachineKeys, inspectionEntries } from './inspectionEntries.js';
 import { type AnyRunEvent, runEntries } from './runEntries.js';
@@ -51,6 +53,10 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
   const start = now();
   const machineKeys = createMachineKeys();
   const toEntries = inspectionEntries(options.sanitize, machineKeys);
+  const parents = actorParents();
+  // An actor's entry names its parent, which XState tells when the actor starts: entries are made and timed as
+  // things happen, and written in that order once the parents they name are known.
+  const inOrder = parentOrderedQueue(parents);
   const subscriptions: Subscription[] = [];
   const recordedChats = new Set<string>();
   let seq = 0;
@@ -60,26 +66,35 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
   const writeAll = (line: Parameters<TraceSink['write']>[0]) => {
     for (const sink of sinks) sink.write(line);
   };
-  const record = (entry: UntimedEntry) => {
+  const elapsed = () => Math.max(0, Math.round((now() - start) * 1000) / 1000);
+  const record = (entry: UntimedEntry, t: number) => {
     if (closed) return;
-    const t = Math.max(0, Math.round((now() - start) * 1000) / 1000);
     // Parsing checks the entry and puts its keys in the format's order, so a trace reads back to the same text.
     writeAll(TraceEntrySchema.parse({ ...entry, seq: seq++, t }));
+  };
+  const recordInOrder = (entries: UntimedEntry[], actor?: ActorRefLike) => {
+    if (entries.length === 0) return;
+    const times = entries.map(elapsed);
+    inOrder.push(actor === undefined ? [] : [actor], () => {
+      entries.forEach((entry, index) => {
+        const parent = actor === undefined ? undefined : parents.parentOf(actor);
+        record(entry.kind === 'actor' && parent ? { ...entry, parentId: toEntries.idOf(parent) } : entry, times[index] as number);
+      });
+    });
   };
 
   writeAll(traceHeader(options.startedAt ?? new Date(), options.title));
   return {
     inspect: (event) => {
-      for (const entry of toEntries(event)) record(entry);
+      parents.observe(event);
+      recordInOrder(toEntries(event), event.type === '@xstate.actor' ? event.actorRef : undefined);
     },
     recordRun: (run) => {
       if (run.chatId !== undefined) recordedChats.add(run.chatId);
       const fromRun = runEntries(run.chatId ?? run.runId ?? `run${++runCount}`, run, options.sanitize, machineKeys, recordedChats);
-      for (const entry of fromRun.start()) record(entry);
+      recordInOrder(fromRun.start());
       const subscription = run.events$.subscribe({
-        next: (event) => {
-          for (const entry of fromRun.event(event)) record(entry);
-        },
+        next: (event) => recordInOrder(fromRun.event(event)),
         error: () => undefined,
       });
       subscriptions.push(subscription);
@@ -87,6 +102,7 @@ export function createTraceRecorder(options: TraceRecorderOptions): TraceRecorde
     },
     close: async () => {
       if (closed) return;
+      inOrder.flush();
       closed = true;
       for (const subscription of subscriptions) subscription.unsubscribe();
       await Promise.all(sinks.map((sink) => sink.close?.()));

@@ -1,4 +1,4 @@
-import type { AnyActor, AnyStateMachine, InspectionEvent } from 'xstate';
+import type { ActorRefLike, AnyActor, AnyStateMachine, InspectionEvent } from 'xstate';
 import { type MachineGraph, machineGraph } from '../diagrams/machineGraph.js';
 import { type JsonValue, type SanitizeOptions, createSanitizer } from '../sanitize/sanitizeValue.js';
 import { type MachineSnapshotLike, activeStateNodes } from './activeStateNodes.js';
@@ -7,18 +7,24 @@ import type { TraceEntry } from './traceFormat.js';
 /** An entry before the recorder numbers and times it. */
 export type UntimedEntry = TraceEntry extends infer E ? (E extends TraceEntry ? Omit<E, 'seq' | 't'> : never) : never;
 
+/** Trace entries of inspection events, and the trace's id of an actor. */
+export interface InspectionEntries {
+  (event: InspectionEvent): UntimedEntry[];
+  /** The id an actor has in the trace (its `parentId` in its children's entries). */
+  idOf(actor: ActorRefLike): string;
+}
+
 /**
  * Turns XState inspection events into trace entries: plain, sanitised data.
  * Remembers which machines it has described, so each graph is written once.
+ * An actor's entry has no `parentId`: XState tells the parent later (see
+ * `actorParents`), and `idOf` names it.
  *
  * @example
  * const toEntries = inspectionEntries();
  * createActor(machine, { inspect: (event) => toEntries(event).forEach(write) });
  */
-export function inspectionEntries(
-  sanitize: SanitizeOptions = {},
-  machineKeys: MachineKeys = createMachineKeys(),
-): (event: InspectionEvent) => UntimedEntry[] {
+export function inspectionEntries(sanitize: SanitizeOptions = {}, machineKeys: MachineKeys = createMachineKeys()): InspectionEntries {
   const clean = createSanitizer(sanitize);
   const machineEntry = (machine: AnyStateMachine): { key: string; entry?: UntimedEntry } => {
     const known = machineKeys.known(machine);
@@ -30,8 +36,8 @@ export function inspectionEntries(
   // Session ids restart at x:0 in every actor system (every run), so ids are prefixed by system.
   const systems = new WeakMap<object, number>();
   let systemCount = 0;
-  const idOf = (actor: { sessionId: string; system?: unknown }) => {
-    const system = (actor.system ?? actor) as object;
+  const idOf = (actor: ActorRefLike) => {
+    const system = ((actor as AnyActor).system ?? actor) as object;
     let index = systems.get(system);
     if (index === undefined) {
       index = ++systemCount;
@@ -40,14 +46,13 @@ export function inspectionEntries(
     return `s${index}/${actor.sessionId}`;
   };
 
-  return (event) => {
-    const actorId = idOf(event.actorRef as AnyActor);
+  const toEntries = (event: InspectionEvent): UntimedEntry[] => {
+    const actorId = idOf(event.actorRef);
     switch (event.type) {
       case '@xstate.actor': {
         const actor = event.actorRef as AnyActor;
         const entries: UntimedEntry[] = [];
         const entry: UntimedEntry = { kind: 'actor', actorId, name: actorName(actor) };
-        if (actor._parent) entry.parentId = idOf(actor._parent as AnyActor);
         const systemId = (actor.options as { systemId?: unknown } | undefined)?.systemId;
         if (typeof systemId === 'string') entry.systemId = systemId;
         const label = actorLabel(actor);
@@ -62,7 +67,7 @@ export function inspectionEntries(
       }
       case '@xstate.event': {
         const entry: UntimedEntry = { kind: 'event', actorId, event: withType(event.event, clean(event.event)) };
-        if (event.sourceRef) entry.sourceId = idOf(event.sourceRef as AnyActor);
+        if (event.sourceRef) entry.sourceId = idOf(event.sourceRef);
         return [entry];
       }
       case '@xstate.snapshot': {
@@ -83,6 +88,7 @@ export function inspectionEntries(
         return [];
     }
   };
+  return Object.assign(toEntries, { idOf });
 }
 
 /** A sanitised event with its original `type`. */
