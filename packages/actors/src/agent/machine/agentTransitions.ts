@@ -216,7 +216,12 @@ export function stepPlan(context: AgentContext, event: AgentMachineEvent): StepP
   return plan;
 }
 
-/** Forgets the plan once written: the slot holds no run's context past its transition. */
+/**
+ * The plan of `event` in `context` for the action that writes it: the slot
+ * is emptied, so it holds no run's context past its transition.
+ * @example
+ * takeStep: enqueueActions(({ context, event, enqueue }) => writePlan(takePlan(context, event), enqueue)),
+ */
 export function takePlan(context: AgentContext, event: AgentMachineEvent): StepPlan {
   const plan = stepPlan(context, event);
   planned.event = planned.context = planned.plan = undefined;
@@ -227,7 +232,7 @@ export function takePlan(context: AgentContext, event: AgentMachineEvent): StepP
  * Writes a plan through XState's `enqueue`: its events and commands in
  * order, then its one `assign`.
  * @example
- * takeStep: enqueueActions(({ context, event, enqueue }) => writePlan(stepPlan(context, event), enqueue)),
+ * takeStep: enqueueActions(({ context, event, enqueue }) => writePlan(takePlan(context, event), enqueue)),
  */
 export function writePlan(plan: StepPlan, output: PlanOutput): void {
   for (const op of plan.ops) {
