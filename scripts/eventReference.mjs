@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the generated part of docs/events.md: every RunEvent (from the zod
 // schema in packages/core/src/runEvents.ts) and ChatEvent (the union in
-// packages/actors/src/groupChat/groupChatTypes.ts) with its fields, and the
+// packages/actors/src/participant/chatEvent.ts) with its fields, and the
 // shapes a user reads them through (Message, ToolCall, Usage, ErrorInfo,
 // ToolCallRecord, RunResult, GroupChatResult, DurableRun, DurableChat). Reads
 // the TypeScript sources (no build needed), comments included.
@@ -146,7 +146,7 @@ function runEvents() {
 }
 
 function chatEvents() {
-  const alias = findType(source('packages/actors/src/groupChat/groupChatTypes.ts'), 'ChatEvent');
+  const alias = findType(source('packages/actors/src/participant/chatEvent.ts'), 'ChatEvent');
   return alias.type.types.map((member) => {
     const fields = typeFields(member.members);
     return { type: fields.find((field) => field.name === 'type').type.replace(/'/g, ''), doc: docOf(member), fields };

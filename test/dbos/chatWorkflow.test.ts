@@ -212,4 +212,4 @@ describe('group chats as DBOS workflows', () => {
   }, 60_000);
 });
 
-import { argumentsHash as argumentsHashOf } from '@agentchart/actors';
+import { argumentsHash as argumentsHashOf } from '@agentchart/actors/internal';

@@ -1,17 +1,13 @@
-export type { ToolCallRecord, ToolOutcome } from './agent/machine/agentContext.js';
+export type { ToolCallRecord } from './agent/machine/agentContext.js';
+export type { ToolOutcome } from './agent/machine/toolOutcome.js';
 export { agentMachine } from './agent/machine/agentMachine.js';
 export { managerMachine } from './groupChat/managerMachine.js';
 export type { AgentRun } from './agent/run/agentRun.js';
 export type { RunHandle } from './rootRun/runHandle.js';
 export type { PendingInput } from './rootRun/inputRequests.js';
 export type { ApprovalDecision, ApprovalRequest } from './agent/machine/approvals.js';
-export {
-  type Agent,
-  type AgentOptions,
-  createAgent,
-  type ResumeOptions,
-  type RunOptions,
-} from './agent/createAgent.js';
+export type { Agent, AgentOptions, ResumeOptions, RunOptions } from './agent/agentTypes.js';
+export { createAgent } from './facades/createAgent.js';
 export { LiveToolSet, type ToolListChange } from './agent/tools/liveTools.js';
 export type { RunResult } from './agent/run/runResult.js';
 export type { PersistedRun } from './agent/run/runSnapshot.js';
@@ -19,7 +15,8 @@ export { isToolSource, type ToolSource } from './agent/tools/toolSource.js';
 export { ToolSourceError } from './agent/tools/toolSourceError.js';
 export { DEFAULT_MAX_CONSECUTIVE_ERRORS } from './constants.js';
 export { compileTransitions, type SpeakerGraph } from './groupChat/compileTransitions.js';
-export { createGroupChat, type GroupChat } from './groupChat/createGroupChat.js';
+export type { GroupChat } from './groupChat/configuredGroupChat.js';
+export { createGroupChat } from './facades/createGroupChat.js';
 export {
   ChatNotWaitingError,
   ChatSnapshotError,
@@ -30,34 +27,29 @@ export {
 } from './groupChat/groupChatErrors.js';
 export type {
   AfterWork,
-  ChatEvent,
-  ChatEventOf,
-  ChatTurn,
-  ChatWaiting,
-  GroupChatMember,
-  GroupChatOptions,
   GroupChatResult,
-  GroupChatRun,
   GroupChatRunOptions,
-  GroupChatSnapshot,
   Handoff,
-  MemberOptions,
-  NestedChatParticipant,
-  Participant,
-  PersistableWaiting,
-  PersistedApprovalWaiting,
-  PersistedDelegatedWaiting,
-  PersistedNestedWaiting,
-  PersistedParticipantWaiting,
-  SelectionSource,
   SelectionState,
   SelectSpeaker,
   SharedStateValues,
   SpeakerSelection,
   SpeakerTransitions,
   TerminateCondition,
-  TerminationReason,
 } from './groupChat/groupChatTypes.js';
+export type { ChatEvent, ChatEventOf, SelectionSource, TerminationReason } from './participant/chatEvent.js';
+export type {
+  ChatTurn,
+  ChatWaiting,
+  GroupChatSnapshot,
+  PersistableWaiting,
+  PersistedApprovalWaiting,
+  PersistedDelegatedWaiting,
+  PersistedNestedWaiting,
+  PersistedParticipantWaiting,
+} from './participant/chatWaiting.js';
+export type { GroupChatMember, GroupChatOptions, MemberOptions, NestedChatParticipant, Participant } from './groupChat/groupChatOptions.js';
+export type { GroupChatRun } from './groupChat/groupChatRun.js';
 export { humanAgent, type HumanAgent } from './groupChat/humanAgent.js';
 export type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './participant/customParticipant.js';
 export type { InspectOption } from './inspection/inspectOption.js';
@@ -96,19 +88,9 @@ export {
   type StateChangedEmitted,
   type StateWriteEvent,
 } from './sharedState/sharedStateMachine.js';
-export {
-  DEFAULT_LEASE_MS,
-  type DurableRun,
-  type PendingResumes,
-  type ResumePendingOptions,
-  type StoreOptions,
-  persistRunToStore,
-  resumePending,
-  startRunInStore,
-  resumeRunFromStore,
-} from './durable/storedRuns.js';
+export { DEFAULT_LEASE_MS } from './durable/leaseDefaults.js';
+export type { StoreOptions } from './storeOptions.js';
+export { type DurableRun, persistRunToStore, startRunInStore, resumeRunFromStore } from './durable/storedRuns.js';
+export { type PendingResumes, type ResumePendingOptions, resumePending } from './durable/resumePending.js';
 export { type ChatStoreOptions, type DurableChat, resumeChatFromStore, startChatInStore } from './durable/storedChats.js';
 export type { RecordResultOptions } from './durable/recordedResult.js';
-export { journalMiddleware, type JournalTarget } from './durable/journalMiddleware.js';
-export { argumentsHash } from './durable/argumentsHash.js';
-export { keepLease, type LeaseKeeper } from './durable/leaseKeeper.js';

@@ -1,5 +1,5 @@
 import { ToolDefinitionError } from './errors.js';
-import type { ToolContext } from './toolContext.js';
+import type { ToolContext } from './tool.js';
 
 /**
  * The parameters schema of a tool whose `parameters` is a function of the

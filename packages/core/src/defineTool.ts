@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import type { JsonSchema, ToolSpec } from './chatModel.js';
+import type { ToolSpec } from './chatModel.js';
 import { toParametersJsonSchema } from './toolJsonSchema.js';
 import { ToolDefinitionError } from './errors.js';
-import { type ApprovalContext, type ToolApproval, isToolApproval } from './toolApproval.js';
-import type { ToolContext } from './toolContext.js';
+import { type ToolApproval, isToolApproval } from './toolApproval.js';
+import type { Tool, ToolContext, ToolParameters } from './tool.js';
+
+export type { AnyTool, Tool, ToolParameters } from './tool.js';
 import { schemaWithoutContext } from './contextualParameters.js';
 import { assertValidToolName } from './toolNames.js';
-import type { ToolAnnotations } from './toolAnnotations.js';
-
-/** Any zod schema that describes an object of tool arguments. */
-export type ToolParameters = z.ZodType<Record<string, unknown>>;
 
 /** What `defineTool` takes. */
 export interface ToolDefinition<P extends ToolParameters, R> {
@@ -49,38 +47,9 @@ export interface ToolDefinition<P extends ToolParameters, R> {
   idempotent?: boolean;
 }
 
-/** A typed tool, ready to give to an agent. */
-export interface Tool<P extends ToolParameters = ToolParameters, R = unknown> {
-  readonly name: string;
-  readonly description: string;
-  /** The arguments' schema (built without a call context when `parameters` is a function). */
-  readonly parameters: P;
-  /** The schema for one call, when its refinements need the call's context. */
-  parametersFor?(ctx: ToolContext): P;
-  readonly strict: boolean;
-  /** Refused unless it is the only call of its reply (see `ToolDefinition.oneCallAtATime`). */
-  readonly oneCallAtATime?: boolean;
-  /** The JSON Schema of the parameters, as the model sees it. */
-  readonly jsonSchema: JsonSchema;
-  /** The tool as sent to a model. */
-  readonly spec: ToolSpec;
-  /** How calls are approved: `never`, `always`, or `conditional` (decided by `needsApproval`). */
-  readonly approval: 'never' | 'always' | 'conditional';
-  /** Safe to run again after a crash left a call in doubt (see `ToolDefinition.idempotent`). */
-  readonly idempotent?: boolean;
-  execute(args: z.output<P>, ctx: ToolContext): R | Promise<R>;
-  /** What the tool says about itself (read-only, destructive, idempotent), e.g. from an MCP server. */
-  readonly annotations?: ToolAnnotations;
-  /** Whether this call (with validated arguments) waits for a human decision. */
-  needsApproval(args: z.output<P>, ctx: ApprovalContext): boolean | Promise<boolean>;
-}
-
 /** Appended to the description of a `oneCallAtATime` tool, for the model. */
 export const ONE_CALL_AT_A_TIME_NOTE =
   'Call this tool on its own: a reply that calls it together with any other tool call (or calls it twice) is refused.';
-
-/** A tool whose argument and result types are not known here. */
-export type AnyTool = Tool<ToolParameters, unknown>;
 
 /**
  * Defines a typed tool. The model sees the JSON Schema generated from

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { ChatEvent, GroupChat, GroupChatRun, ChatWaiting, TerminationReason } from '@agentchart/actors';
-import { keepLease } from '@agentchart/actors';
+import type { ChatEvent, GroupChat, GroupChatRun, TerminationReason } from '@agentchart/actors';
+import { keepLease } from '@agentchart/actors/internal';
 import { type RunLease, type RunStore, RunStoreError, type ToolCallJournalEntry } from '@agentchart/core';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ControlMessage } from './controlMessage.js';
 import { DbosChatError } from './errors.js';
 import { CONTROL_TOPIC, EVENTS_STREAM, WAITING_EVENT } from './names.js';
+import type { DurableWaiting } from './durableWaiting.js';
 import { numberedWaits, type UnnumberedWaiting } from './numberedWaits.js';
+
+export type { DurableWaiting } from './durableWaiting.js';
 import { type ChatWorkflowScope, type InDoubtDecision, workflowScope } from './workflowScope.js';
 
 /** What a chat workflow is started with (JSON: it is stored by DBOS). */
@@ -28,13 +31,6 @@ export interface DurableChatResult {
   /** The DBOS executor that finished the chat. */
   executor: string;
 }
-
-/**
- * What a chat waits for, as its `agentchart.waiting` event says (an in-doubt
- * tool call included), with the wait's number in the chat (`sequence`: 1, 2, …):
- * a command answers the wait it names, and no other.
- */
-export type DurableWaiting = (ChatWaiting | { kind: 'in-doubt'; id: string; toolName: string; arguments: unknown }) & { sequence: number };
 
 /** An event of the chat's stream: the chat's own events, and what the workflow adds (refused commands, in-doubt calls). */
 export type DurableChatEvent =

@@ -1,4 +1,4 @@
-import type { DurableWaiting } from './chatWorkflow.js';
+import type { DurableWaiting } from './durableWaiting.js';
 import type { ControlMessage } from './controlMessage.js';
 
 /**

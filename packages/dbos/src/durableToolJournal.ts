@@ -1,5 +1,5 @@
 import { type FunctionMiddleware, RunLeaseLostError } from '@agentchart/core';
-import { argumentsHash } from '@agentchart/actors';
+import { argumentsHash } from '@agentchart/actors/internal';
 import { workflowScope } from './workflowScope.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatWaiting } from '@agentchart/actors';
-import type { DurableWaiting } from './chatWorkflow.js';
+import type { DurableWaiting } from './durableWaiting.js';
 import { commandMisfit, describeWaiting } from './commandMisfit.js';
 import { type ControlMessage, parseControlMessage } from './controlMessage.js';
 

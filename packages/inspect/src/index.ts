@@ -1,8 +1,8 @@
 export { REDACTED, TRACE_VERSION } from './constants.js';
 export { type DotOptions, graphToDot } from './diagrams/graphToDot.js';
 export { graphToMermaid } from './diagrams/graphToMermaid.js';
+export type { GraphEdge } from './diagrams/graphEdge.js';
 export {
-  type GraphEdge,
   type GraphNode,
   machineGraph,
   type MachineGraph,

@@ -1,11 +1,11 @@
 import type { ToolCallJournalEntry } from '@agentchart/core';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { ChatCheckpoints } from '../groupChat/chatCheckpoints.js';
 import type { ChatStart } from '../groupChat/chatRun.js';
 import type { ChatRuntime } from '../groupChat/chatRuntime.js';
 import type { StoredChatCheckpoint } from '../groupChat/chatSnapshot.js';
-import type { GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
-import { checkPersistedTurn, persistedTurnInDoubt } from '../participant/turnPersistence.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
+import { checkPersistedTurn, persistedTurnInDoubt } from '../groupChat/turnPersistence.js';
 
 /**
  * Where a chat resumed from a store checkpoint starts: between turns it

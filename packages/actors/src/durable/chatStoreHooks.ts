@@ -2,10 +2,11 @@ import type { FunctionMiddleware } from '@agentchart/core';
 import { agentRuntime } from '../agent/machine/agentRuntime.js';
 import { pendingRequests } from '../agent/machine/approvals.js';
 import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
-import type { ChatCheckpoints } from '../groupChat/chatCheckpoints.js';
+import type { ChatCheckpoints, CheckpointedChat } from '../groupChat/chatCheckpoints.js';
+import type { ChatStoreHooks } from '../groupChat/nestedChatStore.js';
 import { type ChatStoreCheckpoint, snapshotVersion } from '../groupChat/chatSnapshot.js';
-import type { GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
-import { type ManagerContext, speakerOf, stateValues } from '../groupChat/managerContext.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
+import { speakerOf } from '../groupChat/managerContext.js';
 import { checkpointHooks, checkpointSnapshot, freezeCheckpoint } from './runCheckpointer.js';
 
 /** A chat checkpoint's state, unsigned: the snapshot format whose `waiting` may also be a store-only step. */
@@ -17,13 +18,6 @@ export type ChatCheckpointState = Omit<GroupChatSnapshot, 'waiting'> & { waiting
  * turn. Called synchronously at the step; `state` is built when written.
  */
 export type ChatCheckpointSink = (status: 'running' | 'waiting', state: () => ChatCheckpointState) => void;
-
-/** A chat's store hooks and its first checkpoint. */
-export interface ChatStoreHooks {
-  readonly checkpoints: ChatCheckpoints;
-  /** The first checkpoint of a new chat: its task, before the first speaker is decided. */
-  started(): void;
-}
 
 /**
  * The checkpoint hooks of a chat kept in a store, at any depth: each
@@ -37,15 +31,15 @@ export interface ChatStoreHooks {
  * const { checkpoints, started } = chatStoreHooks((status, state) => writer.checkpoint(status, state), session.journal);
  */
 export function chatStoreHooks(sink: ChatCheckpointSink, journal: FunctionMiddleware, written?: () => Promise<void>): ChatStoreHooks {
-  let context: (() => ManagerContext) | undefined;
+  let context: (() => CheckpointedChat) | undefined;
   /** The chat's part of a checkpoint, frozen now (the manager replaces, never mutates, what it changes). */
-  const freezeChat = (now: ManagerContext) => ({
+  const freezeChat = (now: CheckpointedChat) => ({
     chatId: now.run.chatId,
     messages: now.messages,
     turns: now.turns,
     rounds: now.rounds,
     lastSpeaker: now.lastSpeaker,
-    sharedState: stateValues(now),
+    sharedState: now.run.sharedState.values(),
     randomState: now.randomState,
   });
   const save = (

@@ -1,7 +1,9 @@
 import { deferredState } from '../agent/run/deferredAgentRun.js';
 import { deferredStart } from '../agent/run/deferredStart.js';
 import { ChatNotWaitingError } from '../groupChat/groupChatErrors.js';
-import type { ChatEvent, GroupChatResult, GroupChatRun } from '../groupChat/groupChatTypes.js';
+import type { GroupChatResult } from '../groupChat/groupChatTypes.js';
+import type { ChatEvent } from '../participant/chatEvent.js';
+import type { GroupChatRun } from '../groupChat/groupChatRun.js';
 
 /**
  * A `GroupChatRun` returned at once for a chat that needs asynchronous work

@@ -1,6 +1,6 @@
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
 import { type AgentContext, emptyDraft } from '../agent/machine/agentContext.js';
-import type { RunCheckpoints } from '../agent/machine/runCheckpoints.js';
+import type { RunCheckpoints } from '../agent/machine/agentContext.js';
 import { type PersistedRun, type PersistedTokenBudget, persistedTokenBudget } from '../agent/run/runSnapshot.js';
 import type { CheckpointState, PersistedMachine } from '../agent/run/runSnapshotSchema.js';
 import { type SnapshotKey, signSnapshot } from '../agent/run/snapshotSignature.js';

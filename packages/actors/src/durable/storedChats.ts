@@ -8,22 +8,26 @@ import {
   type ToolCallJournalEntry,
 } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import { hostname } from 'node:os';
 import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import { type CheckpointSeal, checkOwnId, checkSeal } from './checkpointSeal.js';
 import { newRunId } from '../ids.js';
 import { type ChatInternals, chatInternalsOf } from '../groupChat/chatInternals.js';
 import { parseChatSnapshot } from '../groupChat/chatSnapshot.js';
-import type { GroupChatRun, GroupChatRunOptions } from '../groupChat/groupChatTypes.js';
+import type { GroupChatRunOptions } from '../groupChat/groupChatTypes.js';
+import type { GroupChatRun } from '../groupChat/groupChatRun.js';
 import { deferredChatRun } from './deferredChatRun.js';
-import type { GroupChat } from '../groupChat/createGroupChat.js';
+import type { ChatStoreRuns } from '../groupChat/chatStoreRuns.js';
+import type { GroupChat } from '../groupChat/configuredGroupChat.js';
 import { loadSpeakerToolSources } from '../groupChat/chatToolSources.js';
 import { checkpointStart, withChatInDoubtRequests } from './chatCheckpointStart.js';
 import { chatStoreHooks } from './chatStoreHooks.js';
+import { nestedChatStore } from './storedNestedChat.js';
 import { StoreSession } from './storeSession.js';
+import type { StoreOptions } from '../storeOptions.js';
 import { verifiedStoredState } from './checkpointChain.js';
+import { createOrTakeUnstarted } from './createOrTakeUnstarted.js';
+import { DEFAULT_LEASE_MS, defaultOwner } from './leaseDefaults.js';
 import { resultOnceStored } from './resultOnceStored.js';
-import { DEFAULT_LEASE_MS, type StoreOptions, createOrTakeUnstarted } from './storedRuns.js';
 import type { RecordResultOptions } from './recordedResult.js';
 
 /** A group chat in the store under this process's lease. */
@@ -55,8 +59,6 @@ export interface DurableChat {
 /** What a chat kept in a store takes: the run options and where it is kept. */
 export type ChatStoreOptions = GroupChatRunOptions & StoreOptions;
 
-const defaultOwner = () => `${hostname()}:${process.pid}`;
-
 /** The journal id of a call of a chat turn's run: the chat's journal holds every turn's calls. */
 const chatCallId = (runId: string, callId: string) => `${runId}/${callId}`;
 
@@ -77,10 +79,10 @@ const chatCallId = (runId: string, callId: string) => `${runId}/${callId}`;
  * await run.result;
  */
 export async function startChatInStore(chat: GroupChat, input: string | readonly Message[], options: ChatStoreOptions): Promise<DurableChat> {
-  return (await prepareStoredChat(chat, input, options))();
+  return (await prepareStoredChat(chatInternalsOf(chat), input, options))();
 }
 
-async function prepareStoredChat(chat: object, input: string | readonly Message[], options: ChatStoreOptions): Promise<() => DurableChat> {
+async function prepareStoredChat(chat: ChatInternals, input: string | readonly Message[], options: ChatStoreOptions): Promise<() => DurableChat> {
   const internals = storableChat(chat);
   const { store, owner = defaultOwner(), leaseMs = DEFAULT_LEASE_MS, ...runOptions } = options;
   const start = internals.newStart(input, { ...runOptions, store });
@@ -94,7 +96,7 @@ async function prepareStoredChat(chat: object, input: string | readonly Message[
 }
 
 /** `chat.run(task, { store })`: the chat at once, started once the store created it. */
-export function storedChatRun(chat: object, input: string | readonly Message[], options: ChatStoreOptions): GroupChatRun {
+function storedChatRun(chat: ChatInternals, input: string | readonly Message[], options: ChatStoreOptions): GroupChatRun {
   const chatId = options.chatId ?? `chat_${newRunId().slice(4)}`;
   return deferredChatRun(
     chatId,
@@ -108,8 +110,8 @@ export function storedChatRun(chat: object, input: string | readonly Message[], 
 }
 
 /** `chat.resume(chatId, { store })`: the chat at once, going on once it was loaded under this process's lease. */
-export function storedChatResume(
-  chat: object,
+function storedChatResume(
+  chat: ChatInternals,
   chatId: string,
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
 ): GroupChatRun {
@@ -156,7 +158,7 @@ export async function heldChatResume(
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
   startAfter: Promise<void>,
 ): Promise<DurableChat> {
-  const start = await prepareChatResume(chat, chatId, options, startAfter);
+  const start = await prepareChatResume(chatInternalsOf(chat), chatId, options, startAfter);
   try {
     return start();
   } catch (error) {
@@ -166,7 +168,7 @@ export async function heldChatResume(
 }
 
 async function prepareChatResume(
-  chat: object,
+  chat: ChatInternals,
   chatId: string,
   options: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & StoreOptions,
   startAfter?: Promise<void>,
@@ -246,8 +248,7 @@ function ownChatCheckpoint(state: unknown, chatId: string, journal: readonly Too
  * participant of it storable (agents, people, custom participants, nested
  * chats made by `createGroupChat`, at any depth; not a group chat written by hand).
  */
-function storableChat(chat: object): ChatInternals {
-  const internals = chatInternalsOf(chat);
+function storableChat(internals: ChatInternals): ChatInternals {
   const refused = [...internals.runtime.members.values()].flatMap((member) => {
     const storable = member.kind === 'chat' || member.kind === 'custom' ? member.delegate.storable : true;
     return storable === true ? [] : [`"${member.name}": ${storable.reason}`];
@@ -311,3 +312,11 @@ function chatSession(store: RunStore, lease: RunLease, leaseMs: number, internal
 export function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * How a chat's runs with `{ store }` are kept in the store (handed to every
+ * chat by the `createGroupChat` facade): `chat.run(task, { store })`,
+ * `chat.resume(chatId, { store })`, and its turns inside an outer chat kept
+ * in a store.
+ */
+export const chatStoreRuns: ChatStoreRuns = { run: storedChatRun, resume: storedChatResume, nested: nestedChatStore };

@@ -2,7 +2,8 @@ import type { Message } from '@agentchart/core';
 import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import type { ChatStart } from './chatRun.js';
 import type { ChatRuntime } from './chatRuntime.js';
-import type { GroupChatRun, GroupChatRunOptions } from './groupChatTypes.js';
+import type { GroupChatRunOptions } from './groupChatTypes.js';
+import type { GroupChatRun } from './groupChatRun.js';
 
 /** What the store's chat runs need of a chat made by `createGroupChat` (see `durable/storedChats.ts`). */
 export interface ChatInternals {

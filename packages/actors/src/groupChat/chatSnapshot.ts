@@ -1,7 +1,8 @@
 import { MessageSchema } from '@agentchart/core';
 import { z } from 'zod';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { GroupChatSnapshot } from './groupChatTypes.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
+import type { StoredParticipantProgress } from '../participant/chatWaiting.js';
 import { checkChatTurns } from './checkChatTurns.js';
 
 /** The snapshot version `run.snapshot()` writes (2: a wait for tool approval can be persisted). */
@@ -100,14 +101,6 @@ const ChatCheckpointSchema = GroupChatSnapshotSchema.extend({ waiting: z.union([
  * (after progress it reported with `checkpoint()`).
  */
 export type ChatStoreCheckpoint = { kind: 'selecting' } | { kind: 'turn'; speaker: string; run?: unknown } | StoredParticipantProgress;
-
-/** A custom participant's turn stored while it does not wait: its state after progress it reported. */
-export interface StoredParticipantProgress {
-  kind: 'participant';
-  speaker: string;
-  waiting?: undefined;
-  state: unknown;
-}
 
 /** A chat checkpoint as stored: a snapshot whose `waiting` may also be a store checkpoint. */
 export type StoredChatCheckpoint = Omit<GroupChatSnapshot, 'waiting'> & { waiting: GroupChatSnapshot['waiting'] | ChatStoreCheckpoint };

@@ -1,8 +1,8 @@
 import { type TokenBudget, type TokenBudgetOption, budgetSpent, remainingBudget, tighterBudget } from '@agentchart/core';
 import { addUsage } from '@agentchart/core/internal';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { ChatSpend, ManagerContext } from './managerContext.js';
-import type { TurnOutcome } from './reviewTurn.js';
+import type { TurnOutcome } from '../participant/turnOutcome.js';
 
 /**
  * A chat's token budget: every turn's usage (an agent's run, a nested chat)

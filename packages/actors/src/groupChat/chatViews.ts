@@ -1,5 +1,5 @@
 import type { Message } from '@agentchart/core';
-import type { ChatTurn } from './groupChatTypes.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 
 /** How participants see each other's turns. */
 export type ViewMode = 'broadcast' | 'isolated';

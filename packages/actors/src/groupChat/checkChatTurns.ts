@@ -1,4 +1,4 @@
-import type { GroupChatSnapshot } from './groupChatTypes.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { toErrorInfo } from '@agentchart/core/internal';
-import { TERMINATE } from './chatMembers.js';
+import { TERMINATE } from './chatMember.js';
 import { IneligibleSpeakerError } from './groupChatErrors.js';
 import type { SelectSpeaker } from './groupChatTypes.js';
 import { type ManagerContext, type SelectionDecision, selectionState } from './managerContext.js';

@@ -1,6 +1,6 @@
 import type { Message } from '@agentchart/core';
 import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
-import type { TurnOutcome } from './reviewTurn.js';
+import type { TurnOutcome } from '../participant/turnOutcome.js';
 
 /** The delegated turn a chat run is in, if any: set while a nested chat or a custom participant speaks. */
 export interface CurrentTurn {

@@ -1,32 +1,10 @@
-import type { ChatModel, ErrorInfo, Message, PriceTable, RunEvent, RunStore, StateChange, TokenBudgetOption, Usage } from '@agentchart/core';
-import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
+import type { ChatModel, ErrorInfo, Message, RunStore, TokenBudgetOption, Usage } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
-import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
-import type { ApprovalRequest } from '../agent/machine/approvals.js';
-import type { PersistedRun } from '../agent/run/runSnapshot.js';
-import type { Agent } from '../agent/createAgent.js';
-import type { Observable } from 'rxjs';
-import type { Actor } from 'xstate';
-import type { managerMachine } from './managerMachine.js';
-import type { HumanAgent } from './humanAgent.js';
-import type { CustomParticipant } from '../participant/customParticipant.js';
-import type { RunHandle } from '../rootRun/runHandle.js';
+import type { TerminationReason } from '../participant/chatEvent.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 
 /** Shared state as the chat's predicates and selector functions read it. */
 export type SharedStateValues = Readonly<Record<string, unknown>>;
-
-/** A group chat that takes part in another group chat as one participant. */
-export interface NestedChatParticipant {
-  readonly kind: 'group-chat';
-  readonly name: string;
-  readonly description: string | undefined;
-  run(input: string | readonly Message[], options?: GroupChatRunOptions): GroupChatRun;
-  /** Continues a run persisted with `run.snapshot()` (what lets an outer chat persist a wait inside this one). */
-  resume?(snapshot: unknown, options?: Pick<GroupChatRunOptions, 'signal' | 'inspect'>): GroupChatRun;
-}
-
-/** Anything that can take a turn: an agent, a person, a whole group chat, or a participant of your own. */
-export type Participant = Agent | HumanAgent | NestedChatParticipant | CustomParticipant;
 
 /**
  * A handoff of one participant to another (or to `terminate`).
@@ -49,17 +27,6 @@ export interface Handoff {
  * `returned-to-user`), or `manager` (the selection method decides; the default).
  */
 export type AfterWork = string;
-
-/** A participant with its group-chat settings. */
-export interface MemberOptions {
-  agent: Participant;
-  /** How the `auto` selector and other participants know it (default: the agent's instructions). */
-  description?: string;
-  handoffs?: readonly Handoff[];
-  afterWork?: AfterWork;
-}
-
-export type GroupChatMember = Participant | MemberOptions;
 
 /** What a selection function sees. */
 export interface SelectionState {
@@ -103,84 +70,6 @@ export type SpeakerTransitions =
  */
 export type TerminateCondition = string | readonly string[] | ((message: Message, state: SelectionState) => boolean);
 
-export interface GroupChatOptions {
-  /** The participants, in round-robin order. */
-  agents: readonly GroupChatMember[];
-  speakerSelection: SpeakerSelection;
-  transitions?: SpeakerTransitions;
-  /** May the last speaker be picked again (default true); a list allows it for those only. */
-  allowRepeatSpeaker?: boolean | readonly string[];
-  /** Who may speak first (default: the first participant when `transitions` is given, else anyone). */
-  initialSpeaker?: string | readonly string[];
-  /** Turns after which the chat ends with reason `max-rounds`. */
-  maxRounds: number;
-  /** A keyword, keywords or a predicate that ends the chat on a reply (reason `terminate-message`); see `TerminateCondition`. */
-  terminate?: TerminateCondition;
-  /** The initial shared state. */
-  sharedState?: Record<string, unknown>;
-  /** `broadcast` (default): everyone sees every reply. `isolated`: each sees the task, its own turns and the replies passed to it. */
-  views?: 'broadcast' | 'isolated';
-  /** Its name as a participant of another chat (default `group_chat`). */
-  name?: string;
-  description?: string;
-  /** An XState inspector for every run's actor system (the manager, its agents, the shared state). */
-  inspect?: InspectOption;
-  /**
-   * Tokens a run of the chat may use (input + output, or each), counted from
-   * the usage its agents' models report: once reached, the chat ends with
-   * reason `token-budget`; the speaking agent gets what is left as its own
-   * budget, so its turn ends after the step that spends it.
-   */
-  maxTokens?: TokenBudgetOption;
-  /** Prices per million tokens by model name, for every agent turn (over the agents' own): the result reports `cost`. */
-  prices?: PriceTable;
-  /**
-   * A secret (at least 16 bytes) that signs the chat's checkpoints in a
-   * store (HMAC-SHA256); resuming refuses an unsigned or edited one
-   * (`SNAPSHOT_TAMPERED`). The agents' runs are signed by their own `snapshotKey`.
-   */
-  snapshotKey?: SnapshotKey;
-}
-
-/**
- * Why a chat ended.
- * - `terminate-message`: a reply matched `terminate`.
- * - `max-rounds`: `maxRounds` turns were taken.
- * - `handoff-terminate`: a handoff, context condition or afterWork went to `terminate`.
- * - `selector-terminate`: the selection function or the manual chooser said `terminate`.
- * - `no-eligible-speaker`: the transitions left nobody who may speak.
- * - `empty-reply`: a speaker produced nothing (no text, no tool call).
- * - `returned-to-user`: afterWork `user` in a chat without a human participant.
- * - `token-budget`: the turns used the chat's `maxTokens`.
- * - `aborted`: the signal was aborted or `abort()` was called.
- * - `error`: a speaker's run failed or a selection function returned an ineligible name (see `error`).
- */
-export type TerminationReason =
-  | 'terminate-message'
-  | 'max-rounds'
-  | 'handoff-terminate'
-  | 'selector-terminate'
-  | 'no-eligible-speaker'
-  | 'empty-reply'
-  | 'returned-to-user'
-  | 'token-budget'
-  | 'aborted'
-  | 'error';
-
-/** How a speaker came to speak. */
-export type SelectionSource = 'round_robin' | 'random' | 'manual' | 'auto' | 'function' | 'fallback' | 'handoff' | 'after-work' | 'resume';
-
-/** One turn in the transcript: `messages.slice(start, end)` are its messages. */
-export interface ChatTurn {
-  speaker: string;
-  start: number;
-  end: number;
-  /** The participant who spoke next (the reply was passed to it; what `isolated` views show). */
-  addressedTo?: string;
-  /** Set on a turn cut short by an abort: what the speaker had produced when the chat was aborted. */
-  partial?: true;
-}
-
 export interface GroupChatResult {
   chatId: string;
   /** The task and every message of every turn, in order (assistant messages carry the speaker's `name`). */
@@ -197,48 +86,6 @@ export interface GroupChatResult {
   /** What that usage cost, when a price table priced some turn's model. */
   cost?: number;
 }
-
-/** Everything a chat reports on `events$`, in order. */
-export type ChatEvent =
-  | {
-      type: 'chat.started';
-      chatId: string;
-      /** The chat's name (`GroupChatOptions.name`, default `group_chat`). */
-      name?: string;
-      messages: Message[];
-      resumed: boolean;
-    }
-  | { type: 'speaker.selected'; chatId: string; round: number; speaker: string; by: SelectionSource; eligible: string[] }
-  | { type: 'speaker.choice.requested'; chatId: string; eligible: string[] }
-  | { type: 'speaker.chosen'; chatId: string; speaker: string }
-  | { type: 'speaker.rejected'; chatId: string; answer: string; eligible: string[]; attempt: number }
-  | {
-      type: 'speaker.fallback';
-      chatId: string;
-      speaker: string;
-      reason: 'ineligible-answers' | 'model-error';
-      answers: string[];
-      error?: ErrorInfo;
-    }
-  | { type: 'handoff'; chatId: string; from: string; to: string; via: 'tool' | 'context' | 'after-work' }
-  | { type: 'human.waiting'; chatId: string; speaker: string }
-  | { type: 'human.said'; chatId: string; speaker: string; text: string }
-  | { type: 'approval.decide'; chatId: string; speaker: string; id: string; approved: boolean; reason?: string }
-  | { type: 'agent.event'; chatId: string; speaker: string; event: RunEvent }
-  | { type: 'nested.event'; chatId: string; speaker: string; event: ChatEvent }
-  | { type: 'state.changed'; chatId: string; change: StateChange }
-  | { type: 'turn.finished'; chatId: string; round: number; speaker: string; messages: Message[]; partial?: true }
-  | {
-      type: 'chat.finished';
-      chatId: string;
-      reason: TerminationReason;
-      rounds: number;
-      lastSpeaker: string | undefined;
-      error?: ErrorInfo;
-    };
-
-/** The chat event of a given `type`. */
-export type ChatEventOf<T extends ChatEvent['type']> = Extract<ChatEvent, { type: T }>;
 
 export interface GroupChatRunOptions {
   signal?: AbortSignal;
@@ -277,109 +124,4 @@ export interface GroupChatRunOptions {
    * outer chat's speakers).
    */
   unknownSpeakers?: 'refuse' | 'context';
-}
-
-/** A wait that can be persisted: a person's turn or a manual speaker choice. */
-export type PersistableWaiting = { kind: 'human'; speaker: string } | { kind: 'choice'; eligible: string[] };
-
-/**
- * What the chat is waiting for, while it waits (an agent's tool calls waiting
- * for approval included). A wait inside a nested chat that is speaking names
- * that chat (and the chats nested in it, outermost first) in `within`; the
- * outer handle's `say`, `select`, `approve` and `reject` reach it.
- */
-export type ChatWaiting = (PersistableWaiting | { kind: 'approval'; speaker: string; requests: ApprovalRequest[] }) & { within?: string[] };
-
-/** A speaking agent's wait for tool approval, persisted: the pending requests and the agent's run (`run.persist()` format). */
-export interface PersistedApprovalWaiting {
-  kind: 'approval';
-  speaker: string;
-  requests: ApprovalRequest[];
-  run: PersistedRun;
-}
-
-/** A wait inside the nested chat that is speaking, persisted: that chat's own snapshot. */
-export interface PersistedNestedWaiting {
-  kind: 'nested';
-  /** The nested chat (a participant of this chat). */
-  speaker: string;
-  snapshot: GroupChatSnapshot;
-}
-
-/**
- * A wait inside the turn of a custom participant that is speaking, persisted:
- * what it waits for and the turn's own state (`turn.persist()`), which the
- * participant's `resumeTurn` takes back.
- */
-export interface PersistedParticipantWaiting {
-  kind: 'participant';
-  /** The custom participant (a participant of this chat). */
-  speaker: string;
-  /** What the turn waited for, as its `waiting()` reported it. */
-  waiting: ChatWaiting;
-  state: unknown;
-}
-
-/** A wait inside a turn the chat delegates: a nested chat's or a custom participant's. */
-export type PersistedDelegatedWaiting = PersistedNestedWaiting | PersistedParticipantWaiting;
-
-/**
- * A chat persisted while it waits for a person (`run.snapshot()`): a human
- * turn, a manual choice or a tool approval, its own or inside the nested chat
- * or custom participant that is speaking. Plain JSON, versioned (2 since
- * approvals; 3 for a wait inside a nested chat, 4 for a wait inside a custom
- * participant's turn, the only snapshots written as 3 and 4; versions 1 and 2
- * are still read), resumable in another process with `chat.resume(snapshot)`.
- */
-export interface GroupChatSnapshot {
-  version: 1 | 2 | 3 | 4;
-  chatId: string;
-  messages: Message[];
-  turns: ChatTurn[];
-  rounds: number;
-  lastSpeaker?: string | undefined;
-  sharedState: Record<string, unknown>;
-  /** The state of the seeded random selector. */
-  randomState: number;
-  waiting: PersistableWaiting | PersistedApprovalWaiting | PersistedDelegatedWaiting;
-}
-
-/** A running (or finished) group chat. */
-export interface GroupChatRun extends RunHandle<ChatEvent, GroupChatResult> {
-  readonly chatId: string;
-  /** Every chat event; the chat starts on the next microtask, so subscribing right after `run()` sees all. */
-  readonly events$: Observable<ChatEvent>;
-  readonly result: Promise<GroupChatResult>;
-  /** Ends the chat with reason `aborted`. */
-  abort(): void;
-  /** The chat's shared state (one actor per chat): read it, observe `changes$`, write it while the chat runs. */
-  readonly state: SharedStateHandle;
-  /**
-   * Gives the waiting human participant's turn. Throws `ChatNotWaitingError`
-   * unless the chat waits for a person (for `as`, when given).
-   */
-  say(text: string, options?: { as?: string }): void;
-  /**
-   * Approves a tool call of the speaking agent that waits for approval (see
-   * `waiting()`); once every pending call is decided, its batch runs.
-   * Throws `ApprovalError` when `id` is not pending.
-   */
-  approve(id: string): void;
-  /** Rejects a pending tool call of the speaking agent: its model is told so instead of a result. */
-  reject(id: string, reason?: string): void;
-  /** Picks the next speaker (manual selection): an eligible name or `terminate`. */
-  select(speaker: string): void;
-  /** What the chat waits for now, if anything (right after `resume`: the persisted wait). */
-  waiting(): ChatWaiting | undefined;
-  /**
-   * The chat's manager actor, for inspection: its snapshot, read from any
-   * `events$` listener, is the state and context of that moment.
-   */
-  readonly actor: Actor<typeof managerMachine>;
-  /**
-   * The chat as plain JSON, while it waits for a person's turn, a manual
-   * choice or a tool approval (right after `resume`, before the chat has
-   * started: the snapshot it was resumed from); throws `ChatNotWaitingError` otherwise.
-   */
-  snapshot(): GroupChatSnapshot;
 }

@@ -1,13 +1,15 @@
 import type { ErrorInfo, Message, TokenBudget, Usage } from '@agentchart/core';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
-import type { ChatResume } from '../participant/turnPersistence.js';
+import type { ChatResume } from './turnPersistence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
-import type { ChatMember } from './chatMembers.js';
+import type { ChatMember } from './chatMember.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import type { CurrentTurn } from './delegatedTurn.js';
-import type { ResidentAgents } from './residentAgents.js';
-import type { ChatEvent, ChatTurn, SelectionSource, SelectionState, TerminationReason } from './groupChatTypes.js';
+import type { ResidentAgents } from './residentAgent.js';
+import type { SelectionState } from './groupChatTypes.js';
+import type { ChatEvent, SelectionSource, TerminationReason } from '../participant/chatEvent.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 
 /** What the selection step decided. */
 export type SelectionDecision =

@@ -1,21 +1,17 @@
 import { type AssistantMessage, ConfigurationError, type Message } from '@agentchart/core';
-import type { NestedChatStore } from '../durable/storedNestedChat.js';
 import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
 import type { Residence } from '../participant/residence.js';
 import type { ChatCheckpoints } from './chatCheckpoints.js';
 import { replyText } from './chatViews.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { ChatTurn, GroupChatResult, GroupChatRun, GroupChatRunOptions, GroupChatSnapshot, NestedChatParticipant } from './groupChatTypes.js';
+import type { GroupChatRunOptions } from './groupChatTypes.js';
+import type { ChatTurn, GroupChatSnapshot } from '../participant/chatWaiting.js';
+import type { GroupChatRun } from './groupChatRun.js';
+import type { NestedChatParticipant } from './groupChatOptions.js';
 import { persistedWaiting } from './persistedWaiting.js';
-
-/** A chat's transcript: its messages and the turns among them. */
-export type Transcript = Pick<GroupChatResult, 'messages' | 'turns'>;
-
-/** A run of a chat with what only its own chat can read: its transcript as it stands (a turn in progress included, as a partial turn). */
-export interface ChatRunStarted {
-  run: GroupChatRun;
-  transcriptSoFar(): Transcript;
-}
+import type { ChatRunStarted } from './chatRunStarted.js';
+import type { Transcript } from './transcript.js';
+import type { NestedChatStore } from './nestedChatStore.js';
 
 /**
  * What a chat made by `createGroupChat` gives the chats it takes part in,

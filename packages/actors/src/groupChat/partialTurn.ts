@@ -1,7 +1,7 @@
 import { type Message, type ToolCall, msg } from '@agentchart/core';
 import type { AgentContext } from '../agent/machine/agentContext.js';
 import { type ManagerContext, speakerOf } from './managerContext.js';
-import type { Transcript } from './nestedChatProtocol.js';
+import type { Transcript } from './transcript.js';
 import { type TurnRecord, appendTurn } from './reviewTurn.js';
 
 /** The speaker's run as a partial turn reads it: the speaking agent's resident actor (`residentAgents.ts`). */

@@ -1,4 +1,4 @@
-import type { ChatWaiting, GroupChatSnapshot } from './groupChatTypes.js';
+import type { ChatWaiting, GroupChatSnapshot } from '../participant/chatWaiting.js';
 
 /**
  * What a persisted chat waits for, as `run.waiting()` reports it: the wait

@@ -3,7 +3,8 @@ import { type InspectOption, combineInspectors } from '../inspection/inspectOpti
 import { globalInspectors } from '../inspection/runObservers.js';
 import type { Resident } from '../participant/residence.js';
 import type { RootActor } from '../rootRun/startRootRun.js';
-import type { ChatEvent, GroupChatResult } from './groupChatTypes.js';
+import type { GroupChatResult } from './groupChatTypes.js';
+import type { ChatEvent } from '../participant/chatEvent.js';
 import { type ManagerEvent, type ManagerInput, RUN_ENDED, type RunEndedEvent, managerMachine } from './managerMachine.js';
 
 type ManagerActor = Actor<typeof managerMachine>;

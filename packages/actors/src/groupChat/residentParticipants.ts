@@ -2,7 +2,7 @@ import { toErrorInfo } from '@agentchart/core/internal';
 import { fromCallback } from 'xstate';
 import { Residence } from '../participant/residence.js';
 import { type DelegatedTurnInput, takeDelegatedTurn } from './delegatedTurn.js';
-import type { TurnOutcome } from './reviewTurn.js';
+import type { TurnOutcome } from '../participant/turnOutcome.js';
 
 /**
  * Resident participants (docs/group-chat.md, "Resident participants"): a

@@ -1,5 +1,5 @@
 import type { Message } from '@agentchart/core';
-import type { ChatTurn } from './groupChatTypes.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 
 /**
  * Recovers the turns of a saved transcript: a turn is a participant's named

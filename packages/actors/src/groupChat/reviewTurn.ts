@@ -1,17 +1,9 @@
-import type { ErrorInfo, Message, Usage } from '@agentchart/core';
-import { TERMINATE } from './chatMembers.js';
-import type { ChatEvent, ChatTurn } from './groupChatTypes.js';
+import type { Message } from '@agentchart/core';
+import { TERMINATE } from './chatMember.js';
+import type { ChatEvent } from '../participant/chatEvent.js';
+import type { ChatTurn } from '../participant/chatWaiting.js';
 import { type ManagerContext, selectionState } from './managerContext.js';
-
-/** What a finished turn brings: its messages, a handoff made with a tool, a failure. */
-export interface TurnOutcome {
-  messages: Message[];
-  handoff?: string | undefined;
-  error?: ErrorInfo | undefined;
-  /** The tokens the turn used, and what they cost (when priced). */
-  usage?: Usage | undefined;
-  cost?: number | undefined;
-}
+import type { TurnOutcome } from '../participant/turnOutcome.js';
 
 /** The context after a turn is appended to the transcript. */
 export interface TurnRecord {

@@ -2,11 +2,11 @@ import type { AnyStateMachine, SnapshotFrom } from 'xstate';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { LiveToolSet } from '../agent/tools/liveTools.js';
 import { type ResumePoint, restoreRun } from '../agent/run/runSnapshot.js';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
-import type { PersistedApprovalWaiting } from './groupChatTypes.js';
+import type { PersistedApprovalWaiting } from '../participant/chatWaiting.js';
 
 /** A resumed chat's speaker to continue: its agent run as it waited for approval, runtime attached. */
 export interface ResumedSpeaker {

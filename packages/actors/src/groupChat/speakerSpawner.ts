@@ -1,5 +1,6 @@
 import type { Actor } from 'xstate';
-import type { AgentMachineInput, agentMachine } from '../agent/machine/agentMachine.js';
+import type { agentMachine } from '../agent/machine/agentMachine.js';
+import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
 
 /** Spawns an agent of the chat as a child of the manager (see `residentAgents.ts`): its resident machine, with its first turn's input or restored from a snapshot. */
 export type SpeakerSpawner = (logic: typeof agentMachine, options: { id: string; input?: AgentMachineInput }) => Actor<typeof agentMachine>;

@@ -1,6 +1,6 @@
 import type { Message } from '@agentchart/core';
 import type { z } from 'zod';
-import type { ChatWaiting } from '../groupChat/groupChatTypes.js';
+import type { ChatWaiting } from './chatWaiting.js';
 
 /**
  * A participant you write yourself: anything that can take a turn on the

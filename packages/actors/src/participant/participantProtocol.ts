@@ -1,23 +1,24 @@
 import type { FunctionMiddleware, Message, TokenBudgetOption, ToolCallJournalEntry } from '@agentchart/core';
-import type { AgentConfig } from '../agent/createAgent.js';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
-import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
-import type { ChatEvent, ChatWaiting, PersistedDelegatedWaiting } from '../groupChat/groupChatTypes.js';
-import type { TurnOutcome } from '../groupChat/reviewTurn.js';
+import type { AgentConfig } from '../agent/agentTypes.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
+import type { ChatEvent } from './chatEvent.js';
+import type { ChatWaiting, PersistedDelegatedWaiting, StoredParticipantProgress } from './chatWaiting.js';
+import type { TurnOutcome } from './turnOutcome.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import type { Residence } from './residence.js';
 
 /**
  * The one way a group chat reaches its participants (internal): every kind of
  * participant — an agent, a person, a nested group chat, a participant of the
- * user's own — is, to the chat, a `ParticipantProtocol`. Objects made by
- * `createAgent` and `createGroupChat` give theirs under this key; a person
- * (`humanAgent`), a group chat written by hand and a `CustomParticipant` are
- * adapted by shape (see `participantProtocol`).
+ * user's own — is, to the chat, a `ParticipantProtocol`. A chat made by
+ * `createGroupChat` gives its own under this key; an agent made by
+ * `createAgent` is reached through its internals (`AGENT_INTERNALS`, below
+ * this contract); a person (`humanAgent`), a group chat written by hand and a
+ * `CustomParticipant` are adapted by shape (see `participantProtocol`).
  */
 export const PARTICIPANT_PROTOCOL: unique symbol = Symbol('agentchart.participantProtocol');
 
-/** An object that gives its participant protocol (an agent, a group chat). */
+/** An object that gives its participant protocol (a group chat made by `createGroupChat`). */
 export interface ProvidesParticipantProtocol {
   [PARTICIPANT_PROTOCOL](): ParticipantProtocol;
 }

@@ -1,6 +1,6 @@
 import type { StateChange } from '@agentchart/core';
 import type { Observable, Subject } from 'rxjs';
-import { runOutput } from '../runOutput.js';
+import { runOutput } from './runOutput.js';
 import { AnnouncementGate } from './announcementGate.js';
 import { type SharedStateHandle, type SharedStateHandleOptions, slotStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';

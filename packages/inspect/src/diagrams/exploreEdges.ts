@@ -1,6 +1,6 @@
 import { type AnyStateMachine, type AnyStateNode, getInitialSnapshot, getNextSnapshot } from 'xstate';
 import { type MachineSnapshotLike, activeStateNodes } from '../trace/activeStateNodes.js';
-import type { GraphEdge } from './machineGraph.js';
+import type { GraphEdge } from './graphEdge.js';
 
 interface ExploredSnapshot extends MachineSnapshotLike {
   value: unknown;

@@ -1,5 +1,6 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { exploreEdges } from './exploreEdges.js';
+import type { GraphEdge } from './graphEdge.js';
 
 /** One state of a machine, as plain data. `id` is XState's state-node id (`agent.thinking`). */
 export interface GraphNode {
@@ -14,18 +15,6 @@ export interface GraphNode {
   /** The `src` of the actors the state invokes (`callModel`). */
   invokes: string[];
   description?: string;
-}
-
-/** One transition. `event` is the raw event type ('' for eventless). */
-export interface GraphEdge {
-  source: string;
-  target: string;
-  event: string;
-  /** What a person reads on the arrow: `start`, `callModel done`, `always`. */
-  label: string;
-  guard?: string;
-  /** A transition without a target: it runs actions and stays in `source`. */
-  internal?: boolean;
 }
 
 /** A machine as a graph of plain data: what diagrams and the live view draw. */

@@ -1,8 +1,7 @@
-import { type ErrorInfo, type Message, type RunEvent, type ToolModeSetting, initialToolRuleState } from '@agentchart/core';
+import { type ErrorInfo, type RunEvent, initialToolRuleState } from '@agentchart/core';
 import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { type AnyActorRef, type AnyEventObject, and, assign, emit, enqueueActions, sendParent, setup } from 'xstate';
 import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
-import type { AgentRuntime } from './agentRuntime.js';
 import { agentSteps, runSteps, toolProgressEvent } from './agentSteps.js';
 import { AFTER_STEP, type AgentTarget, stepPlan, stepTransitions, takePlan, writePlan } from './agentTransitions.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
@@ -11,20 +10,13 @@ import type { ModelCallerEvent } from './modelCaller.js';
 import { modelCallerActor } from './modelCallerActor.js';
 import { callsToScreen, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from '../run/runResult.js';
-import type { AgentTurnCommand, AgentTurnDoneEvent } from './agentTurn.js';
-import { type RunSharedStateInput, toolStateHandle } from '../run/runSharedState.js';
-import { type ToolProgressEvent, type ToolSettledEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
+import type { AgentTurnDoneEvent } from './agentTurn.js';
+import { toolStateHandle } from '../run/runSharedState.js';
+import { type ToolProgressEvent, type ToolsChangedEvent, toolRunnerActor } from './toolRunnerActor.js';
 import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
-
-export interface AgentMachineInput {
-  runtime: AgentRuntime;
-  runId: string;
-  messages: Message[];
-  toolMode: ToolModeSetting;
-  /** Initial values of the run's own shared state, or the group chat's shared state to use instead. */
-  state?: RunSharedStateInput;
-}
+import type { AgentMachineEvent } from './agentMachineEvent.js';
+import type { AgentMachineInput } from './agentMachineInput.js';
 
 /**
  * A run's context at its start, with the shared state it uses (the machine's
@@ -54,45 +46,6 @@ export function initialAgentContext(input: AgentMachineInput, sharedState: Share
     sharedState,
   };
 }
-
-/** A human decision on a pending approval request (see `AgentRun.approve` / `reject`). */
-export interface ApprovalDecisionEvent {
-  type: 'approval.decide';
-  id: string;
-  approved: boolean;
-  reason?: string;
-}
-
-/** A run kept in a store lost its lease (`RUN_LEASE_LOST`): it fails with `error` and nothing more runs. */
-export interface RunFailEvent {
-  type: 'run.fail';
-  error: ErrorInfo;
-}
-
-/** A run restored from a checkpoint goes on from the state it was in (see `restoreRun`). */
-export interface RunResumeEvent {
-  type: 'resume';
-  at: 'stepDone' | 'batchReady' | 'acting';
-}
-
-/** A tool source's list change left the run's tools unusable (see `followToolSources`): the run fails with `error`. */
-export interface ToolsUnusableEvent {
-  type: 'tools.unusable';
-  error: ErrorInfo;
-}
-
-export type AgentMachineEvent =
-  | ModelCallerEvent
-  | ToolSettledEvent
-  | ToolProgressEvent
-  | ToolsChangedEvent
-  | ToolsUnusableEvent
-  | ApprovalDecisionEvent
-  | RunFailEvent
-  | RunResumeEvent
-  | AgentTurnCommand
-  | { type: 'start' }
-  | { type: 'abort' };
 
 /** What `withToolRunner` needs of XState's `enqueue`, and what it gives `runSteps`. */
 interface BatchEnqueue {

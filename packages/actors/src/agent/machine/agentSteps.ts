@@ -9,8 +9,9 @@
 import type { RunEvent, ToolCall, ToolMessage, ToolProgress } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, type ReplyDraft, type ToolCallRecord, type ToolOutcome, emptyDraft, noBatch } from './agentContext.js';
-import type { AgentMachineEvent } from './agentMachine.js';
+import { type AgentContext, type ReplyDraft, type ToolCallRecord, emptyDraft, noBatch } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
+import type { AgentMachineEvent } from './agentMachineEvent.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { makeCallIdsUnique } from './uniqueCallIds.js';
@@ -368,7 +369,7 @@ export const agentSteps = {
     agentSteps.appendToolResults({ ...context, batch: { ...batch, outcomes } }, event, enqueue);
   },
 
-  /** Checkpoint points of a run kept in a store (`runtime.checkpoints`, see `runCheckpoints.ts`); nothing otherwise. */
+  /** Checkpoint points of a run kept in a store (`runtime.checkpoints`, see `RunCheckpoints`); nothing otherwise. */
   checkpointReply: (context) => context.runtime.checkpoints?.modelReply(context),
   checkpointBatchStart: (context) => context.runtime.checkpoints?.batchStart(context),
   checkpointBatchEnd: (context) => context.runtime.checkpoints?.batchEnd(context),

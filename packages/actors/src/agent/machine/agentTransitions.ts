@@ -11,7 +11,7 @@
 import type { RunEvent } from '@agentchart/core';
 import type { AnyEventObject } from 'xstate';
 import type { AgentContext } from './agentContext.js';
-import type { AgentMachineEvent } from './agentMachine.js';
+import type { AgentMachineEvent } from './agentMachineEvent.js';
 import { type AgentStep, type StepOutput, agentSteps } from './agentSteps.js';
 import { pendingRequests } from './approvals.js';
 import { needsScreening } from './needsScreening.js';

@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '@agentchart/core';
 import type { RunResult } from '../run/runResult.js';
-import type { AgentMachineInput } from './agentMachine.js';
+import type { AgentMachineInput } from './agentMachineInput.js';
 
 /**
  * Resident agents (docs/group-chat.md, "Resident agents"): in a group chat

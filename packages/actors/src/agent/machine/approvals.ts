@@ -1,7 +1,7 @@
 import { type AnyTool, type ToolCall, validateToolArguments } from '@agentchart/core';
 import { fromPromise } from 'xstate';
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
-import type { ToolOutcome } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
 import { createRunToolContext } from './executeToolCall.js';
 import type { LiveToolSet } from '../tools/liveTools.js';
 

@@ -22,7 +22,7 @@ import {
   toolOutputValue,
   validateToolArgumentsNow,
 } from '@agentchart/core/internal';
-import type { ToolOutcome } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
 import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 import { invokeWithMiddleware } from './middleware.js';
 import { askPerson } from '../../rootRun/inputRequests.js';

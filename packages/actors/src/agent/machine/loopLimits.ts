@@ -1,6 +1,7 @@
 import type { ToolCall } from '@agentchart/core';
-import type { AgentContext, ToolOutcome } from './agentContext.js';
-import type { AgentRuntime } from './agentRuntime.js';
+import type { AgentContext } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
+import type { AgentRuntime } from './agentContext.js';
 import { type ApprovalState, rejectedOutcome } from './approvals.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AnyTool, ToolCall } from '@agentchart/core';
-import type { ToolOutcome } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
 import { exportedName } from '@agentchart/core/internal';
 
 const NO_REFUSALS: ReadonlyMap<number, ToolOutcome> = new Map();

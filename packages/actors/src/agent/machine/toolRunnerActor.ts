@@ -3,7 +3,7 @@ import { fromCallback } from 'xstate';
 import type { z } from 'zod';
 import { slotStateHandle } from '../../sharedState/sharedStateHandle.js';
 import type { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
-import type { ToolOutcome } from './agentContext.js';
+import type { ToolOutcome } from './toolOutcome.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
 

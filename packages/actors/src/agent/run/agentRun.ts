@@ -11,8 +11,9 @@ import {
 import { type Observable, Subject } from 'rxjs';
 import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import { newRunId } from '../../ids.js';
-import { type AgentMachineEvent, agentMachine } from '../machine/agentMachine.js';
-import type { AgentRuntime } from '../machine/agentRuntime.js';
+import { agentMachine } from '../machine/agentMachine.js';
+import type { AgentMachineEvent } from '../machine/agentMachineEvent.js';
+import type { AgentRuntime } from '../machine/agentContext.js';
 import { type ApprovalRequest, pendingRequests } from '../machine/approvals.js';
 import type { RunResult } from './runResult.js';
 import type { InspectOption } from '../../inspection/inspectOption.js';

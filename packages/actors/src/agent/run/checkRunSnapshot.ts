@@ -9,7 +9,7 @@ import {
 } from '@agentchart/core';
 import { argumentsToValidate, exportedName } from '@agentchart/core/internal';
 import { isDeepStrictEqual } from 'node:util';
-import type { ToolOutcome } from '../machine/agentContext.js';
+import type { ToolOutcome } from '../machine/toolOutcome.js';
 import { rejectedOutcome } from '../machine/approvals.js';
 import type { CheckpointState, WaitingContext } from './runSnapshotSchema.js';
 import { applyBatchOutputs } from '../toolRules/toolRulesProgress.js';

@@ -12,7 +12,7 @@ import {
   prefilledArgs,
 } from '@agentchart/core';
 import { argumentsToValidate, unnamedToolBlock } from '@agentchart/core/internal';
-import type { ToolOutcome } from '../machine/agentContext.js';
+import type { ToolOutcome } from '../machine/toolOutcome.js';
 
 /** A call the tool rules refused: never executed. */
 export interface CallRefusal extends RuleBlock {

@@ -10,7 +10,7 @@ import {
   explainBlockedEnd,
 } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import type { ToolOutcome } from '../machine/agentContext.js';
+import type { ToolOutcome } from '../machine/toolOutcome.js';
 import { lastAdmittedIndex } from './toolRulesGate.js';
 
 /**

@@ -1,13 +1,13 @@
-import { type AnyTool, ConfigurationError, type ErrorInfo } from '@agentchart/core';
+import { type AnyTool, ConfigurationError, type ErrorInfo, type StateRecord } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
 import { newRunId } from '../../ids.js';
-import { agentConfigOf } from '../../participant/participantOf.js';
-import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../../participant/participantProtocol.js';
-import type { Agent } from '../createAgent.js';
+import type { Agent } from '../agentTypes.js';
+import { AGENT_INTERNALS, type InternalAgent, type ProvidesAgentInternals, agentInternals } from '../internalAgent.js';
 import { type ApprovalRequest, type ApprovalState, pendingRequests } from '../machine/approvals.js';
+import type { AgentRun } from '../run/agentRun.js';
 import { deferredAgentRun } from '../run/deferredAgentRun.js';
 import { followToolSources } from './followToolSources.js';
-import { RUN_ID_OPTION } from '../run/runIdOption.js';
+import type { ToolSourceAgent } from './agentToolSources.js';
 import type { LoadedSourceTools, ToolSourceSet } from './toolSourceSet.js';
 
 /**
@@ -30,7 +30,7 @@ export function agentWithToolSources(
   makeAgent: (sourceTools: readonly AnyTool[]) => Agent,
   notLoaded: string,
   instructions?: string,
-): Agent & ProvidesParticipantProtocol {
+): Agent & ProvidesAgentInternals {
   let cached: { tools: readonly AnyTool[]; agent: Agent } | undefined;
   const agentFor = (loaded: LoadedSourceTools): Agent => {
     const same =
@@ -61,6 +61,47 @@ export function agentWithToolSources(
       return loadError;
     },
   };
+  /** A run handed out at once, started by `begin` on the agent made for the loaded tools, following the sources' changes. */
+  const deferredRun = (
+    runId: string,
+    userSignal: AbortSignal | undefined,
+    state: StateRecord | undefined,
+    pending: readonly ApprovalRequest[],
+    begin: (agent: Agent, signal: AbortSignal) => AgentRun,
+  ): AgentRun =>
+    deferredAgentRun(
+      runId,
+      async (signal) => {
+        const { loaded, agent } = await load(signal);
+        return () => {
+          const run = begin(agent, signal);
+          followToolSources(run, sources, loaded.bySource);
+          return run;
+        };
+      },
+      userSignal,
+      state,
+      pending,
+    );
+  const start: InternalAgent['start'] = (input, runOptions, internals) => {
+    // A run kept in a store: the agent made for the loaded tools keeps it there (its own `run`).
+    if (runOptions.store !== undefined)
+      return deferredRun(newRunId(), runOptions.signal, runOptions.state, [], (agent, signal) => agent.run(input, { ...runOptions, signal }));
+    const runId = internals.runId ?? newRunId();
+    return deferredRun(runId, runOptions.signal, runOptions.state, [], (agent, signal) =>
+      agentInternals(agent).start(input, { ...runOptions, signal }, { ...internals, runId }),
+    );
+  };
+  const restore: InternalAgent['restore'] = (snapshot, resumeOptions, internals) => {
+    const persistedId = (snapshot as { runId?: unknown } | null)?.runId;
+    return deferredRun(
+      typeof persistedId === 'string' ? persistedId : newRunId(),
+      resumeOptions.signal,
+      {},
+      pendingInSnapshot(snapshot),
+      (agent, signal) => agentInternals(agent).restore(snapshot, { ...resumeOptions, signal }, internals),
+    );
+  };
   return {
     name,
     instructions,
@@ -70,64 +111,26 @@ export function agentWithToolSources(
     get toolRules() {
       return cached?.agent.toolRules;
     },
-    run: (input, runOptions = {}) => {
-      const runId = newRunId();
-      return deferredAgentRun(
-        runId,
-        async (signal) => {
-          const { loaded, agent } = await load(signal);
-          return () => {
-            const run = agent.run(input, { ...runOptions, signal, [RUN_ID_OPTION]: runId } as typeof runOptions);
-            followToolSources(run, sources, loaded.bySource);
-            return run;
-          };
-        },
-        runOptions.signal,
-        runOptions.state,
-      );
-    },
+    run: (input, runOptions = {}) => start(input, runOptions, {}),
     resume: (snapshot, resumeOptions = {}) => {
-      const persistedId = (snapshot as { runId?: unknown } | null)?.runId;
-      return deferredAgentRun(
-        typeof persistedId === 'string' ? persistedId : newRunId(),
-        async (signal) => {
-          const { loaded, agent } = await load(signal);
-          return () => {
-            const run = agent.resume(snapshot, { ...resumeOptions, signal });
-            followToolSources(run, sources, loaded.bySource);
-            return run;
-          };
-        },
-        resumeOptions.signal,
-        {},
-        pendingInSnapshot(snapshot),
-      );
+      // A run id with a store: the agent made for the loaded tools resumes it from the store.
+      if (typeof snapshot === 'string')
+        return deferredRun(newRunId(), resumeOptions.signal, {}, [], (agent, signal) => agent.resume(snapshot, { ...resumeOptions, signal }));
+      return restore(snapshot, resumeOptions, {});
     },
     loadTools: async () => (await load()).agent.tools,
     close: () => sources.close(),
-    [PARTICIPANT_PROTOCOL]: () => ({
-      kind: 'agent',
+    [AGENT_INTERNALS]: (): InternalAgent => ({
       name,
       config: () => {
         if (cached === undefined) throw new ConfigurationError(notLoaded, {});
-        return agentConfigOf(cached.agent);
+        return agentInternals(cached.agent).config();
       },
       toolSources,
+      start,
+      restore,
     }),
   };
-}
-
-/**
- * What a group chat needs of an agent with tool sources (`createAgent({ toolSources })`): its
- * instructions (to describe it before its sources are loaded), its sources (to follow their list
- * changes) and `load`, which loads them, so that the agent's configuration has their tools from then on.
- */
-export interface ToolSourceAgent {
-  readonly instructions: string | undefined;
-  readonly sources: ToolSourceSet;
-  load(signal?: AbortSignal): Promise<LoadedSourceTools>;
-  /** Why the last load failed (a list the agent's rules cannot take, two sources offering one name); undefined after a good one. */
-  readonly loadError: ErrorInfo | undefined;
 }
 
 /** The approvals a persisted run waits for (empty when the snapshot is not one: `resume` then fails with the reason). */

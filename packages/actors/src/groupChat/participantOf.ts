@@ -1,14 +1,15 @@
 import { ConfigurationError } from '@agentchart/core';
-import type { AgentConfig } from '../agent/createAgent.js';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
-import type { Participant } from '../groupChat/groupChatTypes.js';
-import { nestedChatProtocol } from '../groupChat/nestedChatProtocol.js';
+import { internalAgentOf } from '../agent/internalAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
+import type { Participant } from './groupChatOptions.js';
+import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { customParticipantProtocol } from './customParticipantProtocol.js';
-import { PARTICIPANT_PROTOCOL, type ParticipantProtocol, providesParticipantProtocol } from './participantProtocol.js';
+import { PARTICIPANT_PROTOCOL, type ParticipantProtocol, providesParticipantProtocol } from '../participant/participantProtocol.js';
 
 /**
- * The participant protocol of anything a chat takes as a participant: the one
- * an agent or a group chat gives (`PARTICIPANT_PROTOCOL`), or one adapted from
+ * The participant protocol of anything a chat takes as a participant: an
+ * agent made by `createAgent` (from its internals), the one a group chat
+ * gives (`PARTICIPANT_PROTOCOL`), or one adapted from
  * the shape of a person (`{ kind: 'human' }`), a group chat written by hand
  * (`{ kind: 'group-chat', run, resume? }`) or a `CustomParticipant`.
  * Throws `ConfigurationError` for anything else.
@@ -18,6 +19,8 @@ import { PARTICIPANT_PROTOCOL, type ParticipantProtocol, providesParticipantProt
  */
 export function participantProtocol(participant: Participant): ParticipantProtocol {
   if (typeof participant === 'object' && participant !== null) {
+    const agent = internalAgentOf(participant);
+    if (agent !== undefined) return { kind: 'agent', name: agent.name, config: agent.config, toolSources: agent.toolSources };
     if (providesParticipantProtocol(participant)) return participant[PARTICIPANT_PROTOCOL]();
     if ('kind' in participant) {
       if (participant.kind === 'human') return { kind: 'human', name: participant.name, description: participant.description };
@@ -32,27 +35,12 @@ export function participantProtocol(participant: Participant): ParticipantProtoc
 }
 
 /**
- * The configuration of an agent made by `createAgent` (what a chat or a
- * stored run builds its runs from). Throws `ConfigurationError` for anything
- * else, and for an agent whose tool sources are not loaded yet.
- *
- * @example
- * const config = agentConfigOf(createAgent({ name: 'a', model }));
- */
-export function agentConfigOf(agent: Participant): AgentConfig {
-  const protocol = participantProtocol(agent);
-  if (protocol.kind !== 'agent')
-    throw new ConfigurationError(`Expected an agent made by createAgent(...); "${protocol.name}" is a ${protocol.kind} participant.`, {});
-  return protocol.config();
-}
-
-/**
  * The tool sources of an agent made by `createAgent({ toolSources })`, or
  * undefined for any other participant.
  *
  * @example
  * const entry = toolSourceAgentOf(agent);
- * if (entry) await entry.load(); // agentConfigOf(agent) now has the sources' tools
+ * if (entry) await entry.load(); // the agent's configuration now has the sources' tools
  */
 export function toolSourceAgentOf(participant: Participant): ToolSourceAgent | undefined {
   const protocol = participantProtocol(participant);

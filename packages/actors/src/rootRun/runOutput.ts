@@ -1,9 +1,13 @@
-import type { RootActor } from './rootRun/startRootRun.js';
-
 /** The end of a run's event stream: completed with the run, or errored with its actor's error. */
 interface EventStreamEnd {
   complete(): void;
   error(error: unknown): void;
+}
+
+/** What `runOutput` reads of a root actor (see `RootActor`): its end, and its output then. */
+interface EndingActor {
+  getSnapshot(): { output?: unknown };
+  subscribe(observer: { complete?: () => void; error?: (error: unknown) => void }): unknown;
 }
 
 /**
@@ -16,7 +20,7 @@ interface EventStreamEnd {
  * const result = runOutput<RunResult>(actor, events, () => stateChanges.unsubscribe());
  */
 export function runOutput<T>(
-  actor: Pick<RootActor, 'subscribe' | 'getSnapshot'>,
+  actor: EndingActor,
   events: EventStreamEnd,
   release: () => void,
   output: () => unknown = () => actor.getSnapshot().output,

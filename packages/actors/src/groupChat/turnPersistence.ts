@@ -1,16 +1,16 @@
 import type { ToolCallJournalEntry } from '@agentchart/core';
 import { pendingRequests } from '../agent/machine/approvals.js';
-import type { AgentRuntime } from '../agent/machine/agentRuntime.js';
+import type { AgentRuntime } from '../agent/machine/agentContext.js';
 import type { PersistedRun } from '../agent/run/runSnapshot.js';
-import { withInDoubtRequests } from '../durable/storedRuns.js';
-import type { ChatMember } from '../groupChat/chatMembers.js';
-import type { ChatRuntime } from '../groupChat/chatRuntime.js';
-import type { ChatStoreCheckpoint } from '../groupChat/chatSnapshot.js';
-import { checkDelegatedWaiting } from '../groupChat/delegatedWaiting.js';
-import { ChatSnapshotError } from '../groupChat/groupChatErrors.js';
-import type { GroupChatSnapshot } from '../groupChat/groupChatTypes.js';
-import type { DelegatedTurnState } from './participantProtocol.js';
-import { type ResumedSpeaker, restoreSpeakerRun } from '../groupChat/speakerResume.js';
+import { withInDoubtRequests } from '../agent/run/inDoubtApprovals.js';
+import type { ChatMember } from './chatMember.js';
+import type { ChatRuntime } from './chatRuntime.js';
+import type { ChatStoreCheckpoint } from './chatSnapshot.js';
+import { checkDelegatedWaiting } from './delegatedWaiting.js';
+import { ChatSnapshotError } from './groupChatErrors.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
+import type { DelegatedTurnState } from '../participant/participantProtocol.js';
+import { type ResumedSpeaker, restoreSpeakerRun } from './speakerResume.js';
 
 /**
  * A speaker's turn in progress as a chat persists it — in a snapshot

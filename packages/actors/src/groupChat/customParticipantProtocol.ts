@@ -1,9 +1,8 @@
 import { ConfigurationError } from '@agentchart/core';
-import { ChatNotWaitingError, ChatSnapshotError } from '../groupChat/groupChatErrors.js';
-import type { StoredParticipantProgress } from '../groupChat/chatSnapshot.js';
-import type { PersistedParticipantWaiting } from '../groupChat/groupChatTypes.js';
-import type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from './customParticipant.js';
-import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from './participantProtocol.js';
+import { ChatNotWaitingError, ChatSnapshotError } from './groupChatErrors.js';
+import type { PersistedParticipantWaiting, StoredParticipantProgress } from '../participant/chatWaiting.js';
+import type { CustomParticipant, ParticipantTurn, ParticipantTurnOptions } from '../participant/customParticipant.js';
+import type { DelegatedProtocol, DelegatedTurn, DelegatedTurnState, TurnContext } from '../participant/participantProtocol.js';
 
 /**
  * The participant protocol of a `CustomParticipant`: its turn's reply becomes

@@ -4,39 +4,34 @@ import { assertOptions } from '../assertOptions.js';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
 import { combineInspectors } from '../inspection/inspectOption.js';
 import { runInputMessages } from '../runInputMessages.js';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
-import { toolSourceAgentOf } from '../participant/participantOf.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
+import { toolSourceAgentOf } from './participantOf.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
-import { type ChatMember, buildChatMembers, participantRoutes } from './chatMembers.js';
+import { buildChatMembers, participantRoutes } from './chatMembers.js';
+import type { ChatMember } from './chatMember.js';
 import { type ChatStart, startChatRun } from './chatRun.js';
 import type { ChatRuntime, SelectionMethod } from './chatRuntime.js';
 import { GroupChatOptionsSchema, GroupChatRunOptionsSchema } from './groupChatOptionsSchema.js';
 import { TransitionGraphError, type TransitionProblem } from './groupChatErrors.js';
-import type {
-  GroupChatOptions,
-  GroupChatSnapshot,
-  GroupChatRun,
-  GroupChatRunOptions,
-  NestedChatParticipant,
-  SpeakerSelection,
-  TerminateCondition,
-} from './groupChatTypes.js';
+import type { GroupChatRunOptions, SpeakerSelection, TerminateCondition } from './groupChatTypes.js';
+import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
+import type { GroupChatOptions, NestedChatParticipant } from './groupChatOptions.js';
+import type { GroupChatRun } from './groupChatRun.js';
 import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
 import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
 import { restoreTurns } from './restoreTurns.js';
 import { parseChatSnapshot } from './chatSnapshot.js';
-import { checkPersistedTurn } from '../participant/turnPersistence.js';
+import { checkPersistedTurn } from './turnPersistence.js';
 import { keywordPredicate } from './reviewTurn.js';
 import { checkInputSpeakers } from './unknownSpeakers.js';
 import { CHAT_INTERNALS, type ChatInternals, type ProvidesChatInternals } from './chatInternals.js';
 import { type SnapshotKey, checkSnapshotKey } from '../agent/run/snapshotSignature.js';
-import { storedChatResume, storedChatRun } from '../durable/storedChats.js';
-import { nestedChatStore } from '../durable/storedNestedChat.js';
+import type { ChatStoreRuns } from './chatStoreRuns.js';
 import type { Residence } from '../participant/residence.js';
 import { ResidentChat } from './residentChat.js';
-import type { StoreOptions } from '../durable/storedRuns.js';
+import type { StoreOptions } from '../storeOptions.js';
 
 /** A group chat: its configuration, checked at creation, and `run`/`resume`. */
 export interface GroupChat extends NestedChatParticipant {
@@ -71,22 +66,15 @@ export interface GroupChat extends NestedChatParticipant {
 }
 
 /**
- * Creates a group chat: participants take turns chosen by the selection
- * method, within the allowed transitions, until a termination condition.
- * Transitions and handoffs are checked here, before any model is called.
+ * A group chat built from `createGroupChat`'s options (see the
+ * `createGroupChat` facade, which hands in how runs with `{ store }` are
+ * kept: `storeRuns`).
  *
  * @example
- * const chat = createGroupChat({
- *   agents: [planner, { agent: researcher, handoffs: [{ to: 'critic' }] }, critic],
- *   speakerSelection: 'round_robin',
- *   transitions: { allowed: { planner: ['researcher'], researcher: ['critic'], critic: ['planner'] } },
- *   maxRounds: 6,
- *   terminate: 'APPROVED',
- * });
- * const result = await chat.run('Find three facts about octopuses.').result;
+ * const chat = configuredGroupChat({ agents: [planner, critic] }, chatStoreRuns);
  */
-export function createGroupChat(options: GroupChatOptions): GroupChat {
-  return new ConfiguredGroupChat(options);
+export function configuredGroupChat(options: GroupChatOptions, storeRuns: ChatStoreRuns): GroupChat {
+  return new ConfiguredGroupChat(options, storeRuns);
 }
 
 /** Where a run starts, and with which per-run options. */
@@ -107,8 +95,10 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
   private readonly runtime: ChatRuntime;
   private readonly options: GroupChatOptions;
   private readonly snapshotKey: SnapshotKey | undefined;
+  private readonly storeRuns: ChatStoreRuns;
 
-  constructor(options: GroupChatOptions) {
+  constructor(options: GroupChatOptions, storeRuns: ChatStoreRuns) {
+    this.storeRuns = storeRuns;
     const { runtime, warnings } = buildChatRuntime(options);
     this.options = options;
     this.runtime = runtime;
@@ -122,13 +112,13 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
   }
 
   run(input: string | readonly Message[], runOptions: GroupChatRunOptions = {}): GroupChatRun {
-    if (runOptions.store !== undefined) return storedChatRun(this, input, { ...runOptions, store: runOptions.store });
+    if (runOptions.store !== undefined) return this.storeRuns.run(this[CHAT_INTERNALS](), input, { ...runOptions, store: runOptions.store });
     return this.runChat(input, runOptions).run;
   }
 
   resume(snapshot: unknown, runOptions: Pick<GroupChatRunOptions, 'signal' | 'inspect'> & Partial<StoreOptions> = {}): GroupChatRun {
     if (typeof snapshot === 'string' && runOptions.store !== undefined) {
-      return storedChatResume(this, snapshot, { ...runOptions, store: runOptions.store });
+      return this.storeRuns.resume(this[CHAT_INTERNALS](), snapshot, { ...runOptions, store: runOptions.store });
     }
     return this.resumeChat(snapshot, runOptions).run;
   }
@@ -147,7 +137,9 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
       },
       resume: (snapshot, runOptions, residence) => this.start(this.resumeStart(snapshot), runOptions, residence),
       checkSnapshot: (snapshot) => this.resumeStart(snapshot).resumedFrom,
-      stored: nestedChatStore(this.runtime, this.snapshotKey, (chatStart, runOptions, residence) => this.start(chatStart, runOptions, residence)),
+      stored: this.storeRuns.nested(this.runtime, this.snapshotKey, (chatStart, runOptions, residence) =>
+        this.start(chatStart, runOptions, residence),
+      ),
     });
   }
 
