@@ -105,6 +105,9 @@ describe('tool approvals in a chat', () => {
     resumed.events$.subscribe((event) => events.push(event.type === 'agent.event' ? `${event.speaker}:${event.event.type}` : event.type));
     const waiting = resumed.waiting();
     expect(waiting).toEqual({ kind: 'approval', speaker: 'cleaner', requests: approvalWaiting(snapshot).requests });
+    // The waiting agent is the manager's own child, restored by XState with the manager.
+    const { children } = resumed.actor.getSnapshot();
+    expect(children['agent:cleaner']?.getSnapshot()).toMatchObject({ value: 'awaitingApproval' });
     resumed.approve('d1');
     const result = await resumed.result;
 

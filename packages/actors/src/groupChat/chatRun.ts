@@ -1,6 +1,6 @@
 import { ApprovalError } from '@agentchart/core';
 import { Subject, filter, map } from 'rxjs';
-import { type Actor, createActor } from 'xstate';
+import type { Actor } from 'xstate';
 import { pendingRequests } from '../agent/machine/approvals.js';
 import { persistRun } from '../agent/run/runSnapshot.js';
 import { snapshotVersion } from './chatSnapshot.js';
@@ -11,7 +11,8 @@ import type { ChatEvent } from '../participant/chatEvent.js';
 import type { ChatWaiting, GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { GroupChatRun } from './groupChatRun.js';
 import { speakerOf, stateValues } from './managerContext.js';
-import { type ChatControlEvent, type ManagerInput, managerMachine } from './managerMachine.js';
+import type { ChatControlEvent, ManagerInput, managerMachine } from './managerMachine.js';
+import { createManagerActor } from './resumedManager.js';
 import type { ChatRunStarted } from './chatRunStarted.js';
 import type { DelegatedTurn } from '../participant/participantProtocol.js';
 import { transcriptSoFar } from './partialTurn.js';
@@ -46,7 +47,7 @@ function managerActor(
     const run = resident.run(input, input.inspect);
     return { run, manager: run.manager, ended: () => run.ended, output: () => run.output };
   }
-  const manager = createActor(managerMachine, { input, inspect: combineInspectors(input.inspect, ...globalInspectors()) });
+  const manager = createManagerActor(input, combineInspectors(input.inspect, ...globalInspectors()));
   return { run: manager, manager, ended: () => manager.getSnapshot().status !== 'active' };
 }
 

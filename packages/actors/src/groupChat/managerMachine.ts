@@ -1,6 +1,7 @@
 import type { Message, TokenBudget } from '@agentchart/core';
 import { toErrorInfo } from '@agentchart/core/internal';
-import { type AnyActorRef, assign, emit, enqueueActions, sendTo, setup } from 'xstate';
+import { type Actor, type AnyActorRef, assign, emit, enqueueActions, sendTo, setup } from 'xstate';
+import type { agentMachine } from '../agent/machine/agentMachine.js';
 import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
 import type { AgentTurnDoneEvent } from '../agent/machine/agentTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
@@ -26,8 +27,7 @@ import { announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
 import type { TurnOutcome } from '../participant/turnOutcome.js';
 import { countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
-import { resumedSpeakerLogic } from './speakerResume.js';
-import { agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
+import { adoptResident, agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
 import { type ParticipantTurnDoneEvent, participantChildId, residentParticipant } from './residentParticipants.js';
 
 /** Control events a person (through the run handle) puts on the bus for the manager. */
@@ -240,25 +240,19 @@ export const managerMachine = setup({
      * A resumed turn's run goes on from its snapshot (the turn start is the
      * same function of the persisted transcript, so its view is the one it had).
      */
-    beginAgentTurn: enqueueActions(({ context, enqueue }) => {
+    beginAgentTurn: enqueueActions(({ context, enqueue, self }) => {
       const member = speakingMember(context, 'agent');
       const { turn, name } = member;
       const update = turnStart(context);
       const { run } = context;
       const resumed = context.resumeWaiting?.into === 'agent' ? context.resumeWaiting.run : undefined;
       if (resumed !== undefined) {
-        const base = turn.machine;
-        const logic = resumedSpeakerLogic(base, resumed.snapshot, run.sharedState);
-        // (An agent a resident manager carried over from its previous run gives way to the resumed one.)
-        const carried = run.agents.get(name);
-        if (carried !== undefined) {
-          run.agents.delete(name);
-          enqueue.stopChild(carried.actor);
-        }
-        enqueue.assign(({ spawn }) => {
-          spawnResident(spawn, run, name, { logic, base });
-          return { ...update, resumeWaiting: undefined };
-        });
+        // The agent is the manager's child already, restored with the manager (`resumedManagerSnapshot`).
+        const { children } = self.getSnapshot() as { children: Record<string, Actor<typeof agentMachine> | undefined> };
+        const restored = children[agentChildId(name)];
+        if (restored === undefined) throw new Error('A chat resumed in an agent turn starts from resumedManagerSnapshot.');
+        adoptResident(run, name, restored, turn.machine);
+        enqueue.assign({ ...update, resumeWaiting: undefined });
         // A turn restored from a store checkpoint goes on from its agent's step.
         if (resumed.resumeAt !== undefined) enqueue.sendTo(agentChildId(name), { type: 'resume', at: resumed.resumeAt });
         return;
@@ -280,7 +274,7 @@ export const managerMachine = setup({
       }
       if (plan.stale !== undefined) enqueue.stopChild(plan.stale);
       enqueue.assign(({ spawn }) => {
-        spawnResident(spawn, run, name, { logic: plan.logic, base: plan.logic, input });
+        spawnResident(spawn, run, name, { logic: plan.logic, input });
         return update;
       });
       // An agent whose tool sources changed into a list it cannot run with: its turn fails with why, before any model call.
@@ -333,7 +327,7 @@ export const managerMachine = setup({
       const { input } = event;
       const spawnSharedState = () =>
         spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } });
-      return initialManagerContext(input, self, spawnSharedState, context.run);
+      return initialManagerContext(input, sharedStateOf(input, self, spawnSharedState), context.run);
     }),
     /**
      * The end of a resident manager's run: its output goes out (`RUN_ENDED`).
@@ -377,8 +371,11 @@ export const managerMachine = setup({
 }).createMachine({
   id: 'groupChat',
   context: ({ input, spawn, self }) =>
-    initialManagerContext(input, self, () =>
-      spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+    initialManagerContext(
+      input,
+      sharedStateOf(input, self, () =>
+        spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
+      ),
     ),
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
@@ -537,21 +534,20 @@ export const managerMachine = setup({
  * A run's manager context, from its input: the run's parts (`ManagerRun`:
  * its ids, bus, shared state, checkpoints) and the transcript it starts
  * from. The machine's context at creation, and a resident manager's at
- * each new run (`beginRun`). `spawnSharedState` makes the shared
- * state's actor as a child (an inspected chat shows it from the start).
+ * each new run (`beginRun`). `sharedState` makes the slot of the chat's
+ * shared state (`sharedStateOf`; a resumed chat's, `resumedManagerSnapshot`).
  * `carried`: the resident agents and participants a resident manager's
  * previous run leaves idle, taken over by this run (their bridge pointed at it).
  *
  * @example
- * const context = initialManagerContext(input, self, () => spawn('sharedState', { id: 'sharedState', systemId: 'sharedState', input: { initial: input.sharedState } }));
+ * const context = initialManagerContext(input, (inspected) => (inspected ? SharedStateSlot.of(spawned) : SharedStateSlot.lazy(self, input.sharedState)));
  */
 export function initialManagerContext(
   input: ManagerInput,
-  self: AnyActorRef,
-  spawnSharedState: () => SharedStateRef,
+  sharedState: (inspected: boolean) => SharedStateSlot,
   carried?: Pick<ManagerRun, 'agents' | 'participants' | 'bridge'>,
 ): ManagerContext {
-  const inspected = input.inspect !== undefined || globalInspectors().length > 0;
+  const inspected = isInspected(input);
   const bridge = carried?.bridge ?? { chatId: input.chatId, publish: input.publish };
   bridge.chatId = input.chatId;
   bridge.publish = input.publish;
@@ -563,8 +559,7 @@ export function initialManagerContext(
       publish: input.publish,
       inspect: input.inspect,
       inspected,
-      // Made when first needed (`SharedStateSlot`); an inspected chat shows it from the start.
-      sharedState: inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID),
+      sharedState: sharedState(inspected),
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       resident: input.resident === true,
@@ -588,6 +583,20 @@ export function initialManagerContext(
     resumeWaiting: input.resumeWaiting,
     spend: noSpend(),
   };
+}
+
+/** Whether a chat run on `input` is inspected: by its `inspect` option or a global inspector. */
+export function isInspected(input: Pick<ManagerInput, 'inspect'>): boolean {
+  return input.inspect !== undefined || globalInspectors().length > 0;
+}
+
+/**
+ * The slot of a run's shared state, as the manager makes it: its actor is
+ * made when first needed (`SharedStateSlot`), and an inspected chat shows it
+ * from the start (`spawnSharedState` spawns it now).
+ */
+function sharedStateOf(input: ManagerInput, self: AnyActorRef, spawnSharedState: () => SharedStateRef): (inspected: boolean) => SharedStateSlot {
+  return (inspected) => (inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID));
 }
 
 /**

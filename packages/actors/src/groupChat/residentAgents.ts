@@ -45,23 +45,38 @@ export function planAgentTurn(agents: ResidentAgents, name: string, input: Agent
 
 /**
  * Spawns `name`'s resident agent with XState's `spawn` (from an `assign`):
- * `logic` is its resident machine, or that machine restored from a snapshot
- * (`resumedSpeakerLogic`), `base` the resident machine itself.
+ * `logic` is its resident machine, `input` its first turn's.
  *
  * @example
- * spawnResident(spawn, context.run, 'writer', { logic, base: logic, input });
+ * spawnResident(spawn, context.run, 'writer', { logic, input });
  */
 export function spawnResident(
   spawn: unknown,
   run: Pick<ManagerContext['run'], 'agents' | 'bridge'>,
   name: string,
-  { logic, base, input }: { logic: typeof agentMachine; base: typeof agentMachine; input?: AgentMachineInput },
+  { logic, input }: { logic: typeof agentMachine; input: AgentMachineInput },
+): void {
+  const id = agentChildId(name);
+  adoptResident(run, name, speakerSpawner(spawn)(logic, { id, input }), logic);
+}
+
+/**
+ * Makes `actor`, the manager's child `agent:<name>` running `logic`, the
+ * run's resident agent `name`: its events go onto the chat's bus. A spawned
+ * resident (`spawnResident`), or one XState restored with the manager.
+ *
+ * @example
+ * adoptResident(context.run, 'writer', restoredChild, turn.machine);
+ */
+export function adoptResident(
+  run: Pick<ManagerContext['run'], 'agents' | 'bridge'>,
+  name: string,
+  actor: Actor<typeof agentMachine>,
+  logic: typeof agentMachine,
 ): void {
   const { bridge } = run;
   // The bridge, not the chat id and bus of the run that spawned it: a resident manager's next run takes the agent over.
   const listener = (event: RunEvent) => bridge.publish({ type: 'agent.event', chatId: bridge.chatId, speaker: name, event });
-  const id = agentChildId(name);
-  const actor = speakerSpawner(spawn)(logic, input === undefined ? { id } : { id, input });
   actor.on('*', listener);
-  run.agents.set(name, { actor, logic: base });
+  run.agents.set(name, { actor, logic });
 }

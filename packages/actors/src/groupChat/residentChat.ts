@@ -1,11 +1,12 @@
-import { type Actor, type SnapshotFrom, createActor } from 'xstate';
+import type { Actor, SnapshotFrom } from 'xstate';
 import { type InspectOption, combineInspectors } from '../inspection/inspectOption.js';
 import { globalInspectors } from '../inspection/runObservers.js';
 import type { Resident } from '../participant/residence.js';
 import type { RootActor } from '../rootRun/startRootRun.js';
 import type { GroupChatResult } from './groupChatTypes.js';
 import type { ChatEvent } from '../participant/chatEvent.js';
-import { type ManagerEvent, type ManagerInput, RUN_ENDED, type RunEndedEvent, managerMachine } from './managerMachine.js';
+import { type ManagerEvent, type ManagerInput, RUN_ENDED, type RunEndedEvent, type managerMachine } from './managerMachine.js';
+import { createManagerActor } from './resumedManager.js';
 
 type ManagerActor = Actor<typeof managerMachine>;
 type ManagerSnapshot = SnapshotFrom<typeof managerMachine>;
@@ -54,10 +55,15 @@ export class ResidentChat implements Resident {
     // A run that never began (its tool sources failed to load) takes nothing more.
     this.#current?.supersede();
     let actor = this.#actor;
+    // A run resumed in an agent's turn starts from a restored manager (`createManagerActor`): the residence's manager gives way to it.
+    if (actor !== undefined && input.resumeWaiting?.into === 'agent') {
+      actor.stop();
+      actor = undefined;
+    }
     const fresh = actor === undefined;
     if (actor === undefined) {
       this.#globals = globalInspectors();
-      actor = createActor(managerMachine, { input: { ...input, resident: true }, inspect: combineInspectors(inspect, ...this.#globals) });
+      actor = createManagerActor({ ...input, resident: true }, combineInspectors(inspect, ...this.#globals));
       this.#actor = actor;
     } else actor.send({ type: 'run', input: { ...input, resident: true } });
     const run = new ResidentRun(actor, fresh);

@@ -1,9 +1,8 @@
-import type { AnyStateMachine, SnapshotFrom } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { LiveToolSet } from '../agent/tools/liveTools.js';
 import { type ResumePoint, restoreRun } from '../agent/run/runSnapshot.js';
 import type { AgentRuntime } from '../agent/machine/agentContext.js';
-import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { ChatRuntime } from './chatRuntime.js';
 import { ChatSnapshotError } from './groupChatErrors.js';
 import type { PersistedApprovalWaiting } from '../participant/chatWaiting.js';
@@ -52,23 +51,4 @@ export function restoreSpeakerRun(
   return resumeAt === undefined
     ? { kind: 'approval', speaker: member.name, snapshot }
     : { kind: 'approval', speaker: member.name, snapshot, resumeAt };
-}
-
-/**
- * The agent machine, as logic whose new actor starts from `snapshot` (XState's
- * `spawn` takes no snapshot: the logic's `getInitialSnapshot` restores it).
- * The chat's shared state is not the agent's child, so it is not in the
- * agent's persisted snapshot: it is attached here.
- */
-export function resumedSpeakerLogic(
-  machine: typeof agentMachine,
-  snapshot: SnapshotFrom<typeof agentMachine>,
-  sharedState: SharedStateSlot,
-): typeof agentMachine {
-  const getInitialSnapshot: AnyStateMachine['getInitialSnapshot'] = function (this: AnyStateMachine, actorScope) {
-    const restored = machine.restoreSnapshot.call(this, snapshot, actorScope as never) as SnapshotFrom<typeof agentMachine>;
-    restored.context.sharedState = sharedState;
-    return restored;
-  };
-  return Object.create(machine, { getInitialSnapshot: { value: getInitialSnapshot } }) as typeof agentMachine;
 }

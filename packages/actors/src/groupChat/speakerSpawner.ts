@@ -2,8 +2,8 @@ import type { Actor } from 'xstate';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
 
-/** Spawns an agent of the chat as a child of the manager (see `residentAgents.ts`): its resident machine, with its first turn's input or restored from a snapshot. */
-export type SpeakerSpawner = (logic: typeof agentMachine, options: { id: string; input?: AgentMachineInput }) => Actor<typeof agentMachine>;
+/** Spawns an agent of the chat as a child of the manager (see `residentAgents.ts`): its resident machine, with its first turn's input. */
+export type SpeakerSpawner = (logic: typeof agentMachine, options: { id: string; input: AgentMachineInput }) => Actor<typeof agentMachine>;
 
 /**
  * The manager's `spawn`, typed for an agent. The agent's logic is its own

@@ -56,7 +56,7 @@ export class SharedStateSlot {
    */
   actor: SharedStateRef | undefined;
   /** The actor that a lazily created actor belongs to; absent when the slot only passes an actor on. */
-  readonly #owner: AnyActorRef | undefined;
+  #owner: AnyActorRef | undefined;
   readonly #initial: StateRecord;
   /** The id of a lazily made actor (`sharedState`, as its spawn names it). */
   readonly #id: string | undefined;
@@ -80,6 +80,27 @@ export class SharedStateSlot {
   static lazy(owner: AnyActorRef, initial: StateRecord, id?: string): SharedStateSlot {
     // A copy without a prototype, as the actor's own context holds them.
     return new SharedStateSlot(undefined, owner, ownRecord(initial), id);
+  }
+
+  /**
+   * A lazy slot whose owner is made after it: a chat resumed from its
+   * manager's snapshot holds the slot in that snapshot. `adopt` names the
+   * owner before it starts.
+   *
+   * @example
+   * const slot = SharedStateSlot.ownerToCome({ count: 0 }, 'sharedState');
+   * const manager = createActor(managerMachine, { snapshot: withSlot(slot) });
+   * slot.adopt(manager);
+   */
+  static ownerToCome(initial: StateRecord, id?: string): SharedStateSlot {
+    return new SharedStateSlot(undefined, undefined, ownRecord(initial), id);
+  }
+
+  /** The owner of a slot made before it (`ownerToCome`), named before the owner starts. */
+  adopt(owner: AnyActorRef): void {
+    if (this.#owner !== undefined || this.actor !== undefined)
+      throw new Error('Only a slot made with ownerToCome, before its actor, takes an owner.');
+    this.#owner = owner;
   }
 
   /**
