@@ -59,6 +59,7 @@ export function observeAllRuns(observer: RunObserver): () => void {
 
 /** The `inspect` options of every run observer (for the code that starts a run). */
 export function globalInspectors(): InspectOption[] {
+  if (observers.size === 0) return [];
   return [...observers].flatMap((observer) => (observer.inspect ? [observer.inspect] : []));
 }
 

@@ -3,7 +3,7 @@ import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } 
 import { type AnyActorRef, type AnyEventObject, and, assign, emit, enqueueActions, sendParent, setup } from 'xstate';
 import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
 import { agentSteps, runSteps, toolProgressEvent } from './agentSteps.js';
-import { AFTER_STEP, type AgentTarget, stepPlan, stepTransitions, writePlan } from './agentTransitions.js';
+import { AFTER_STEP, type AgentTarget, stepPlan, stepTransitions, takePlan, writePlan } from './agentTransitions.js';
 import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
 import { offeredToolsByName } from './buildModelRequest.js';
 import type { ModelCallerEvent } from './modelCaller.js';
@@ -49,7 +49,7 @@ export function initialAgentContext(input: AgentMachineInput, sharedState: Share
 
 /** What `withToolRunner` needs of XState's `enqueue`, and what it gives `runSteps`. */
 interface BatchEnqueue {
-  assign(patch: Partial<AgentContext>): void;
+  assign(patch: Partial<AgentContext> | (() => Partial<AgentContext>)): void;
   emit(event: RunEvent): void;
   sendTo(childId: string, event: AnyEventObject): void;
   spawnChild(src: 'toolRunner', options: { id: 'toolRunner' }): unknown;
@@ -119,7 +119,7 @@ export const agentMachine = setup({
   },
   actions: {
     /** The step the event takes (see `agentTransitions.ts`), in one action with one `assign`. */
-    takeStep: enqueueActions(({ context, event, enqueue, self }) => writePlan(stepPlan(context, event), withToolRunner(enqueue, self))),
+    takeStep: enqueueActions(({ context, event, enqueue, self }) => writePlan(takePlan(context, event), withToolRunner(enqueue, self))),
     /**
      * A resident agent's next turn: the per-run context again, `run.started`,
      * and the rules' machine from its start. The shared state is the chat's

@@ -18,7 +18,6 @@ import { makeCallIdsUnique } from './uniqueCallIds.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
 import { answeredBeforeExecution, consecutiveErrorsAfterBatch, limitReachedOutcome } from './loopLimits.js';
 import { oneCallAtATimeRefusals } from './oneCallAtATime.js';
-import { toolStateHandle } from '../run/runSharedState.js';
 import { afterToolIteration } from './toolChoice.js';
 import { inputEvent, isInputProgress } from '../../rootRun/inputRequests.js';
 import { settleRuleApproval } from '../toolRules/toolRulesApprovals.js';
@@ -170,7 +169,8 @@ export const agentSteps = {
       detailedErrors: context.runtime.detailedErrors,
       agentName: context.runtime.agentName,
       runId: context.runId,
-      state: toolStateHandle(context),
+      sharedState: context.sharedState,
+      stateSchema: context.runtime.stateSchema,
     });
   },
 
@@ -290,11 +290,19 @@ export const agentSteps = {
     const answeredOpen = answeredBeforeExecution(open, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
     let next = 0;
     const answered = batch.outcomes.map((outcome, index) => outcome ?? refusals.get(index) ?? answeredOpen[next++]);
-    const executing = answered.filter((outcome) => outcome === undefined).length;
+    let executing = 0;
+    let answeredNow = false;
+    for (let index = 0; index < answered.length; index++) {
+      if (answered[index] === undefined) executing += 1;
+      else if (batch.outcomes[index] === undefined) answeredNow = true;
+    }
+    // Nothing answered here and the count unchanged (most batches): the batch stays the object it is.
+    const unchanged = !answeredNow && executing === batch.pending;
     enqueue.assign({
-      batch: { ...batch, outcomes: answered, pending: executing },
+      batch: unchanged ? batch : { ...batch, outcomes: answered, pending: executing },
       toolCallCount: context.toolCallCount + executing,
     });
+    if (!answeredNow) return;
     answered.forEach((outcome, index) => {
       if (outcome !== undefined && batch.outcomes[index] === undefined)
         enqueue.emit(toolResultEvent(context, batch.calls[index] as ToolCall, outcome));

@@ -36,52 +36,74 @@ export const AFTER_STEP = ['thinking', 'endedByMiddleware', 'failed', 'terminalT
 
 /** What XState's `enqueue` gives a plan to write through. */
 export interface PlanOutput {
-  assign(patch: Partial<AgentContext>): void;
+  assign(patch: () => Partial<AgentContext>): void;
   emit(event: RunEvent): void;
   sendTo(childId: string, event: AnyEventObject): void;
 }
 
-/** A transition's work, recorded: its target (none: the machine stays), its one context patch, and its events and commands in order. */
-export interface StepPlan {
-  readonly target: AgentTarget | undefined;
-  readonly patch: Partial<AgentContext> | undefined;
-  readonly ops: readonly ((output: PlanOutput) => void)[];
+/** A command to a child, recorded in a plan (a run event is recorded as itself). */
+class ChildCommand {
+  constructor(
+    readonly childId: string,
+    readonly command: AnyEventObject,
+  ) {}
 }
 
-/** Records steps' work against a private copy of the context (made at the first write). */
-class Planner {
-  patch: Partial<AgentContext> | undefined;
+/** Work recorded for after the steps: a checkpoint of a run kept in a store. */
+class Checkpoint {
+  constructor(readonly take: () => void) {}
+}
+
+/** One piece of a plan's output, in order: a run event, a command to a child, or a checkpoint. */
+type PlanOp = RunEvent | ChildCommand | Checkpoint;
+
+/**
+ * A transition's work, recorded: its target (none: the machine stays), the
+ * context its steps leave (none: unchanged), and its events and commands in
+ * order.
+ */
+export interface StepPlan {
+  readonly target: AgentTarget | undefined;
+  readonly next: AgentContext | undefined;
+  readonly ops: readonly PlanOp[];
+}
+
+/**
+ * Records steps' work against a private copy of the context (made at the
+ * first write): the steps write through it (`StepOutput`), and it is the
+ * plan it ends with (`to`).
+ */
+class Planner implements StepOutput, StepPlan {
+  target: AgentTarget | undefined = undefined;
+  /** The private copy, once a step has written. */
+  next: AgentContext | undefined = undefined;
   now: AgentContext;
-  readonly ops: ((output: PlanOutput) => void)[] = [];
+  readonly ops: PlanOp[] = [];
   readonly #context: AgentContext;
   readonly #event: AgentMachineEvent;
-  readonly #output: StepOutput;
 
   constructor(context: AgentContext, event: AgentMachineEvent) {
     this.#context = context;
     this.#event = event;
     this.now = context;
-    const ops = this.ops;
-    this.#output = {
-      assign: (part) => {
-        if (this.patch === undefined) {
-          this.patch = {};
-          this.now = { ...context };
-        }
-        // A plain loop: on this hot path it measured faster than `Object.assign` and spread copies.
-        for (const key in part) {
-          const value = part[key as keyof AgentContext];
-          (this.patch as Record<string, unknown>)[key] = value;
-          (this.now as unknown as Record<string, unknown>)[key] = value;
-        }
-      },
-      emit: (runEvent) => ops.push((output) => output.emit(runEvent)),
-      sendTo: (childId, command) => ops.push((output) => output.sendTo(childId, command)),
-    };
+  }
+
+  assign(part: Partial<AgentContext>): void {
+    if (this.next === undefined) this.now = this.next = { ...this.#context };
+    // Writes into the copy's own fields: its shape never changes, where a patch grown key by key changes shape on every key.
+    for (const key in part) (this.now as unknown as Record<string, unknown>)[key] = part[key as keyof AgentContext];
+  }
+
+  emit(runEvent: RunEvent): void {
+    this.ops.push(runEvent);
+  }
+
+  sendTo(childId: string, command: AnyEventObject): void {
+    this.ops.push(new ChildCommand(childId, command));
   }
 
   run(...steps: AgentStep[]): this {
-    for (const step of steps) step(this.now, this.#event, this.#output);
+    for (const step of steps) step(this.now, this.#event, this);
     return this;
   }
 
@@ -90,13 +112,14 @@ class Planner {
     const checkpoints = this.#context.runtime.checkpoints;
     if (checkpoints !== undefined) {
       const at = { ...this.now };
-      this.ops.push(() => checkpoints[point](at));
+      this.ops.push(new Checkpoint(() => checkpoints[point](at)));
     }
     return this;
   }
 
   to(target: AgentTarget | undefined): StepPlan {
-    return { target, patch: this.patch, ops: this.ops };
+    this.target = target;
+    return this;
   }
 }
 
@@ -167,8 +190,17 @@ function decide(context: AgentContext, event: AgentMachineEvent): StepPlan {
   }
 }
 
-/** The plan of the event being taken, by event: its guards and its action read the same one. */
-const plans = new WeakMap<object, { context: AgentContext; plan: StepPlan }>();
+/**
+ * The plan of the event being taken: its guards and its action read the same
+ * one. One slot, not a map by event: a transition's guards and its action run
+ * one after the other on the same event and context, and a slot keeps no
+ * table of every event for the garbage collector to trace.
+ */
+const planned: { event: object | undefined; context: AgentContext | undefined; plan: StepPlan | undefined } = {
+  event: undefined,
+  context: undefined,
+  plan: undefined,
+};
 
 /**
  * The plan of `event` in `context` (made once; see above).
@@ -176,10 +208,23 @@ const plans = new WeakMap<object, { context: AgentContext; plan: StepPlan }>();
  * stepPlan(context, event).target; // 'acting'
  */
 export function stepPlan(context: AgentContext, event: AgentMachineEvent): StepPlan {
-  const known = plans.get(event);
-  if (known !== undefined && known.context === context) return known.plan;
+  if (planned.event === event && planned.context === context) return planned.plan as StepPlan;
   const plan = decide(context, event);
-  plans.set(event, { context, plan });
+  planned.event = event;
+  planned.context = context;
+  planned.plan = plan;
+  return plan;
+}
+
+/**
+ * The plan of `event` in `context` for the action that writes it: the slot
+ * is emptied, so it holds no run's context past its transition.
+ * @example
+ * takeStep: enqueueActions(({ context, event, enqueue }) => writePlan(takePlan(context, event), enqueue)),
+ */
+export function takePlan(context: AgentContext, event: AgentMachineEvent): StepPlan {
+  const plan = stepPlan(context, event);
+  planned.event = planned.context = planned.plan = undefined;
   return plan;
 }
 
@@ -187,11 +232,17 @@ export function stepPlan(context: AgentContext, event: AgentMachineEvent): StepP
  * Writes a plan through XState's `enqueue`: its events and commands in
  * order, then its one `assign`.
  * @example
- * takeStep: enqueueActions(({ context, event, enqueue }) => writePlan(stepPlan(context, event), enqueue)),
+ * takeStep: enqueueActions(({ context, event, enqueue }) => writePlan(takePlan(context, event), enqueue)),
  */
 export function writePlan(plan: StepPlan, output: PlanOutput): void {
-  for (const op of plan.ops) op(output);
-  if (plan.patch !== undefined) output.assign(plan.patch);
+  for (const op of plan.ops) {
+    if (op instanceof ChildCommand) output.sendTo(op.childId, op.command);
+    else if (op instanceof Checkpoint) op.take();
+    else output.emit(op);
+  }
+  const { next } = plan;
+  // A function, not the object: XState then takes the context as it is, without copying it key by key first.
+  if (next !== undefined) output.assign(() => next);
 }
 
 /**

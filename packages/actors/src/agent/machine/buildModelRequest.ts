@@ -13,7 +13,9 @@ export function buildModelRequest(context: AgentContext): ChatRequest {
     messages = system.concat(context.messages);
   }
   const tools = offeredToolsNow(context);
-  const request: ChatRequest = { messages, tools: tools.map((tool) => tool.spec), toolChoice: toChatToolChoice(context.toolMode, tools) };
+  // All live tools offered (most steps): the live list's shared specs, not a new list per step.
+  const specs = tools === runtime.liveTools.view() ? runtime.liveTools.specs() : tools.map((tool) => tool.spec);
+  const request: ChatRequest = { messages, tools: specs, toolChoice: toChatToolChoice(context.toolMode, tools) };
   return runtime.toolRules && context.rules ? applyToolRulesToRequest(request, runtime.toolRules, context.rules) : request;
 }
 

@@ -25,7 +25,8 @@ export function answeredBeforeExecution(
       return { content: `Not executed: this run may execute at most ${maxToolCalls} tool calls (maxToolCalls).`, isError: true };
     }
     budget -= 1;
-    const decision = approvals.decisions[call.id];
+    // No requests, no decisions: most batches skip the lookup by the call's id.
+    const decision = approvals.requests.length === 0 ? undefined : approvals.decisions[call.id];
     return decision !== undefined && !decision.approved ? rejectedOutcome(call.name, decision) : undefined;
   });
 }

@@ -12,8 +12,9 @@ import { withRuleApprovals } from '../toolRules/toolRulesApprovals.js';
  */
 export function needsScreening(context: AgentContext): boolean {
   const tools = context.runtime.liveTools;
-  const toolAsks = callsToScreen(context).some((call) => (tools.get(call.name)?.approval ?? 'never') !== 'never');
-  return toolAsks || requestsToAsk([], context).length > 0;
+  if (callsToScreen(context).some((call) => (tools.get(call.name)?.approval ?? 'never') !== 'never')) return true;
+  // Only a rule that holds a call for approval asks besides the tools.
+  return (context.rules?.awaitingApproval ?? null) !== null && requestsToAsk([], context).length > 0;
 }
 
 /**

@@ -1,6 +1,8 @@
-import { AbortedError, type AnyTool, type FunctionMiddleware, type ToolCall, type ToolProgress } from '@agentchart/core';
+import { AbortedError, type AnyTool, type FunctionMiddleware, type StateRecord, type ToolCall, type ToolProgress } from '@agentchart/core';
 import { fromCallback } from 'xstate';
-import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
+import type { z } from 'zod';
+import { slotStateHandle } from '../../sharedState/sharedStateHandle.js';
+import type { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
 import type { ToolOutcome } from './toolOutcome.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
 import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
@@ -41,8 +43,10 @@ export interface RunBatchCommand {
   detailedErrors: boolean;
   agentName: string;
   runId: string;
-  /** The run's shared state; each call gets it tagged with its tool and call id. */
-  state: SharedStateHandle;
+  /** The run's shared state; a call that reads `ctx.state` gets a view of it tagged with its tool and call id. */
+  sharedState: SharedStateSlot;
+  /** Checked on every write to the shared state. */
+  stateSchema: z.ZodType<StateRecord> | undefined;
 }
 
 /**
@@ -77,7 +81,11 @@ export const toolRunnerActor = fromCallback<RunBatchCommand>(({ sendBack, receiv
       runId: command.runId,
       step: command.step,
       signal,
-      stateFor: (call) => command.state.withSource({ agent: command.agentName, toolName: call.name, callId: call.id }),
+      stateFor: (call) =>
+        slotStateHandle(command.sharedState, {
+          schema: command.stateSchema,
+          source: { agent: command.agentName, toolName: call.name, callId: call.id },
+        }),
       onToolsChanged,
       onProgress,
     };

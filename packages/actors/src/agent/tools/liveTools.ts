@@ -1,4 +1,4 @@
-import { type AnyTool, DuplicateToolError, ToolDefinitionError, type ToolsToAdd, type ToolsToRemove } from '@agentchart/core';
+import { type AnyTool, DuplicateToolError, ToolDefinitionError, type ToolSpec, type ToolsToAdd, type ToolsToRemove } from '@agentchart/core';
 
 /** What one `add` or `remove` changed (names). */
 export interface ToolListChange {
@@ -31,6 +31,8 @@ export class LiveToolSet {
   /** `view()` and `byName()` as of the last change (made when first asked for after it). */
   #view: readonly AnyTool[] | undefined;
   #byName: ReadonlyMap<string, AnyTool> | undefined;
+  /** `specs()` as of the last change. */
+  #specs: readonly ToolSpec[] | undefined;
 
   constructor(initial: Iterable<AnyTool>) {
     this.add([...initial]);
@@ -45,6 +47,12 @@ export class LiveToolSet {
   view(): readonly AnyTool[] {
     this.#view ??= [...this.#tools.values()];
     return this.#view;
+  }
+
+  /** The specs of `view()`, as a model request offers them: one frozen list, shared until the next change. */
+  specs(): readonly ToolSpec[] {
+    this.#specs ??= Object.freeze(this.view().map((tool) => tool.spec));
+    return this.#specs;
   }
 
   /** The tools as they are now by name, shared until the next change. */
@@ -112,6 +120,7 @@ export class LiveToolSet {
   #changed(): void {
     this.#view = undefined;
     this.#byName = undefined;
+    this.#specs = undefined;
   }
 }
 
