@@ -21,15 +21,21 @@ const twoSteps = () =>
     { text: 'done' },
   ]);
 
+/** What did not hold, by name: `check(ok, what)` keeps `what` when `ok` is false. */
+function mismatches() {
+  const wrong: string[] = [];
+  const check = (ok: boolean, what: string) => {
+    if (!ok) wrong.push(what);
+  };
+  return { wrong, check };
+}
+
 describe('run.actor.getSnapshot() in an events$ listener', () => {
   for (const inspected of [false, true]) {
     it(`an agent run${inspected ? ' (inspected)' : ''}: every event sees the step, state and transcript it belongs to`, async () => {
       const run = createAgent({ name: 'a', model: twoSteps(), tools: [echo] }).run('Go.', inspected ? { inspect: () => {} } : {});
       const seen: string[] = [];
-      const wrong: string[] = [];
-      const check = (ok: boolean, what: string) => {
-        if (!ok) wrong.push(what);
-      };
+      const { wrong, check } = mismatches();
       // Events go out once the transition that emitted them is taken: the snapshot is the one that transition left.
       run.events$.subscribe((event) => {
         const snapshot = run.actor.getSnapshot();
@@ -66,10 +72,7 @@ describe('run.actor.getSnapshot() in an events$ listener', () => {
       const chat = createGroupChat({ agents: [writer, critic], speakerSelection: 'round_robin', maxRounds: 2 });
       const run = chat.run('Write.', inspected ? { inspect: () => {} } : {});
       let checked = 0;
-      const wrong: string[] = [];
-      const check = (ok: boolean, what: string) => {
-        if (!ok) wrong.push(what);
-      };
+      const { wrong, check } = mismatches();
       run.events$.subscribe((event) => {
         const snapshot = run.actor.getSnapshot();
         const { context } = snapshot;
