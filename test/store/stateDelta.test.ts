@@ -62,4 +62,16 @@ describe('state deltas', () => {
     expect(() => applyStateDelta({ messages: 'text' }, { ops: [['append', ['messages'], [1]]] })).toThrow(/"messages", which is not an array/);
     expect(() => applyStateDelta({}, { ops: [['set', ['machine', 'value'], 1]] })).toThrow(/"machine", which is not an object/);
   });
+
+  it('a delta row naming __proto__ or an inherited key is refused, and no prototype changes', () => {
+    expect(() => applyStateDelta({ a: {} }, { ops: [['set', ['__proto__', 'approved'], true]] })).toThrow(
+      /"__proto__" is not a key of a stored state/,
+    );
+    expect(() => applyStateDelta({ a: {} }, { ops: [['set', ['a', '__proto__'], { approved: true }]] })).toThrow(/"__proto__" is not a key/);
+    expect(() => applyStateDelta({ a: {} }, { ops: [['set', ['constructor', 'prototype'], 1]] })).toThrow(/"constructor", which is not an object/);
+    expect(() => applyStateDelta({ a: {} }, { ops: [['append', ['toString'], [1]]] })).toThrow(/"toString", which is not an array/);
+    expect(({} as Record<string, unknown>).approved).toBeUndefined();
+    // A key of the state itself still applies, as an own property.
+    expect(applyStateDelta({ a: { b: 1 } }, { ops: [['set', ['a', 'c'], 2]] })).toEqual({ a: { b: 1, c: 2 } });
+  });
 });

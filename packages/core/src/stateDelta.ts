@@ -88,11 +88,11 @@ export function applyStateDelta(state: unknown, delta: Pick<StateDelta, 'ops'>):
       continue;
     }
     const parent = objectAt(root, path.slice(0, -1));
-    const key = path[path.length - 1]!;
-    if (kind === 'set') parent[key] = jsonValue(op[2]);
+    const key = ownKey(path[path.length - 1]!, path);
+    if (kind === 'set') Object.defineProperty(parent, key, { value: jsonValue(op[2]), enumerable: true, writable: true, configurable: true });
     else if (kind === 'delete') delete parent[key];
     else {
-      const items = parent[key];
+      const items = Object.hasOwn(parent, key) ? parent[key] : undefined;
       if (!Array.isArray(items) || !Array.isArray(op[2])) throw new TypeError(`A state delta appends to "${path.join('.')}", which is not an array.`);
       for (const item of op[2]) items.push(jsonValue(item));
     }
@@ -102,9 +102,18 @@ export function applyStateDelta(state: unknown, delta: Pick<StateDelta, 'ops'>):
 
 function objectAt(root: unknown, path: readonly string[]): Record<string, unknown> {
   let at = root;
-  for (const key of path) at = isPlainObject(at) ? at[key] : undefined;
+  for (const key of path) at = isPlainObject(at) && Object.hasOwn(at, ownKey(key, path)) ? at[key] : undefined;
   if (!isPlainObject(at)) throw new TypeError(`A state delta changes "${path.join('.')}", which is not an object in the state.`);
   return at;
+}
+
+/**
+ * A key a delta (a stored row: untrusted) may name: never `__proto__`, so that
+ * applying it cannot reach or replace an object's prototype.
+ */
+function ownKey(key: string, path: readonly string[]): string {
+  if (key === '__proto__') throw new TypeError(`A state delta names "${path.join('.')}": "__proto__" is not a key of a stored state.`);
+  return key;
 }
 
 /** A value as JSON reads it back (`undefined` in an array is `null`). */
