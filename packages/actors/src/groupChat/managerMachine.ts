@@ -25,7 +25,7 @@ import type { DelegatedTurnInput } from './delegatedTurn.js';
 import { partialTurn } from './partialTurn.js';
 import { turnsPassedTo } from './reviewTurn.js';
 import { type TurnEndPlan, turnEndPlan, writeTurnEnd } from './turnEnd.js';
-import { type NextState, contextConditionTarget, nextState, nextTransitions, turnEndTransitions } from './nextTransitions.js';
+import { type NextState, contextConditionTarget, nextState, nextTransitions, speaksNext, turnEndTransitions } from './nextTransitions.js';
 import type { TurnOutcome } from '../participant/turnOutcome.js';
 import { nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
@@ -152,14 +152,7 @@ export const managerMachine = setup({
      * decision that names a speaker or an end in the same update.
      */
     decide: assign(({ context }) => decisionUpdate(context)),
-    announceDecision: enqueueActions(({ context, enqueue }) => {
-      const { decision } = context.selection;
-      if (decision?.kind !== 'speaker') return;
-      if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
-      }
-      enqueue.emit(selectedEvent(context, decision.speaker, decision.by));
-    }),
+    announceDecision: enqueueActions(({ context, enqueue }) => announceDecision(context, (event) => enqueue.emit(event))),
     requestChoice: enqueueActions(({ context, enqueue }) => {
       context.run.checkpoints?.waitingForChoice(context);
       enqueue.emit({ type: 'speaker.choice.requested' as const, chatId: context.run.chatId, eligible: context.selection.eligible });
@@ -300,6 +293,8 @@ export const managerMachine = setup({
       const plan = turnEnd(context, event);
       if (plan === undefined) throw new Error('endTurn needs an event that ends the turn (the turnLeadsTo guard).');
       writeTurnEnd(plan, context, enqueue);
+      // The decided speaker is announced here, where `selecting`'s transitions to a turn announce it (`announceDecision`).
+      if (speaksNext(plan.target)) announceDecision(plan.next, (event) => enqueue.emit(event));
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, enqueue }) => {
@@ -599,6 +594,16 @@ function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'vie
   const speaker = speakerOf(context);
   const turns = turnsPassedTo(speaker, context.turns);
   return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
+}
+
+/** A decided speaker's announcement: the `handoff` its afterWork made (if any), then `speaker.selected`. */
+function announceDecision(context: ManagerContext, emit: (event: ChatEvent) => void): void {
+  const { decision } = context.selection;
+  if (decision?.kind !== 'speaker') return;
+  if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
+    emit({ type: 'handoff', chatId: context.run.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
+  }
+  emit(selectedEvent(context, decision.speaker, decision.by));
 }
 
 function selectedEvent(context: ManagerContext, speaker: string, by: SelectionSource): ChatEvent {

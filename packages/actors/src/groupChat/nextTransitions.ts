@@ -79,6 +79,17 @@ export function turnEndTransitions() {
   return nextTransitions((to) => ({ type: 'turnLeadsTo' as const, params: { to } })).map((transition) => ({
     ...transition,
     reenter: true,
-    actions: ['endTurn' as const, ...transition.actions],
+    // `endTurn` announces the decided speaker itself (one action less per turn).
+    actions: ['endTurn' as const, ...transition.actions.filter((action) => action !== 'announceDecision')],
   }));
+}
+
+/**
+ * Whether `next` is a turn's state: a decided speaker's turn, announced on the way.
+ *
+ * @example
+ * speaksNext('agent'); // true
+ */
+export function speaksNext(next: NextState): boolean {
+  return (nextActions[next] as readonly string[]).includes('announceDecision');
 }
