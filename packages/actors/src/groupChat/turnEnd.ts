@@ -26,9 +26,20 @@ export interface TurnEndPlan {
 
 function planTurnEnd(context: ManagerContext, speaker: string, outcome: TurnOutcome): TurnEndPlan {
   const review = reviewTurn(context, speaker, outcome);
-  const recorded: ManagerContext = { ...context, ...review.update, spend: countTurn(context.spend, outcome) };
-  const next: ManagerContext = { ...recorded, ...decisionUpdate(recorded) };
+  const recorded = updated(context, review.update);
+  recorded.spend = countTurn(context.spend, outcome);
+  const next = updated(recorded, decisionUpdate(recorded));
   return { target: nextState(next), speaker, outcome, review, recorded, next };
+}
+
+/**
+ * A copy of `context` with `part` written into its own fields: its shape
+ * stays the context's, where a literal with two spreads takes V8's slow path.
+ */
+function updated(context: ManagerContext, part: Partial<ManagerContext>): ManagerContext {
+  const copy = { ...context };
+  for (const key in part) (copy as unknown as Record<string, unknown>)[key] = part[key as keyof ManagerContext];
+  return copy;
 }
 
 /**
