@@ -303,10 +303,7 @@ export function startChatRun(
       });
     },
   };
-  const transcript = () => {
-    return transcriptSoFar(actor.getSnapshot().context, speakerRun());
-  };
-  return { run: handle, transcriptSoFar: transcript };
+  return { run: handle, transcriptSoFar: () => transcriptSoFar(actor.getSnapshot().context, speakerRun()) };
 }
 
 /**
