@@ -188,7 +188,10 @@ export class SqlRunStore implements RunStore {
       if (one !== undefined) return this.driver.query(one.sql, one.params).then(({ rows }) => one.read(rows[0]!));
     }
     const first = state === undefined ? [{ sql: SQL.touchLease, params: fenced }] : stateStatements(fenced, state);
-    return this.driver.batch([...first, ...writes.map((write, index) => journalStatement(fenced, write, resultTexts[index]!))]);
+    const statements = [...first, ...writes.map((write, index) => journalStatement(fenced, write, resultTexts[index]!))];
+    // Last, so the results keep the order `writeBatch` reads; in the same transaction, fenced like the rest.
+    if (state !== undefined && 'delta' in state) statements.push({ sql: SQL.saveChangedStatus, params: [...fenced, state.status] });
+    return this.driver.batch(statements);
   }
 
   async listCalls(runId: string): Promise<ToolCallJournalEntry[]> {
@@ -230,12 +233,13 @@ export class SqlRunStore implements RunStore {
 /**
  * The statements of a checkpoint, the fenced UPDATE first (its row count
  * says whether the fence passed; it returns the new version): a whole one
- * drops the deltas it replaces, a delta adds its row.
+ * drops the deltas it replaces, a delta adds its row (its status follows
+ * the batch's journal writes: `SQL.saveChangedStatus`).
  */
 function stateStatements(fenced: Fence, write: StateWrite | StateDeltaWrite): SqlStatement[] {
   if ('delta' in write) {
     return [
-      { sql: SQL.saveDeltaVersion, params: [...fenced, write.status] },
+      { sql: SQL.saveDeltaVersion, params: fenced },
       { sql: SQL.insertDelta, params: [...fenced, JSON.stringify(write.delta)] },
     ];
   }
