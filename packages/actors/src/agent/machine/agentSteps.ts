@@ -81,7 +81,7 @@ const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOut
   ...(outcome.error ? { error: outcome.error } : {}),
 });
 
-/** Moves the run's `toolRules` mirror (kept only for inspected runs) by the events the gate applied. */
+/** Moves the run's `toolRules` mirror (kept for every new run with rules) by the events the gate applied. */
 function mirrorRuleEvents(context: AgentContext, enqueue: StepOutput, events: readonly AnyEventObject[]): void {
   if (context.runtime.mirrorToolRules !== true) return;
   for (const event of events) enqueue.sendTo('toolRules', event);
