@@ -159,7 +159,7 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
       const result = await run.result;
       expect(result.text).toBe('finished after 3 results');
-      // The end is written and the lease given up in one transaction, after the result is in.
+      // The end is written and the lease given up in one transaction.
       await until(async () => {
         const run = await store.loadRun(runId);
         return run?.status === 'finished' && run.leaseOwner === undefined;
@@ -168,8 +168,8 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       expect(stored).toMatchObject({ status: 'finished', kind: 'run', name: 'clerk', leaseOwner: undefined });
       expect(stored?.state).toEqual({ format: 'agentchart.run.finished', stopReason: 'completed', text: 'finished after 3 results' });
       // Group commit: the start, the reply and the batch start go with the first call's `started` entry (the model
-      // answers at once, before the start was written); the end with the last result, in place of the batch's end.
-      expect(stored?.version).toBe(2);
+      // answers at once, before the start was written); the batch's end with the last result; the end.
+      expect(stored?.version).toBe(3);
       expect((await store.listCalls(runId)).map((call) => [call.callId, call.status])).toEqual([
         ['s', 'finished'],
         ['n', 'finished'],

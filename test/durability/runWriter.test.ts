@@ -160,7 +160,7 @@ describe('RunWriter: group commit', () => {
     expect(batches).toEqual([['checkpoint "next"', 'result call_1', 'start call_2'], ['start call_3']]);
   });
 
-  it('writes the end with the writes still queued, in place of the checkpoint queued, and gives the lease up in it', async () => {
+  it('writes the end after the writes queued before it, and gives the lease up in its own transaction', async () => {
     const { store, batches } = fakeStore({ releaseInBatch: true });
     const writer = new RunWriter(
       store,
@@ -169,11 +169,9 @@ describe('RunWriter: group commit', () => {
     );
     await writer.journal(start('call_1'), true);
     void writer.journal({ kind: 'result', callId: 'call_1', result: 'paid' }, false);
-    const built: string[] = [];
-    writer.checkpoint('running', () => built.push('batch end'));
+    writer.checkpoint('running', () => 'batch end');
     await writer.end({ status: 'finished', state: 'the end' });
-    expect(batches).toEqual([['start call_1'], ['checkpoint "the end"', 'result call_1', 'release']]);
-    expect(built).toEqual([]);
+    expect(batches).toEqual([['start call_1'], ['checkpoint "batch end"', 'result call_1'], ['checkpoint "the end"', 'release']]);
   });
 
   it('gives the lease up right after the end on a store that cannot in the same transaction', async () => {
@@ -183,29 +181,19 @@ describe('RunWriter: group commit', () => {
       () => lease,
       () => {},
     );
-    void writer.journal({ kind: 'result', callId: 'call_1', result: 'paid' }, false);
     await writer.end({ status: 'finished', state: 'the end' });
-    expect(batches).toEqual([['checkpoint "the end"', 'result call_1'], ['releaseLease']]);
+    expect(batches).toEqual([['checkpoint "the end"'], ['releaseLease']]);
   });
 
-  it('an end that fails alone rejects and fails nothing else; one that carries queued writes fails the run with them', async () => {
+  it('an end that fails rejects and fails nothing else: the run is over, a new owner writes its end', async () => {
     const lost = new RunLeaseLostError(lease.runId, lease.owner, lease.token, { currentOwner: 'w2', currentFence: 2, currentExpiresAt: null });
     const failures: unknown[] = [];
-    const alone = new RunWriter(
+    const writer = new RunWriter(
       fakeStore({ fail: lost, releaseInBatch: true }).store,
       () => lease,
       (error) => failures.push(error),
     );
-    await expect(alone.end({ status: 'finished', state: 'the end' })).rejects.toBe(lost);
+    await expect(writer.end({ status: 'finished', state: 'the end' })).rejects.toBe(lost);
     expect(failures).toEqual([]);
-    const carrying = new RunWriter(
-      fakeStore({ fail: lost, releaseInBatch: true }).store,
-      () => lease,
-      (error) => failures.push(error),
-    );
-    const result = carrying.journal({ kind: 'result', callId: 'call_1', result: 'paid' }, false);
-    await expect(carrying.end({ status: 'finished', state: 'the end' })).rejects.toBe(lost);
-    await expect(result).rejects.toBe(lost);
-    expect(failures).toEqual([lost]);
   });
 });

@@ -32,7 +32,7 @@ interface PendingJournalWrite {
 interface WriteGroup {
   checkpoint: PendingCheckpoint | undefined;
   journal: PendingJournalWrite[];
-  /** The run's end (`RunWriter.end`): written whole in place of the checkpoint, the lease given up with it. */
+  /** The run's end (`RunWriter.end`): written whole, in place of any checkpoint queued after it, the lease given up with it. */
   end?: { state: StateWrite; resolve: () => void; reject: (error: unknown) => void };
   /** Starts the group's transaction as soon as the writes before it are done. */
   due: () => void;
@@ -113,13 +113,14 @@ export class RunWriter {
   }
 
   /**
-   * Queues the run's end, written at once: a whole checkpoint that replaces
-   * the one not yet written, in the same transaction as the journal writes
-   * queued before it, and the lease given up in that transaction too
-   * (`releaseInBatch`; else `releaseLease` right after it). Nothing is
-   * written after it. Rejects when it failed.
+   * Writes the run's end after every write queued before it (written at
+   * once): a whole checkpoint, and the lease given up in the same
+   * transaction (`releaseInBatch`; else `releaseLease` right after it). No
+   * checkpoint is written after it. Rejects when it failed.
    */
   end(state: StateWrite): Promise<void> {
+    this.#open?.due();
+    this.#open = undefined; // the end is its own transaction, whenever the writes before it are written
     const group = this.#group();
     const ended = new Promise<void>((resolve, reject) => (group.end = { state, resolve, reject }));
     group.due();
