@@ -325,7 +325,7 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       await expect(store.writeBatch(lease, { state: { status: 'running', delta: { step: 1, ops: [] } } })).rejects.toMatchObject({
         code: 'RUN_LEASE_LOST',
       });
-      expect(await store.loadRun(runId)).toMatchObject({ version: 4, state: { done: true } });
+      expect(await store.loadRun(runId)).toMatchObject({ version: 4, status: 'finished', state: { done: true } });
     });
 
     it('fences a batch as one write: under a lost or expired lease nothing of it is written', async () => {

@@ -191,6 +191,9 @@ export class SqlRunStore implements RunStore {
     }
     const first = state === undefined ? [{ sql: SQL.touchLease, params: fenced }] : stateStatements(fenced, state);
     const statements = [...first, ...writes.map((write, index) => journalStatement(fenced, write, resultTexts[index]!))];
+    // Last, so the results keep the order `writeBatch` reads; in the same transaction, fenced like the rest.
+    if (state !== undefined && 'delta' in state) statements.push({ sql: SQL.saveChangedStatus, params: [...fenced, state.status] });
+    // After every fenced statement: a lease given up fences nothing more.
     if (batch.release === true) statements.push({ sql: SQL.releaseLease, params: [fenced[0], fenced[1], fenced[2]] });
     return this.driver.batch(statements);
   }
@@ -234,12 +237,13 @@ export class SqlRunStore implements RunStore {
 /**
  * The statements of a checkpoint, the fenced UPDATE first (its row count
  * says whether the fence passed; it returns the new version): a whole one
- * drops the deltas it replaces, a delta adds its row.
+ * drops the deltas it replaces, a delta adds its row (its status follows
+ * the batch's journal writes: `SQL.saveChangedStatus`).
  */
 function stateStatements(fenced: Fence, write: StateWrite | StateDeltaWrite): SqlStatement[] {
   if ('delta' in write) {
     return [
-      { sql: SQL.saveDeltaVersion, params: [...fenced, write.status] },
+      { sql: SQL.saveDeltaVersion, params: fenced },
       { sql: SQL.insertDelta, params: [...fenced, JSON.stringify(write.delta)] },
     ];
   }
