@@ -163,12 +163,51 @@ async function w1WithAndWithoutStore(plain: RunStore): Promise<void> {
   );
 }
 
+/** Steps of the long stored run, and how many of its first and last steps are compared. */
+const LONG_RUN_STEPS = 200;
+const COMPARED_STEPS = 20;
+
+/**
+ * A run of `LONG_RUN_STEPS` tool steps kept in `store`: the CPU per step of
+ * its first `COMPARED_STEPS` steps and of its last ones (a step: from one
+ * model request to the next), median over runs, and their ratio: whether a
+ * stored step costs more as the run grows.
+ */
+async function longRun(store: RunStore): Promise<void> {
+  const marks: number[] = [];
+  const cpuNow = () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  };
+  const model = w1Model(LONG_RUN_STEPS, (position) => {
+    marks[position] = cpuNow();
+  });
+  const agent = createAgent({ name: 'bench', model, tools: w1Tools, maxSteps: LONG_RUN_STEPS + 1, instructions: 'Benchmark.' });
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let run = 0; run < 8; run += 1) {
+    marks.length = 0;
+    const result = await agent.run('go', { store, owner: 'bench', leaseMs: 600_000 }).result;
+    if (result.toolCalls.length !== LONG_RUN_STEPS) throw new Error(`benchmark run went wrong: ${result.toolCalls.length} tool calls`);
+    if (run < 2) continue; // warm-up
+    first.push((marks[COMPARED_STEPS]! - marks[0]!) / COMPARED_STEPS);
+    last.push((marks[LONG_RUN_STEPS]! - marks[LONG_RUN_STEPS - COMPARED_STEPS]!) / COMPARED_STEPS);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const [head, tail] = [median(first), median(last)];
+  console.log(
+    `W1 stored run of ${LONG_RUN_STEPS} steps (SQLite): first ${COMPARED_STEPS} steps ${head.toFixed(0)} µs CPU per step, ` +
+      `last ${COMPARED_STEPS} ${tail.toFixed(0)} µs: last/first ${(tail / head).toFixed(2)} (median of ${first.length} runs)`,
+  );
+}
+
 export async function runBenchmark(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentchart-bench-store-'));
   try {
     const sqlite = await createSqliteRunStore({ path: join(dir, 'bench.db') });
     await measure('SQLite', sqlite, 1_000);
     await w1WithAndWithoutStore(sqlite);
+    await longRun(sqlite);
     await sqlite.close();
     const full = await createSqliteRunStore({ path: join(dir, 'bench-full.db'), synchronous: 'full' });
     await measure('SQLite/FULL', full, 300);

@@ -37,12 +37,17 @@ const toolTurns: ScriptedTurn[] = [
 ];
 const answer: ScriptedTurn = { text: 'done' };
 
-/** The scripted model of W1: `STEPS_PER_RUN` tool calls, then an answer, again and again. */
-export function w1Model() {
+/**
+ * The scripted model of W1: `steps` tool calls (default `STEPS_PER_RUN`),
+ * then an answer, again and again. `onRequest` is called as each request
+ * arrives (a step's boundary), with its index in the run.
+ */
+export function w1Model(steps = STEPS_PER_RUN, onRequest?: (position: number) => void) {
   return scriptedModel(
     (_request, index) => {
-      const position = index % (STEPS_PER_RUN + 1);
-      return position < STEPS_PER_RUN ? (toolTurns[position % 3] as ScriptedTurn) : answer;
+      const position = index % (steps + 1);
+      onRequest?.(position);
+      return position < steps ? (toolTurns[position % 3] as ScriptedTurn) : answer;
     },
     { recordRequests: false },
   );

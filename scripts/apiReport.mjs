@@ -24,9 +24,33 @@ function entryPoints(dir) {
     .map(([subpath, target]) => ({ subpath, types: join(dir, target.types) }));
 }
 
+/**
+ * A declaration with every union's members in the order of their text: the
+ * unions of an inferred type (a machine's events, children, actions, states)
+ * print in the order the compiler made their members, which changes with
+ * the order it checked the files in.
+ */
+function sortedUnions(node, sourceFile) {
+  const sortUnions = (context) => {
+    const visit = (child) => {
+      const visited = ts.visitEachChild(child, visit, context);
+      if (!ts.isUnionTypeNode(visited)) return visited;
+      const keyed = visited.types.map((type) => ({ type, key: printer.printNode(ts.EmitHint.Unspecified, type, sourceFile) }));
+      keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      return ts.factory.updateUnionTypeNode(visited, ts.factory.createNodeArray(keyed.map(({ type }) => type)));
+    };
+    return visit;
+  };
+  const result = ts.transform(node, [sortUnions]);
+  const [sorted] = result.transformed;
+  result.dispose();
+  return sorted;
+}
+
 function declarationText(node, sourceFile) {
-  const text = printer.printNode(ts.EmitHint.Unspecified, node, sourceFile).trim();
-  if (!ts.isVariableStatement(node) || text.length <= MAX_DECLARATION_CHARS) return text;
+  if (!ts.isVariableStatement(node)) return printer.printNode(ts.EmitHint.Unspecified, node, sourceFile).trim();
+  const text = printer.printNode(ts.EmitHint.Unspecified, sortedUnions(node, sourceFile), sourceFile).trim();
+  if (text.length <= MAX_DECLARATION_CHARS) return text;
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
   return `${text.slice(0, MAX_DECLARATION_CHARS)}… /* ${text.length} chars, sha256 ${hash} */`;
 }

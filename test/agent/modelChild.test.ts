@@ -56,7 +56,7 @@ describe("the agent's `model` child", () => {
         if (event.type === '@xstate.event' && event.event.type === 'model.call') seen.push((event.actorRef as unknown as { id: string }).id);
       },
     });
-    expect(childrenOf(run)).toEqual(['model', 'sharedState']);
+    expect(childrenOf(run)).toEqual(['model']);
     await tick();
     expect(seen).toEqual(['model']);
     run.abort();

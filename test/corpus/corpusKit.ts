@@ -46,15 +46,39 @@ export interface Variant {
 export interface RunTrace {
   /** Every snapshot the root actor emitted: its status, state value and context. */
   snapshots: unknown[];
-  /** `run.actor.getSnapshot()` read in an `events$` listener: the event's type and the state value of that moment. */
+  /**
+   * `run.actor.getSnapshot()` read in an `events$` listener: the event's type, the state value of that moment
+   * and the actors that exist then (see `actorsOf`).
+   */
   atEvents: unknown[];
   /** Set when the run has no root actor to follow. */
   missing?: string;
+  /** The actors of a watched run (its root seen by the inspector) that existed unseen by it. */
+  unseen: string[];
 }
 
 interface TracedActor {
   subscribe(next: (snapshot: unknown) => void): unknown;
-  getSnapshot(): { status?: unknown; value?: unknown; context?: unknown };
+  getSnapshot(): { status?: unknown; value?: unknown; context?: unknown; children?: Record<string, TracedActor | undefined> };
+  readonly system: { get(systemId: string): TracedActor | undefined };
+}
+
+/**
+ * The actors of a run that exist now, by path: the root actor's children and
+ * theirs (`model`, `agent:a/toolRunner`, …) and its system's shared-state
+ * actor (made as a child, though not listed among the children until persisted).
+ */
+function actorsOf(root: TracedActor): Map<string, TracedActor> {
+  const found = new Map<string, TracedActor>();
+  const walk = (actor: TracedActor, path: string) => {
+    found.set(path, actor);
+    for (const [id, child] of Object.entries(actor.getSnapshot().children ?? {}))
+      if (child !== undefined) walk(child, path === '' ? id : `${path}/${id}`);
+  };
+  walk(root, '');
+  const sharedState = root.system.get('sharedState');
+  if (sharedState !== undefined && ![...found.values()].includes(sharedState)) found.set('system:sharedState', sharedState);
+  return found;
 }
 
 /**
@@ -146,7 +170,13 @@ export async function makeVariant(name: VariantName, options: { trace?: boolean;
   const store = stored ? await open('p1') : undefined;
   const observer = stored ? await createSqliteRunStore({ path, now: () => time }) : undefined;
   if (observer !== undefined) connections.push(observer);
-  const inspect = inspected ? (_event: InspectionEvent) => {} : undefined;
+  // The inspector keeps only the actors it was told of.
+  const announced = new WeakSet<object>();
+  const inspect = inspected
+    ? (event: InspectionEvent) => {
+        if (event.type === '@xstate.actor') announced.add(event.actorRef);
+      }
+    : undefined;
   let runs = 0;
   return {
     name,
@@ -158,7 +188,7 @@ export async function makeVariant(name: VariantName, options: { trace?: boolean;
     trace,
     track(run) {
       if (!options.trace) return run;
-      const entry: RunTrace = { snapshots: [], atEvents: [] };
+      const entry: RunTrace = { snapshots: [], atEvents: [], unseen: [] };
       trace.push(entry);
       const actor = (run as { actor?: TracedActor }).actor;
       if (actor === undefined) {
@@ -166,9 +196,13 @@ export async function makeVariant(name: VariantName, options: { trace?: boolean;
         return run;
       }
       actor.subscribe((snapshot) => entry.snapshots.push(traced(snapshot as { value?: unknown })));
-      (run as unknown as { events$: { subscribe(next: (event: { type: string }) => void): unknown } }).events$.subscribe((event) =>
-        entry.atEvents.push({ event: event.type, ...traced(actor.getSnapshot()) }),
-      );
+      (run as unknown as { events$: { subscribe(next: (event: { type: string }) => void): unknown } }).events$.subscribe((event) => {
+        const actors = actorsOf(actor);
+        // A run the inspector watches (a scenario may start one without the variant's options): it sees all its actors.
+        const watched = announced.has(actor);
+        for (const [path, existing] of actors) if (watched && !announced.has(existing) && !entry.unseen.includes(path)) entry.unseen.push(path);
+        entry.atEvents.push({ event: event.type, ...traced(actor.getSnapshot()), actors: [...actors.keys()].sort() });
+      });
       return run;
     },
     advance: (ms) => {

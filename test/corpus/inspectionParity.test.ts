@@ -8,7 +8,8 @@ import { storedScenarios } from './storedScenarios.js';
  * Watching changes nothing: every corpus scenario, run with and without an
  * XState inspector, gives the same events and results, and its root actors
  * go through the same (state value, context) snapshots; the snapshot read in
- * an `events$` listener is the state of that moment, the same in both.
+ * an `events$` listener is the state of that moment, the same in both, and so
+ * are the actors that exist then, every one of them seen by the inspector.
  */
 async function observe(scenario: ScenarioGroup['scenarios'][string], variantName: VariantName) {
   const variant = await makeVariant(variantName, { trace: true });
@@ -26,8 +27,10 @@ async function differences(group: ScenarioGroup, [plain, inspected]: readonly [V
   const differing: string[] = [];
   for (const [name, scenario] of Object.entries(group.scenarios)) {
     const [watched, unwatched] = [await observe(scenario, inspected), await observe(scenario, plain)];
-    const trace = (watched as { trace: { missing?: string }[] }).trace;
+    const trace = (watched as { trace: { missing?: string; unseen: string[] }[] }).trace;
+    const unseen = trace.flatMap((run) => run.unseen);
     if (trace.some((run) => run.missing !== undefined)) differing.push(`${name}: ${trace.find((run) => run.missing)?.missing}`);
+    else if (unseen.length > 0) differing.push(`${name}: the inspector did not see ${unseen.join(', ')}`);
     else if (JSON.stringify(watched) !== JSON.stringify(unwatched)) differing.push(name);
   }
   return differing;

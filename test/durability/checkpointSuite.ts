@@ -159,7 +159,7 @@ export function describeCheckpoints(name: string, open: OpenStore): void {
       const run = agentOf(world).run('look up Ann', { store, runId, owner: 'w1', leaseMs: LEASE });
       const result = await run.result;
       expect(result.text).toBe('finished after 3 results');
-      // The end is written, then the lease given up: two writes, so wait for both.
+      // The end is written and the lease given up in one transaction.
       await until(async () => {
         const run = await store.loadRun(runId);
         return run?.status === 'finished' && run.leaseOwner === undefined;

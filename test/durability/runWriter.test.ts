@@ -12,7 +12,7 @@ import { RunWriter } from '../../packages/actors/src/durable/runWriter.js';
 const lease: RunLease = { runId: 'run_1', owner: 'w1', token: 1, expiresAt: Number.MAX_SAFE_INTEGER };
 
 /** What a fake store was asked to write, in order: each batch as its checkpoint's status and its journal writes. */
-function fakeStore(options: { slow?: () => Promise<void>; fail?: unknown } = {}) {
+function fakeStore(options: { slow?: () => Promise<void>; fail?: unknown; releaseInBatch?: boolean } = {}) {
   const batches: string[][] = [];
   const entry = (callId: string): ToolCallJournalEntry => ({
     runId: lease.runId,
@@ -31,6 +31,7 @@ function fakeStore(options: { slow?: () => Promise<void>; fail?: unknown } = {})
       batches.push([
         ...(batch.state === undefined ? [] : [`checkpoint ${JSON.stringify('state' in batch.state ? batch.state.state : batch.state.delta)}`]),
         ...(batch.journal ?? []).map((write) => (write.kind === 'started' ? `start ${write.start.callId}` : `result ${write.callId}`)),
+        ...(batch.release === true ? ['release'] : []),
       ]);
       await options.slow?.();
       if (options.fail !== undefined) throw options.fail;
@@ -42,6 +43,10 @@ function fakeStore(options: { slow?: () => Promise<void>; fail?: unknown } = {})
         })),
       };
     },
+    async releaseLease(): Promise<void> {
+      batches.push(['releaseLease']);
+    },
+    ...(options.releaseInBatch === undefined ? {} : { releaseInBatch: options.releaseInBatch }),
   } as unknown as RunStore;
   return { store, batches };
 }
@@ -153,5 +158,42 @@ describe('RunWriter: group commit', () => {
     await expect(writer.journal(start('call_3'), true)).rejects.toBe(lost);
     expect(failures).toEqual([lost, lost]);
     expect(batches).toEqual([['checkpoint "next"', 'result call_1', 'start call_2'], ['start call_3']]);
+  });
+
+  it('writes the end after the writes queued before it, and gives the lease up in its own transaction', async () => {
+    const { store, batches } = fakeStore({ releaseInBatch: true });
+    const writer = new RunWriter(
+      store,
+      () => lease,
+      () => {},
+    );
+    await writer.journal(start('call_1'), true);
+    void writer.journal({ kind: 'result', callId: 'call_1', result: 'paid' }, false);
+    writer.checkpoint('running', () => 'batch end');
+    await writer.end({ status: 'finished', state: 'the end' });
+    expect(batches).toEqual([['start call_1'], ['checkpoint "batch end"', 'result call_1'], ['checkpoint "the end"', 'release']]);
+  });
+
+  it('gives the lease up right after the end on a store that cannot in the same transaction', async () => {
+    const { store, batches } = fakeStore();
+    const writer = new RunWriter(
+      store,
+      () => lease,
+      () => {},
+    );
+    await writer.end({ status: 'finished', state: 'the end' });
+    expect(batches).toEqual([['checkpoint "the end"'], ['releaseLease']]);
+  });
+
+  it('an end that fails rejects and fails nothing else: the run is over, a new owner writes its end', async () => {
+    const lost = new RunLeaseLostError(lease.runId, lease.owner, lease.token, { currentOwner: 'w2', currentFence: 2, currentExpiresAt: null });
+    const failures: unknown[] = [];
+    const writer = new RunWriter(
+      fakeStore({ fail: lost, releaseInBatch: true }).store,
+      () => lease,
+      (error) => failures.push(error),
+    );
+    await expect(writer.end({ status: 'finished', state: 'the end' })).rejects.toBe(lost);
+    expect(failures).toEqual([]);
   });
 });

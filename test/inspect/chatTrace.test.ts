@@ -27,7 +27,7 @@ describe('recording a group chat', () => {
     expect(speakersActor).toMatchObject({ machine: 'speakers', label: 'team' });
     // The chat's inspect option reaches the manager and every speaking agent.
     const machines = trace.entries.flatMap((entry) => (entry.kind === 'machine' ? [entry.machine] : []));
-    expect(machines.sort()).toEqual(['agent', 'groupChat', 'sharedState', 'speakers']);
+    expect(machines.sort()).toEqual(['agent', 'groupChat', 'speakers']);
     const agentLabels = trace.entries.flatMap((entry) => (entry.kind === 'actor' && entry.machine === 'agent' ? [entry.label] : []));
     expect(agentLabels).toEqual(['planner', 'critic']);
     const moves = trace.entries.flatMap((entry) =>

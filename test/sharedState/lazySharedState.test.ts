@@ -2,6 +2,7 @@ import { type RunEvent, SharedStateError, defineTool } from '@agentchart/core';
 import { type AgentRun, SHARED_STATE_SYSTEM_ID, createAgent, createGroupChat } from '@agentchart/actors';
 import { scriptedModel } from '@agentchart/providers';
 import { describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
 import { z } from 'zod';
 
 // The shared-state actor is made when something first needs it (docs/performance.md, "Lazy shared state").
@@ -128,10 +129,43 @@ describe('lazy shared state', () => {
     expect(result.state).toEqual({ account: 'ACC-1', paid: 7 });
   });
 
-  it('an inspected run makes its actor with the run, as a child the inspector sees', async () => {
-    const run = createAgent({ name: 'seen', model: scriptedModel([{ text: 'hi' }]) }).run('Hi.', { inspect: () => {} });
-    expect(Object.keys(run.actor.getSnapshot().children)).toContain('sharedState');
-    await run.result;
+  it('an inspected run or chat makes its actor when first needed, as a plain one does, and the inspector sees it then', async () => {
+    const seen: { logic: unknown; actor: unknown }[] = [];
+    const inspect = (event: InspectionEvent) => {
+      const { src } = event.actorRef as unknown as { src: string | { id: string } };
+      if (event.type === '@xstate.actor') seen.push({ logic: typeof src === 'string' ? src : src.id, actor: event.actorRef });
+    };
+    const quiet = createAgent({ name: 'seen', model: scriptedModel([{ text: 'hi' }]) }).run('Hi.', { inspect });
+    await quiet.result;
+    expect(stateActorOf(quiet)).toBeUndefined();
+    expect(seen.map(({ logic }) => logic)).toEqual(['agent', 'modelCaller']);
+
+    seen.length = 0;
+    const model = scriptedModel([{ toolCalls: [{ name: 'note', arguments: { text: 'one' } }] }, { text: 'done' }]);
+    const writer = createAgent({ name: 'writer', model, tools: [note] }).run('Go.', { inspect });
+    expect(seen.map(({ logic }) => logic)).not.toContain('sharedState');
+    await writer.result;
+    const writerState = seen.filter(({ logic }) => logic === 'sharedState');
+    expect(writerState).toHaveLength(1);
+    expect(writerState[0]?.actor).toBe(writer.state.ref);
+
+    seen.length = 0;
+    const chat = createGroupChat({
+      agents: [
+        createAgent({
+          name: 'a',
+          model: scriptedModel([{ toolCalls: [{ name: 'note', arguments: { text: 'a' } }] }, { text: 'ok' }]),
+          tools: [note],
+        }),
+      ],
+      speakerSelection: 'round_robin',
+      maxRounds: 1,
+    }).run('Talk.', { inspect });
+    expect(seen.map(({ logic }) => logic)).toEqual(['groupChat']);
+    await chat.result;
+    const chatState = seen.filter(({ logic }) => logic === 'sharedState');
+    expect(chatState).toHaveLength(1);
+    expect(chatState[0]?.actor).toBe(chat.state.ref);
   });
 
   it('a chat whose agents never touch the state makes no actor; one whose tools write it reports every change', async () => {

@@ -19,7 +19,7 @@ const rows = async () => (await pool.query('SELECT id, note FROM batch_rows ORDE
 
 describe('the Postgres driver batch', () => {
   it('binds parameters as values, never as SQL, and returns each statement’s rows and row count in order', async () => {
-    const driver = postgresDriver(pool, false);
+    const driver = postgresDriver(pool, false, true);
     const hostile = "'); DROP TABLE batch_rows; --";
     const results = await driver.batch([
       { sql: 'INSERT INTO batch_rows (id, note) VALUES ($1, $2) RETURNING id', params: [1, hostile] },
@@ -38,7 +38,7 @@ describe('the Postgres driver batch', () => {
   });
 
   it('is all or nothing: a statement that fails rolls back the ones before it, and the pool stays usable', async () => {
-    const driver = postgresDriver(pool, false);
+    const driver = postgresDriver(pool, false, true);
     await expect(
       driver.batch([
         { sql: 'INSERT INTO batch_rows (id, note) VALUES ($1, $2)', params: [3, 'rolled back'] },
@@ -54,7 +54,7 @@ describe('the Postgres driver batch', () => {
   it('is one transaction on a pool without pipelining too', async () => {
     const plain = new pg.Pool({ connectionString: server.url, max: 1 });
     try {
-      const driver = postgresDriver(plain, false);
+      const driver = postgresDriver(plain, false, true);
       await expect(
         driver.batch([
           { sql: 'INSERT INTO batch_rows (id, note) VALUES ($1, $2)', params: [6, 'rolled back'] },

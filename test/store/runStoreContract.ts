@@ -325,7 +325,7 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       await expect(store.writeBatch(lease, { state: { status: 'running', delta: { step: 1, ops: [] } } })).rejects.toMatchObject({
         code: 'RUN_LEASE_LOST',
       });
-      expect(await store.loadRun(runId)).toMatchObject({ version: 4, state: { done: true } });
+      expect(await store.loadRun(runId)).toMatchObject({ version: 4, status: 'finished', state: { done: true } });
     });
 
     it('fences a batch as one write: under a lost or expired lease nothing of it is written', async () => {
@@ -357,6 +357,65 @@ export function describeRunStoreContract(name: string, harness: () => StoreHarne
       expect((await second.listCalls(runId)).map((call) => [call.callId, call.status])).toEqual([['call_a', 'started']]);
       const written = await second.writeBatch(current, { state: { status: 'waiting', state: { step: 2 } } });
       expect(written).toEqual({ version: 2, journal: [] });
+    });
+
+    it('gives the lease up in the batch’s own transaction (release), after its writes, whatever the batch holds', async () => {
+      const store = await open();
+      expect(store.releaseInBatch).toBe(true);
+      const released = async (batch: (runId: string) => Parameters<RunStore['writeBatch']>[1]) => {
+        const runId = newId();
+        const lease = await store.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+        await store.writeBatch(lease, { state: { status: 'running', state: { step: 1 } }, journal: [{ kind: 'started', start: start('call_a') }] });
+        const written = await store.writeBatch(lease, { ...batch(runId), release: true });
+        const stored = await store.loadRun(runId);
+        expect(stored).toMatchObject({ leaseOwner: undefined, leaseExpiresAt: undefined, leaseToken: 1 });
+        // Given up: another owner takes the run at once, and the old lease writes nothing more.
+        expect(await store.acquireLease(runId, 'w2', LEASE)).toMatchObject({ owner: 'w2', token: 2 });
+        await expect(store.writeBatch(lease, { journal: [{ kind: 'started', start: start('call_z') }] })).rejects.toMatchObject({
+          code: 'RUN_LEASE_LOST',
+        });
+        return { written, stored, calls: (await store.listCalls(runId)).map((call) => [call.callId, call.status, call.result]) };
+      };
+      // The end: a whole checkpoint and the last result.
+      const end = await released(() => ({
+        state: { status: 'finished', state: { done: true } },
+        journal: [{ kind: 'result', callId: 'call_a', result: 'paid' }],
+      }));
+      expect(end.written).toMatchObject({
+        version: 2,
+        journal: [{ created: true, entry: { callId: 'call_a', status: 'finished', result: 'paid' } }],
+      });
+      expect(end.stored).toMatchObject({ status: 'finished', version: 2, state: { done: true } });
+      expect(end.calls).toEqual([['call_a', 'finished', 'paid']]);
+      // A delta, and a call started and finished in the same batch.
+      const delta = await released(() => ({
+        state: { status: 'running', delta: { step: 1, ops: [['set', ['step'], 2]] } },
+        journal: [
+          { kind: 'started', start: start('call_b') },
+          { kind: 'result', callId: 'call_b', result: 'sent' },
+        ],
+      }));
+      expect(delta.stored).toMatchObject({ status: 'running', version: 2, state: { step: 2 } });
+      expect(delta.calls).toEqual([
+        ['call_a', 'started', undefined],
+        ['call_b', 'finished', 'sent'],
+      ]);
+      // Journal writes only.
+      const journalOnly = await released(() => ({ journal: [{ kind: 'result', callId: 'call_a', result: 'paid' }] }));
+      expect(journalOnly.stored).toMatchObject({ version: 1, state: { step: 1 } });
+      expect(journalOnly.calls).toEqual([['call_a', 'finished', 'paid']]);
+    });
+
+    it('gives nothing up when a releasing batch’s lease is not current: nothing of it is written', async () => {
+      const first = await open();
+      const second = await open();
+      const runId = newId();
+      const stale = await first.createRun({ runId, kind: 'run', name: 'payer', owner: 'w1', leaseMs: LEASE });
+      clock.advance(LEASE);
+      await second.acquireLease(runId, 'w2', LEASE);
+      const refused = first.writeBatch(stale, { state: { status: 'finished', state: { done: true } }, release: true });
+      await expect(refused).rejects.toMatchObject({ code: 'RUN_LEASE_LOST', details: { currentOwner: 'w2', currentFence: 2 } });
+      expect(await second.loadRun(runId)).toMatchObject({ status: 'running', version: 0, leaseOwner: 'w2', leaseToken: 2 });
     });
 
     it('keeps the journal order of several starts in one batch beside a result and a delta, a start already journaled among them', async () => {

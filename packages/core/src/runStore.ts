@@ -137,6 +137,12 @@ export type JournalWrite =
 export interface RunWriteBatch {
   readonly state?: StateWrite | StateDeltaWrite;
   readonly journal?: readonly JournalWrite[];
+  /**
+   * Gives the lease up in the same transaction, after the writes (as
+   * `releaseLease` would): a run's end and its lease released in one
+   * commit. Only for a store with `releaseInBatch`.
+   */
+  readonly release?: boolean;
 }
 
 /** What `writeBatch` wrote. */
@@ -166,6 +172,8 @@ export interface RunStore {
    * (`StateDeltaWrite`); without it, every checkpoint is written whole.
    */
   readonly stateDeltas?: boolean;
+  /** Whether `writeBatch` takes `release` (gives the lease up in the batch's transaction); without it, `releaseLease` follows. */
+  readonly releaseInBatch?: boolean;
   /** Creates a run with its first lease (token 1). Throws `RunStoreError` `RUN_ALREADY_EXISTS` when the id is taken. */
   createRun(run: NewStoredRun): Promise<RunLease>;
   /**

@@ -44,21 +44,26 @@ export function diffState(previous: unknown, next: unknown): StateDeltaOp[] {
 function diffInto(previous: unknown, next: unknown, path: readonly string[], ops: StateDeltaOp[]): void {
   if (previous === next) return;
   if (Array.isArray(previous) && Array.isArray(next)) {
-    if (next.length >= previous.length && previous.every((item, index) => item === next[index])) {
-      if (next.length > previous.length) ops.push(['append', path, next.slice(previous.length)]);
+    const kept = previous.length;
+    let same = 0;
+    if (next.length >= kept) while (same < kept && previous[same] === next[same]) same++;
+    if (same === kept && next.length >= kept) {
+      if (next.length > kept) ops.push(['append', path, next.slice(kept)]);
       return;
     }
     ops.push(['set', path, next]);
     return;
   }
   if (isPlainObject(previous) && isPlainObject(next)) {
-    for (const key of Object.keys(next)) {
+    // `for…in` with `hasOwn`: `Object.keys`, without the array.
+    for (const key in next) {
+      if (!Object.hasOwn(next, key)) continue;
       const value = next[key];
       if (value === undefined || value === previous[key]) continue; // unchanged: no path built for it
       diffInto(previous[key], value, [...path, key], ops);
     }
-    for (const key of Object.keys(previous)) {
-      if (previous[key] !== undefined && next[key] === undefined) ops.push(['delete', [...path, key]]);
+    for (const key in previous) {
+      if (Object.hasOwn(previous, key) && previous[key] !== undefined && next[key] === undefined) ops.push(['delete', [...path, key]]);
     }
     return;
   }

@@ -121,8 +121,7 @@ class ConfiguredAgent implements Agent, ProvidesAgentInternals {
     const inspect = combineInspectors(this.#inspect, runOptions.inspect, ...globalInspectors());
     const middleware = middlewareList('agent.run(input, { middleware })', runOptions.middleware);
     const budget = runOptions.maxTokens === undefined ? config.tokenBudget : tokenBudget(runOptions.maxTokens, 'agent.run(input, { maxTokens })');
-    const inspected = inspect !== undefined;
-    const runtime = runtimeFor(config, config.tools.values(), middleware, true, budget, inspected, internals.checkpoints);
+    const runtime = runtimeFor(config, config.tools.values(), middleware, true, budget, internals.checkpoints);
     return startAgentRun(runtime, runInputMessages(input, 'agent.run(input)'), toolMode, runOptions.signal, state, inspect, internals.runId);
   }
 
@@ -147,13 +146,12 @@ class ConfiguredAgent implements Agent, ProvidesAgentInternals {
     for (const tool of checkedTools('agent.resume(snapshot, { tools })', resumeOptions.tools)) known.set(tool.name, tool);
     const middleware = middlewareList('agent.resume(snapshot, { middleware })', resumeOptions.middleware);
     const inspect = combineInspectors(this.#inspect, resumeOptions.inspect, ...globalInspectors());
-    const inspected = inspect !== undefined;
     const { checkpoints } = internals;
     const restored = restoreRun(
       snapshot,
       config.agentName,
       known,
-      (live, budget) => runtimeFor(config, live, middleware, false, budget ?? config.tokenBudget, inspected, checkpoints),
+      (live, budget) => runtimeFor(config, live, middleware, false, budget ?? config.tokenBudget, checkpoints),
       {
         snapshotKey: config.snapshotKey,
         startingTools: [...config.tools.keys()],
@@ -190,14 +188,12 @@ function runtimeFor(
   middleware: readonly FunctionMiddleware[],
   mirrorToolRules = false,
   budget: TokenBudget | undefined = config.tokenBudget,
-  inspected = mirrorToolRules,
   checkpoints?: RunCheckpoints,
 ): AgentRuntime {
   return agentRuntime(config, {
     liveTools: new LiveToolSet(liveTools),
     middleware: middleware.length === 0 ? config.middleware : [...config.middleware, ...middleware],
     mirrorToolRules,
-    inspected,
     tokenBudget: budget,
     checkpoints,
   });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../agent/run/snapshotSignature.js';
 
 /**
@@ -10,7 +10,5 @@ import { canonicalJson } from '../agent/run/snapshotSignature.js';
  * argumentsHash({ b: 1, a: 2 }) === argumentsHash({ a: 2, b: 1 }); // true
  */
 export function argumentsHash(args: unknown): string {
-  return `sha256:${createHash('sha256')
-    .update(canonicalJson(args ?? null))
-    .digest('hex')}`;
+  return `sha256:${hash('sha256', canonicalJson(args ?? null), 'hex')}`;
 }

@@ -1,4 +1,4 @@
-import type { JournalWrite, RunLease, RunStore, StoredRunStatus, ToolCallJournalEntry } from '@agentchart/core';
+import type { JournalWrite, RunLease, RunStore, StateWrite, StoredRunStatus, ToolCallJournalEntry } from '@agentchart/core';
 import type { SnapshotKey } from '../agent/run/snapshotSignature.js';
 import { CheckpointChain } from './checkpointChain.js';
 import { type CheckpointSeal, JournalChain } from './checkpointSeal.js';
@@ -32,6 +32,8 @@ interface PendingJournalWrite {
 interface WriteGroup {
   checkpoint: PendingCheckpoint | undefined;
   journal: PendingJournalWrite[];
+  /** The run's end (`RunWriter.end`): written whole, in place of any checkpoint queued after it, the lease given up with it. */
+  end?: { state: StateWrite; resolve: () => void; reject: (error: unknown) => void };
   /** Starts the group's transaction as soon as the writes before it are done. */
   due: () => void;
 }
@@ -110,6 +112,21 @@ export class RunWriter {
     return written;
   }
 
+  /**
+   * Writes the run's end after every write queued before it (written at
+   * once): a whole checkpoint, and the lease given up in the same
+   * transaction (`releaseInBatch`; else `releaseLease` right after it). No
+   * checkpoint is written after it. Rejects when it failed.
+   */
+  end(state: StateWrite): Promise<void> {
+    this.#open?.due();
+    this.#open = undefined; // the end is its own transaction, whenever the writes before it are written
+    const group = this.#group();
+    const ended = new Promise<void>((resolve, reject) => (group.end = { state, resolve, reject }));
+    group.due();
+    return ended;
+  }
+
   /** Runs `write` after every write queued before it (written at once); its result or error is the caller's. */
   write<T>(write: () => Promise<T>): Promise<T> {
     this.#open?.due();
@@ -155,22 +172,31 @@ export class RunWriter {
   /** One transaction for a group; never rejects (a failure goes to `onFailed` and the writes waiting). */
   async #commit(group: WriteGroup): Promise<void> {
     try {
-      const { checkpoint, journal } = group;
+      const { checkpoint, journal, end } = group;
       // The entries this transaction starts are stored with its checkpoint: the checkpoint relies on them too.
       for (const pending of journal) if (pending.write.kind === 'started') this.#journaled.add(pending.write.start.callId);
       const state =
-        checkpoint === undefined
-          ? undefined
-          : this.#checkpoints.next(checkpoint.status, checkpoint.build(this.#signs ? this.#journaled.seal() : undefined));
-      const written = await this.#store.writeBatch(this.lease(), {
+        end !== undefined
+          ? end.state
+          : checkpoint === undefined
+            ? undefined
+            : this.#checkpoints.next(checkpoint.status, checkpoint.build(this.#signs ? this.#journaled.seal() : undefined));
+      const release = end !== undefined && this.#store.releaseInBatch === true;
+      const lease = this.lease();
+      const written = await this.#store.writeBatch(lease, {
         ...(state === undefined ? {} : { state }),
         journal: journal.map((pending) => pending.write),
+        ...(release ? { release } : {}),
       });
       journal.forEach((pending, index) => pending.resolve(written.journal[index]!));
+      if (end !== undefined && !release) await this.#store.releaseLease(lease);
+      end?.resolve();
     } catch (error) {
       this.#checkpoints.reset();
-      this.#onFailed(error);
+      // An end that fails alone fails nothing: the run is over, and a new owner writes its end.
+      if (group.end === undefined || group.checkpoint !== undefined || group.journal.length > 0) this.#onFailed(error);
       for (const pending of group.journal) pending.reject(error);
+      group.end?.reject(error);
     }
   }
 }

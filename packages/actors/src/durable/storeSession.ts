@@ -98,10 +98,7 @@ export class StoreSession {
         if (this.#failure !== undefined) stored();
         await this.#quiet();
         try {
-          if (this.#failure === undefined) {
-            await this.writer.write(() => this.#store.saveState(this.#keeper.current(), { status: 'finished', state: finishedState(value) }));
-            await this.#store.releaseLease(this.#keeper.current());
-          }
+          if (this.#failure === undefined) await this.writer.end({ status: 'finished', state: finishedState(value) });
         } catch {
           // the lease was lost: the new owner writes the end
         } finally {

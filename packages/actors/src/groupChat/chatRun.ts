@@ -76,7 +76,6 @@ export function startChatRun(
   start.checkpoints?.bind(() => actor.getSnapshot().context);
   // A person's `say`, `select` and approval decisions travel on the bus into the manager (only once it waits: it has started).
   // (A run that fails before it starts errors the bus: `result` and `events$` report that, not this subscription.)
-  // (A plain subscriber that checks the type: no operator between it and the bus.)
   const controls = bus.subscribe({
     next: (event) => {
       if (isControl(event)) actor.send(event);
@@ -89,7 +88,6 @@ export function startChatRun(
   // and aborted before it started is aborted in that turn, so that the turn is kept (a partial turn).
   const resumesTurn = resumedFrom !== undefined && ['approval', 'nested', 'participant'].includes(resumedFrom.waiting.kind);
   // Agents with tool sources are loaded before the first turn, and their list changes followed into turns (chatToolSources.ts).
-  // (An AbortController is made only for a chat that has some: most chats have none.)
   const loadController = runtime.toolSourceAgents.size === 0 ? undefined : new AbortController();
   const loaded = loadController === undefined ? undefined : loadChatToolSources(runtime, loadController.signal);
   const loading = startAfter === undefined ? loaded : Promise.all([loaded, startAfter]).then(([tools]) => tools);
@@ -303,10 +301,7 @@ export function startChatRun(
       });
     },
   };
-  const transcript = () => {
-    return transcriptSoFar(actor.getSnapshot().context, speakerRun());
-  };
-  return { run: handle, transcriptSoFar: transcript };
+  return { run: handle, transcriptSoFar: () => transcriptSoFar(actor.getSnapshot().context, speakerRun()) };
 }
 
 /**

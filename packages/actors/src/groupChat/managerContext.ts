@@ -27,8 +27,6 @@ export interface ManagerRun {
   publish: (event: ChatEvent) => void;
   /** The run's `inspect` option, handed on to a nested chat's run (its own actor system). */
   inspect: InspectOption | undefined;
-  /** Whether anyone inspects the run (its `inspect` option or a global observer): agents then keep their rules' mirror. */
-  inspected: boolean;
   /** The chat's shared state (systemId `sharedState`, its actor made when first needed), one per chat; agents' tools read and write it. */
   sharedState: SharedStateSlot;
   /** The run's token budget (the chat's `maxTokens`, or the run's). */

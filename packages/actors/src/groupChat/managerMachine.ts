@@ -5,11 +5,10 @@ import type { agentMachine } from '../agent/machine/agentMachine.js';
 import type { AgentMachineInput } from '../agent/machine/agentMachineInput.js';
 import type { AgentTurnDoneEvent } from '../agent/machine/agentTurn.js';
 import type { InspectOption } from '../inspection/inspectOption.js';
-import { SHARED_STATE_SYSTEM_ID, type SharedStateRef, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
+import { SHARED_STATE_SYSTEM_ID, sharedStateMachine } from '../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
 import type { RunResult } from '../agent/run/runResult.js';
 import { newRunId } from '../ids.js';
-import { globalInspectors } from '../inspection/runObservers.js';
 import { askSelectorActor, buildSelectorRequest, parseSelectorAnswer } from './autoSelector.js';
 import { TERMINATE } from './chatMember.js';
 import { decisionUpdate } from './chatDecision.js';
@@ -313,16 +312,14 @@ export const managerMachine = setup({
     }),
     endAborted: assign({ reason: 'aborted' as const }),
     /**
-     * A resident manager's next run: the per-run context from its input (the
-     * shared state's actor made again when the chat is inspected), with the
-     * resident agents and participants the previous run left idle.
+     * A resident manager's next run: the per-run context from its input (a
+     * new shared state), with the resident agents and participants the
+     * previous run left idle.
      */
-    beginRun: assign(({ context, event, spawn, self }) => {
+    beginRun: assign(({ context, event, self }) => {
       if (event.type !== 'run') return {};
       const { input } = event;
-      const spawnSharedState = () =>
-        spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } });
-      return initialManagerContext(input, sharedStateOf(input, self, spawnSharedState), context.run);
+      return initialManagerContext(input, SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID), context.run);
     }),
     /**
      * The end of a resident manager's run: its output goes out (`RUN_ENDED`).
@@ -365,13 +362,8 @@ export const managerMachine = setup({
   },
 }).createMachine({
   id: 'groupChat',
-  context: ({ input, spawn, self }) =>
-    initialManagerContext(
-      input,
-      sharedStateOf(input, self, () =>
-        spawn('sharedState', { id: SHARED_STATE_SYSTEM_ID, systemId: SHARED_STATE_SYSTEM_ID, input: { initial: input.sharedState } }),
-      ),
-    ),
+  // The chat's shared state is made when first needed (`SharedStateSlot`).
+  context: ({ input, self }) => initialManagerContext(input, SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID)),
   on: { abort: { target: '.terminated', actions: 'endAborted' } },
   initial: 'idle',
   states: {
@@ -502,20 +494,19 @@ export const managerMachine = setup({
  * A run's manager context, from its input: the run's parts (`ManagerRun`:
  * its ids, bus, shared state, checkpoints) and the transcript it starts
  * from. The machine's context at creation, and a resident manager's at
- * each new run (`beginRun`). `sharedState` makes the slot of the chat's
- * shared state (`sharedStateOf`; a resumed chat's, `resumedManagerSnapshot`).
+ * each new run (`beginRun`). `sharedState`: the slot of the chat's shared
+ * state (a resumed chat's, `resumedManagerSnapshot`).
  * `carried`: the resident agents and participants a resident manager's
  * previous run leaves idle, taken over by this run (their bridge pointed at it).
  *
  * @example
- * const context = initialManagerContext(input, (inspected) => (inspected ? SharedStateSlot.of(spawned) : SharedStateSlot.lazy(self, input.sharedState)));
+ * const context = initialManagerContext(input, SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID));
  */
 export function initialManagerContext(
   input: ManagerInput,
-  sharedState: (inspected: boolean) => SharedStateSlot,
+  sharedState: SharedStateSlot,
   carried?: Pick<ManagerRun, 'agents' | 'participants' | 'bridge'>,
 ): ManagerContext {
-  const inspected = isInspected(input);
   const bridge = carried?.bridge ?? { chatId: input.chatId, publish: input.publish };
   bridge.chatId = input.chatId;
   bridge.publish = input.publish;
@@ -526,8 +517,7 @@ export function initialManagerContext(
       newRunId: input.newRunId ?? newRunId,
       publish: input.publish,
       inspect: input.inspect,
-      inspected,
-      sharedState: sharedState(inspected),
+      sharedState,
       tokenBudget: input.tokenBudget,
       checkpoints: input.checkpoints,
       resident: input.resident === true,
@@ -551,20 +541,6 @@ export function initialManagerContext(
     resumeWaiting: input.resumeWaiting,
     spend: noSpend(),
   };
-}
-
-/** Whether a chat run on `input` is inspected: by its `inspect` option or a global inspector. */
-export function isInspected(input: Pick<ManagerInput, 'inspect'>): boolean {
-  return input.inspect !== undefined || globalInspectors().length > 0;
-}
-
-/**
- * The slot of a run's shared state, as the manager makes it: its actor is
- * made when first needed (`SharedStateSlot`), and an inspected chat shows it
- * from the start (`spawnSharedState` spawns it now).
- */
-function sharedStateOf(input: ManagerInput, self: AnyActorRef, spawnSharedState: () => SharedStateRef): (inspected: boolean) => SharedStateSlot {
-  return (inspected) => (inspected ? SharedStateSlot.of(spawnSharedState()) : SharedStateSlot.lazy(self, input.sharedState, SHARED_STATE_SYSTEM_ID));
 }
 
 /**

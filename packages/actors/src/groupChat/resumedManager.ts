@@ -2,7 +2,7 @@ import { type Actor, type SnapshotFrom, createActor } from 'xstate';
 import type { InspectOption } from '../inspection/inspectOption.js';
 import { SHARED_STATE_SYSTEM_ID } from '../sharedState/sharedStateMachine.js';
 import { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
-import { type ManagerInput, initialManagerContext, isInspected, managerMachine } from './managerMachine.js';
+import { type ManagerInput, initialManagerContext, managerMachine } from './managerMachine.js';
 import { agentChildId } from './residentAgents.js';
 
 /**
@@ -18,8 +18,6 @@ export function createManagerActor(input: ManagerInput, inspect: InspectOption |
   if (resumed === undefined) return createActor(managerMachine, { input, inspect });
   const manager = createActor(managerMachine, { snapshot: resumed.snapshot, input, inspect });
   resumed.sharedState.adopt(manager);
-  // An inspected chat shows its shared state from the start (`ref` makes its actor).
-  if (isInspected(input)) resumed.sharedState.ref;
   return manager;
 }
 
@@ -46,7 +44,7 @@ export function resumedManagerSnapshot(
   const member = input.runtime.members.get(resume.speaker);
   if (member?.kind !== 'agent') return undefined;
   const sharedState = SharedStateSlot.ownerToCome(input.sharedState, SHARED_STATE_SYSTEM_ID);
-  const context = initialManagerContext(input, () => sharedState);
+  const context = initialManagerContext(input, sharedState);
   const run = resume.run.snapshot;
   const agent = { ...run, context: { ...run.context, sharedState } };
   const snapshot = {

@@ -77,9 +77,7 @@ export const reliableRunMachine = setup({
       const model = params.role === 'runner' ? context.runtime.runnerModel : context.runtime.validatorModel;
       return {
         type: 'reliable.model.request' as const,
-        tool: context.runtime.name,
-        runId: context.runId,
-        attempt: context.current.attempt,
+        ...attemptOf(context),
         role: params.role,
         model: model.modelName,
         provider: model.provider,
@@ -92,13 +90,11 @@ export const reliableRunMachine = setup({
       enqueue.emit({ type: 'reliable.attempt.started', tool: context.runtime.name, runId: context.runId, attempt });
     }),
     announceCall: enqueueActions(({ context, enqueue }) => {
-      const { runnerCall, attempt } = context.current;
+      const { runnerCall } = context.current;
       if (!runnerCall) return;
       enqueue.emit({
         type: 'reliable.runner.call',
-        tool: context.runtime.name,
-        runId: context.runId,
-        attempt,
+        ...attemptOf(context),
         callId: runnerCall.call.id,
         args: runnerCall.args,
         hypothesis: runnerCall.hypothesis,
@@ -189,14 +185,7 @@ export const reliableRunMachine = setup({
       entry: ['startAttempt', { type: 'announceModelCall', params: { role: 'runner' } }],
       invoke: {
         src: 'runner',
-        input: ({ context }) => ({
-          model: context.runtime.runnerModel,
-          request: buildRunnerRequest(context),
-          tool: context.runtime.tool,
-          runId: context.runId,
-          agentName: context.runtime.name,
-          state: context.state,
-        }),
+        input: ({ context }) => ({ model: context.runtime.runnerModel, request: buildRunnerRequest(context), ...toolScope(context) }),
         onDone: {
           target: 'checkingCall',
           actions: [
@@ -222,20 +211,14 @@ export const reliableRunMachine = setup({
     invokingTool: {
       invoke: {
         src: 'invokeTool',
-        input: ({ context }) => ({
-          tool: context.runtime.tool,
-          // The guard into this state guarantees the call.
-          runnerCall: context.current.runnerCall!,
-          runId: context.runId,
-          agentName: context.runtime.name,
-          state: context.state,
-        }),
+        // The guard into this state guarantees the call.
+        input: ({ context }) => ({ ...toolScope(context), runnerCall: context.current.runnerCall! }),
         onDone: {
           target: 'checkingToolRun',
           actions: enqueueActions(({ context, event, enqueue }) => {
             const toolRun = event.output;
             enqueue.assign({ current: { ...context.current, toolRun } });
-            const base = { tool: context.runtime.name, runId: context.runId, attempt: context.current.attempt };
+            const base = attemptOf(context);
             enqueue.emit(
               toolRun.ok
                 ? { type: 'reliable.tool.result', ...base, isError: false, text: toolRun.text }
@@ -264,9 +247,7 @@ export const reliableRunMachine = setup({
             enqueue.emit(modelResponse(context, 'validator', reply.usage));
             enqueue.emit({
               type: 'reliable.validator.verdict',
-              tool: context.runtime.name,
-              runId: context.runId,
-              attempt: context.current.attempt,
+              ...attemptOf(context),
               valid: verdict.valid,
               justification: verdict.justification,
             });
@@ -311,5 +292,15 @@ function toReliableRunOutput(context: ReliableRunContext): ReliableRunOutput {
 }
 
 function modelResponse(context: ReliableRunContext, role: ReliableModelRole, usage: Usage): ReliableToolEvent {
-  return { type: 'reliable.model.response', tool: context.runtime.name, runId: context.runId, attempt: context.current.attempt, role, usage };
+  return { type: 'reliable.model.response', ...attemptOf(context), role, usage };
+}
+
+/** What every event of the current attempt names: the reliable tool, the run and the attempt. */
+function attemptOf(context: ReliableRunContext) {
+  return { tool: context.runtime.name, runId: context.runId, attempt: context.current.attempt };
+}
+
+/** What the runner's turn and the wrapped tool's invocation run in (`WrappedToolScope`). */
+function toolScope(context: ReliableRunContext) {
+  return { tool: context.runtime.tool, runId: context.runId, agentName: context.runtime.name, state: context.state };
 }

@@ -41,8 +41,8 @@ interface ActorMarker {
  * closes it when the owner ends; the owner's machine stops the actor with
  * XState's `stopChild` as it ends (`ownActor`), as it stops a spawned child.
  *
- * A slot can also hold an actor XState spawned (an inspected run) or
- * restored (a resumed run): then it only passes the actor on.
+ * A slot can also hold an actor made elsewhere or restored (a resumed
+ * run): then it only passes the actor on.
  *
  * @example
  * const slot = SharedStateSlot.lazy(self, { count: 0 });

@@ -14,6 +14,15 @@ export interface PostgresRunStoreOptions {
    * writes a call twice) in one round trip, else one after the other.
    */
   pool?: pg.Pool;
+  /**
+   * Whether the store's statements are prepared (named) on each connection,
+   * so that Postgres parses and plans each one once per connection, not on
+   * every write (default `true`). Pass `false` behind a pooler that hands a
+   * session's statements to another server connection: PgBouncer in
+   * transaction or statement mode before 1.21, or with
+   * `max_prepared_statements = 0`.
+   */
+  preparedStatements?: boolean;
   /** The clock leases are measured against (default `Date.now`; every process should agree within a lease's margin). */
   now?: StoreClock;
 }
@@ -31,6 +40,6 @@ export async function createPostgresRunStore(options: PostgresRunStoreOptions): 
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 4, pipeline: true });
   // An idle client that loses its connection emits 'error'; the next query reports it, so do not crash here.
   if (ownsPool) pool.on('error', () => {});
-  const driver = postgresDriver(pool, ownsPool);
+  const driver = postgresDriver(pool, ownsPool, options.preparedStatements ?? true);
   return openSqlRunStore(driver, now);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { SqlDriver, SqlRows, SqlStatement } from '../shared/sqlDriver.js';
 
@@ -14,9 +15,10 @@ const MIGRATION_LOCK_KEY = 7_212_014;
  * (`pipeline: true`, as the store's own pool does), so it costs one round
  * trip; on a pool without it, one round trip each.
  */
-export function postgresDriver(pool: pg.Pool, ownsPool: boolean): SqlDriver {
+export function postgresDriver(pool: pg.Pool, ownsPool: boolean, preparedStatements: boolean): SqlDriver {
+  const config = preparedStatements ? prepared : unnamed;
   const query = async (sql: string, params: readonly unknown[] = []): Promise<SqlRows> => {
-    return toRows(await pool.query(sql, params as unknown[]));
+    return toRows(await pool.query(config(sql, params)));
   };
   return {
     writesInWith: true,
@@ -31,7 +33,7 @@ export function postgresDriver(pool: pg.Pool, ownsPool: boolean): SqlDriver {
       let failure: unknown;
       try {
         const texts = [{ sql: 'BEGIN', params: [] }, ...statements, { sql: 'COMMIT', params: [] }];
-        const answers = client.pipeline ? await pipelined(client, texts) : await oneByOne(client, texts);
+        const answers = client.pipeline ? await pipelined(client, texts, config) : await oneByOne(client, texts, config);
         const rejected = answers.find((answer) => answer.status === 'rejected');
         if (rejected !== undefined) {
           failure = rejected.reason;
@@ -67,6 +69,28 @@ async function transaction<T>(pool: pg.Pool, work: (query: SqlDriver['query']) =
 
 type Answers = PromiseSettledResult<pg.QueryResult>[];
 
+/** How a statement is sent: its query config for `pg`. */
+type ToConfig = (sql: string, params: readonly unknown[]) => pg.QueryConfig;
+
+const unnamed: ToConfig = (sql, params) => ({ text: sql, values: params as unknown[] });
+
+/** The names of the statements prepared so far, by text. */
+const names = new Map<string, string>();
+
+/**
+ * A named statement: each connection parses and plans it the first time it
+ * runs it, then only binds its parameters. Its name is its text's hash, so
+ * two copies of the store sharing a pool never give one name two texts.
+ */
+const prepared: ToConfig = (sql, params) => {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `agentchart_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    names.set(sql, name);
+  }
+  return { name, text: sql, values: params as unknown[] };
+};
+
 function toRows(result: pg.QueryResult): SqlRows {
   return { rows: result.rows as Record<string, unknown>[], changes: result.rowCount ?? 0 };
 }
@@ -76,16 +100,16 @@ function toRows(result: pg.QueryResult): SqlRows {
  * aborts the transaction, the ones after it fail with "current transaction
  * is aborted", and the COMMIT then rolls everything back.
  */
-function pipelined(client: pg.PoolClient, statements: readonly SqlStatement[]): Promise<Answers> {
-  return Promise.allSettled(statements.map((statement) => client.query(statement.sql, statement.params as unknown[])));
+function pipelined(client: pg.PoolClient, statements: readonly SqlStatement[], config: ToConfig): Promise<Answers> {
+  return Promise.allSettled(statements.map((statement) => client.query(config(statement.sql, statement.params))));
 }
 
 /** One statement after the other, stopping at the first failure (the rest are reported as not run). */
-async function oneByOne(client: pg.PoolClient, statements: readonly SqlStatement[]): Promise<Answers> {
+async function oneByOne(client: pg.PoolClient, statements: readonly SqlStatement[], config: ToConfig): Promise<Answers> {
   const answers: Answers = [];
   for (const statement of statements) {
     try {
-      answers.push({ status: 'fulfilled', value: await client.query(statement.sql, statement.params as unknown[]) });
+      answers.push({ status: 'fulfilled', value: await client.query(config(statement.sql, statement.params)) });
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       answers.push({ status: 'rejected', reason: error });

@@ -22,7 +22,8 @@ export interface OneStatementBatch extends SqlStatement {
  * UPDATE first, every other write reading its row, so none changes
  * anything unless the fence passed, and the statement is its own
  * transaction: one round trip and one commit, with or without a pipelining
- * pool. Every part of one statement sees the database as it was before it,
+ * pool; a batch that gives the lease up does it in the fence's UPDATE.
+ * Every part of one statement sees the database as it was before it,
  * so a batch that writes one call twice (its start and its result, or two
  * starts) has no such form: `undefined`, and it runs as statements in a
  * transaction.
@@ -47,7 +48,7 @@ export function oneStatementBatch(
     if (write.kind === 'started') params.push(write.start.callId, write.start.toolName, write.start.argumentsHash, write.start.idempotencyKey);
     else params.push(resultTexts[index], write.callId);
   });
-  const shape: Shape = `${state === undefined ? 'touch' : 'delta' in state ? 'delta' : 'whole'}:${writes.map((write) => (write.kind === 'started' ? 's' : 'r')).join('')}`;
+  const shape: Shape = `${state === undefined ? 'touch' : 'delta' in state ? 'delta' : 'whole'}${batch.release === true ? '+release' : ''}:${writes.map((write) => (write.kind === 'started' ? 's' : 'r')).join('')}`;
   const stateParts = state === undefined ? 1 : 2;
   return {
     sql: textOf(shape),
@@ -67,8 +68,8 @@ export function oneStatementBatch(
   };
 }
 
-/** A batch's form: its checkpoint's kind, then one letter a journal write (`s` a start, `r` a result). */
-type Shape = `${'touch' | 'delta' | 'whole'}:${string}`;
+/** A batch's form: its checkpoint's kind (and `+release` when it gives the lease up), then one letter a journal write (`s` a start, `r` a result). */
+type Shape = `${'touch' | 'delta' | 'whole'}${'' | '+release'}:${string}`;
 
 /** The texts of the forms met so far (a run's steps share a few). */
 const texts = new Map<Shape, string>();
@@ -85,20 +86,23 @@ function textOf(shape: Shape): string {
 
 /** The statement of a form, its parameters numbered in the order `oneStatementBatch` gives them. */
 function buildText(shape: Shape): string {
-  const [kind, letters] = shape.split(':') as ['touch' | 'delta' | 'whole', string];
+  const [form, letters] = shape.split(':') as [string, string];
+  const [kind, release] = form.split('+') as ['touch' | 'delta' | 'whole', string | undefined];
+  // The lease given up by the fence's own UPDATE: the writes after it read the fence, not the lease.
+  const released = release === undefined ? '' : ', lease_owner = NULL, lease_expires_at = NULL';
   let next = 4;
   const param = () => `$${++next}`;
   const parts: string[] = [];
   if (kind === 'touch') {
-    parts.push(`fence AS (UPDATE agentchart_runs SET updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`);
+    parts.push(`fence AS (UPDATE agentchart_runs SET updated_at = $4${released} WHERE ${LEASE_IS_CURRENT} RETURNING version)`);
   } else if (kind === 'delta') {
     parts.push(
-      `fence AS (UPDATE agentchart_runs SET status = ${param()}, version = version + 1, updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
+      `fence AS (UPDATE agentchart_runs SET status = ${param()}, version = version + 1, updated_at = $4${released} WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
       `state_row AS (INSERT INTO agentchart_state_deltas (run_id, version, delta) SELECT $1, version, ${param()} FROM fence RETURNING 1)`,
     );
   } else {
     parts.push(
-      `fence AS (UPDATE agentchart_runs SET status = ${param()}, state = ${param()}, version = version + 1, state_version = version + 1, updated_at = $4 WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
+      `fence AS (UPDATE agentchart_runs SET status = ${param()}, state = ${param()}, version = version + 1, state_version = version + 1, updated_at = $4${released} WHERE ${LEASE_IS_CURRENT} RETURNING version)`,
       'state_row AS (DELETE FROM agentchart_state_deltas WHERE run_id = $1 AND version <= (SELECT version FROM fence) RETURNING 1)',
     );
   }

@@ -35,6 +35,7 @@ export type StoreClock = () => number;
  */
 export class SqlRunStore implements RunStore {
   readonly stateDeltas = true;
+  readonly releaseInBatch = true;
 
   constructor(
     private readonly driver: SqlDriver,
@@ -140,7 +141,8 @@ export class SqlRunStore implements RunStore {
   /**
    * One transaction (`SqlDriver.batch`): the fence first — the checkpoint's
    * own fenced UPDATE, or `touchLease` when there is none — then the journal
-   * writes in order, each fenced too. Once the fence passed, the run's row
+   * writes in order, each fenced too, then (`release`) the lease given
+   * up. Once the fence passed, the run's row
    * is locked (SQLite: the whole database, `BEGIN IMMEDIATE`; Postgres: the
    * row the UPDATE reached) until the commit, so the lease cannot change
    * under the later statements; when it did not pass, none of them changes
@@ -188,7 +190,12 @@ export class SqlRunStore implements RunStore {
       if (one !== undefined) return this.driver.query(one.sql, one.params).then(({ rows }) => one.read(rows[0]!));
     }
     const first = state === undefined ? [{ sql: SQL.touchLease, params: fenced }] : stateStatements(fenced, state);
-    return this.driver.batch([...first, ...writes.map((write, index) => journalStatement(fenced, write, resultTexts[index]!))]);
+    const statements = [...first, ...writes.map((write, index) => journalStatement(fenced, write, resultTexts[index]!))];
+    // Last, so the results keep the order `writeBatch` reads; in the same transaction, fenced like the rest.
+    if (state !== undefined && 'delta' in state) statements.push({ sql: SQL.saveChangedStatus, params: [...fenced, state.status] });
+    // After every fenced statement: a lease given up fences nothing more.
+    if (batch.release === true) statements.push({ sql: SQL.releaseLease, params: [fenced[0], fenced[1], fenced[2]] });
+    return this.driver.batch(statements);
   }
 
   async listCalls(runId: string): Promise<ToolCallJournalEntry[]> {
@@ -230,12 +237,13 @@ export class SqlRunStore implements RunStore {
 /**
  * The statements of a checkpoint, the fenced UPDATE first (its row count
  * says whether the fence passed; it returns the new version): a whole one
- * drops the deltas it replaces, a delta adds its row.
+ * drops the deltas it replaces, a delta adds its row (its status follows
+ * the batch's journal writes: `SQL.saveChangedStatus`).
  */
 function stateStatements(fenced: Fence, write: StateWrite | StateDeltaWrite): SqlStatement[] {
   if ('delta' in write) {
     return [
-      { sql: SQL.saveDeltaVersion, params: [...fenced, write.status] },
+      { sql: SQL.saveDeltaVersion, params: fenced },
       { sql: SQL.insertDelta, params: [...fenced, JSON.stringify(write.delta)] },
     ];
   }

@@ -35,9 +35,14 @@ export const SQL = {
   /** $1 id: the deltas a whole checkpoint replaced (only those: it runs whether or not the checkpoint's fence passed) */
   dropReplacedDeltas: `DELETE FROM agentchart_state_deltas
     WHERE run_id = $1 AND version <= (SELECT state_version FROM agentchart_runs WHERE run_id = $1)`,
-  /** $1 id, $2 owner, $3 token, $4 now, $5 status: a checkpoint written as a delta (its row follows) */
-  saveDeltaVersion: `UPDATE agentchart_runs SET status = $5, version = version + 1, updated_at = $4
+  /** $1 id, $2 owner, $3 token, $4 now: a checkpoint written as a delta (its row and its status follow) */
+  saveDeltaVersion: `UPDATE agentchart_runs SET version = version + 1, updated_at = $4
     WHERE ${LEASE_IS_CURRENT} RETURNING version`,
+  /**
+   * $1 id, $2 owner, $3 token, $4 now, $5 status: a delta's status, written
+   * only when it changed (the index of unfinished runs is then left as is)
+   */
+  saveChangedStatus: `UPDATE agentchart_runs SET status = $5 WHERE ${LEASE_IS_CURRENT} AND status <> $5`,
   /** $1 id, $2 owner, $3 token, $4 now, $5 delta: the delta row of the version just written (fenced like it) */
   insertDelta: `INSERT INTO agentchart_state_deltas (run_id, version, delta)
     SELECT run_id, version, $5 FROM agentchart_runs WHERE ${LEASE_IS_CURRENT}`,

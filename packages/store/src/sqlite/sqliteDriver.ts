@@ -12,6 +12,16 @@ export interface SqliteDriverOptions {
   synchronous: 'normal' | 'full';
 }
 
+/**
+ * How many pages the WAL grows to before a commit copies them back into the
+ * database file (SQLite's default is 1000). A copy syncs the file, and a
+ * checkpoint of a step dirties several pages (the run's row, its delta row,
+ * the journal's rows and their indexes), so at the default the writes would
+ * stop for a sync every hundred-odd steps; this many keep the WAL file at
+ * about 16 MB at most.
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 4000;
+
 type Connection = Database.Database;
 type Statement = Database.Statement;
 
@@ -35,6 +45,7 @@ export async function openSqliteDriver(options: SqliteDriverOptions): Promise<Sq
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
+    db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   } catch (error) {
     db.close();
     throw error;
@@ -63,11 +74,14 @@ function sqliteDriver(db: Connection): SqlDriver {
     const rows = entry.statement.all(...params) as Record<string, unknown>[];
     return { rows, changes: rows.length };
   };
+  /** A statement may not outlive its connection: prepared on first use, like the others, and dropped on close. */
+  let transaction: { begin: Statement; commit: Statement } | undefined;
   const inTransaction = <T>(work: () => T): T => {
-    db.exec('BEGIN IMMEDIATE'); // the write lock at once: one writer at a time, waiting up to the busy timeout
+    transaction ??= { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT') };
+    transaction.begin.run(); // the write lock at once: one writer at a time, waiting up to the busy timeout
     try {
       const result = work();
-      db.exec('COMMIT');
+      transaction.commit.run();
       return result;
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
@@ -90,6 +104,7 @@ function sqliteDriver(db: Connection): SqlDriver {
     batch: async (statements) => inTransaction(() => statements.map((statement) => run(statement.sql, statement.params))),
     async close() {
       prepared.clear();
+      transaction = undefined;
       db.close();
     },
   };

@@ -109,8 +109,6 @@ export interface AgentRuntime extends RunBudgetSettings {
   readonly mirrorToolRules?: boolean;
   /** Whether the run is a resident agent's turn in a group chat: its end goes back to `idle` for the next turn (see `agentTurn.ts`). */
   readonly livesForChat?: boolean;
-  /** Whether an inspector observes the run (the run's shared state is then shown from its start). */
-  readonly inspected?: boolean;
   /** Checked on every write to the run's shared state. */
   readonly stateSchema?: z.ZodType<StateRecord> | undefined;
   /** Signs what `run.persist()` writes and is required by `agent.resume` (see `snapshotSignature.ts`). */

@@ -216,21 +216,13 @@ export const agentMachine = setup({
   },
 }).createMachine({
   id: 'agent',
-  // The run's own shared state is made when first needed (`SharedStateSlot`); an inspected run shows it from the start.
-  context: ({ input, spawn, self }) =>
+  // The run's own shared state is made when first needed (`SharedStateSlot`).
+  context: ({ input, self }) =>
     initialAgentContext(
       input,
       input.state !== undefined && 'slot' in input.state
         ? input.state.slot
-        : input.runtime.inspected === true
-          ? SharedStateSlot.of(
-              spawn('sharedState', {
-                id: SHARED_STATE_SYSTEM_ID,
-                systemId: SHARED_STATE_SYSTEM_ID,
-                input: { initial: input.state?.initial ?? {} },
-              }),
-            )
-          : SharedStateSlot.lazy(self, input.state?.initial ?? {}, SHARED_STATE_SYSTEM_ID),
+        : SharedStateSlot.lazy(self, input.state?.initial ?? {}, SHARED_STATE_SYSTEM_ID),
     ),
   // The model caller is the run's resident `model` child, spawned with it; the tool runner comes with the
   // first batch (`withToolRunner`).

@@ -12,13 +12,11 @@ import type { AgentRuntime, RunCheckpoints } from './agentContext.js';
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
 export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'inspected' | 'checkpoints' | 'livesForChat'>,
+  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'checkpoints' | 'livesForChat'>,
   run: {
     liveTools: LiveToolSet;
     middleware: readonly FunctionMiddleware[];
     mirrorToolRules?: boolean;
-    /** Defaults to `mirrorToolRules` (the rules' mirror is kept for inspected runs). */
-    inspected?: boolean;
     tokenBudget?: TokenBudget | undefined;
     checkpoints?: RunCheckpoints | undefined;
     livesForChat?: boolean;
@@ -37,7 +35,6 @@ export function agentRuntime(
     detailedErrors: base.detailedErrors,
     toolRules: base.toolRules,
     mirrorToolRules: run.mirrorToolRules ?? false,
-    inspected: run.inspected ?? run.mirrorToolRules ?? false,
     stateSchema: base.stateSchema,
     snapshotKey: base.snapshotKey,
     // A run-level `maxTokens` overrides the agent's.

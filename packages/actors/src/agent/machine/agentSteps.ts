@@ -81,7 +81,7 @@ const toolResultEvent = (context: AgentContext, call: ToolCall, outcome: ToolOut
   ...(outcome.error ? { error: outcome.error } : {}),
 });
 
-/** Moves the run's `toolRules` mirror (kept only for inspected runs) by the events the gate applied. */
+/** Moves the run's `toolRules` mirror (kept for every new run with rules) by the events the gate applied. */
 function mirrorRuleEvents(context: AgentContext, enqueue: StepOutput, events: readonly AnyEventObject[]): void {
   if (context.runtime.mirrorToolRules !== true) return;
   for (const event of events) enqueue.sendTo('toolRules', event);
@@ -286,6 +286,11 @@ export const agentSteps = {
     // Calls the tool rules refused are answered already; a oneCallAtATime call beside others is refused;
     // the rest are checked here.
     const refusals = oneCallAtATimeRefusals(offeredToolsNow(context), batch.calls);
+    // No refusal, no decision, and the budget holds every open call (most batches): nothing is answered, the batch stays as it is.
+    if (refusals.size === 0 && context.approvals.requests.length === 0 && batch.pending <= context.runtime.maxToolCalls - context.toolCallCount) {
+      enqueue.assign({ toolCallCount: context.toolCallCount + batch.pending });
+      return;
+    }
     const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refusals.has(index));
     const answeredOpen = answeredBeforeExecution(open, context.approvals, context.toolCallCount, context.runtime.maxToolCalls);
     let next = 0;

@@ -12,7 +12,7 @@ import { withRuleApprovals } from '../toolRules/toolRulesApprovals.js';
  */
 export function needsScreening(context: AgentContext): boolean {
   const tools = context.runtime.liveTools;
-  if (callsToScreen(context).some((call) => (tools.get(call.name)?.approval ?? 'never') !== 'never')) return true;
+  for (const call of callsToScreen(context)) if ((tools.get(call.name)?.approval ?? 'never') !== 'never') return true;
   // Only a rule that holds a call for approval asks besides the tools.
   return (context.rules?.awaitingApproval ?? null) !== null && requestsToAsk([], context).length > 0;
 }
@@ -24,11 +24,14 @@ export function needsScreening(context: AgentContext): boolean {
  * first such calls of the batch, before anyone is asked (see
  * `answeredBeforeExecution`), so a call beyond it is never put to a person.
  */
-export function callsToScreen(context: AgentContext): ToolCall[] {
+export function callsToScreen(context: AgentContext): readonly ToolCall[] {
   const { batch } = context;
   const refused = oneCallAtATimeRefusals(context.runtime.liveTools.view(), batch.calls);
+  const budget = Math.max(0, context.runtime.maxToolCalls - context.toolCallCount);
+  // Every call open, none refused, all within the budget (most batches): the batch's own list, not a copy.
+  if (batch.pending === batch.calls.length && refused.size === 0 && budget >= batch.calls.length) return batch.calls;
   const open = batch.calls.filter((_, index) => batch.outcomes[index] === undefined && !refused.has(index));
-  return open.slice(0, Math.max(0, context.runtime.maxToolCalls - context.toolCallCount));
+  return open.slice(0, budget);
 }
 
 /**

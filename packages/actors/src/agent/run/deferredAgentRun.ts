@@ -38,7 +38,10 @@ export function deferredAgentRun(
 ): AgentRun {
   const queued: { id: string; approved: boolean; reason?: string | undefined }[] = [];
   const waiting = () => pendingAtStart.filter((request) => !queued.some((decision) => decision.id === request.id));
-  const queue = (id: string, approved: boolean, reason?: string) => {
+  /** A decision on a pending call: given to the real run, or queued for it until it exists. */
+  const decide = (id: string, approved: boolean, reason?: string) => {
+    const run = deferred.current();
+    if (run !== undefined) return approved ? run.approve(id) : run.reject(id, reason);
     if (!waiting().some((request) => request.id === id))
       throw new ApprovalError(
         id,
@@ -62,16 +65,8 @@ export function deferredAgentRun(
     get pendingApprovals() {
       return deferred.current()?.pendingApprovals ?? waiting();
     },
-    approve: (id) => {
-      const run = deferred.current();
-      if (run) run.approve(id);
-      else queue(id, true);
-    },
-    reject: (id, reason) => {
-      const run = deferred.current();
-      if (run) run.reject(id, reason);
-      else queue(id, false, reason);
-    },
+    approve: (id) => decide(id, true),
+    reject: (id, reason) => decide(id, false, reason),
     // A question is asked by a running call: none before the run exists.
     get pendingInputs() {
       return deferred.current()?.pendingInputs ?? [];

@@ -225,7 +225,6 @@ export function restoreRun(
     middleware: runtime.middleware,
     mirrorToolRules,
     checkpoints: runtime.checkpoints,
-    inspected: runtime.inspected === true || mirrorToolRules,
     livesForChat: runtime.livesForChat ?? false,
   });
   const context = { ...data, batch, sharedState, runtime: restoredRuntime } as unknown as AgentContext;
