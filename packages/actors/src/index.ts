@@ -93,4 +93,4 @@ export type { StoreOptions } from './storeOptions.js';
 export { type DurableRun, persistRunToStore, startRunInStore, resumeRunFromStore } from './durable/storedRuns.js';
 export { type PendingResumes, type ResumePendingOptions, resumePending } from './durable/resumePending.js';
 export { type ChatStoreOptions, type DurableChat, resumeChatFromStore, startChatInStore } from './durable/storedChats.js';
-export type { RecordResultOptions, RecordsResults } from './durable/recordedResult.js';
+export type { RecordResultOptions } from './durable/recordedResult.js';

@@ -11,22 +11,6 @@ export interface RecordResultOptions {
   state?: Record<string, unknown>;
 }
 
-/** A run or chat in the store whose in-doubt calls can be answered with a result recorded by hand (`DurableRun`, `DurableChat`). */
-export interface RecordsResults {
-  /**
-   * Records the result of an in-doubt call by hand: approving it then answers
-   * the model with it; the tool does not run. The journal keeps results, not
-   * the shared-state writes of a call that was cut off: pass them as
-   * `state` and they land when the result answers the call (stored with it,
-   * so a crash before the approval keeps them too); without it, none does.
-   *
-   * @example
-   * await durable.recordResult('call_1', 'paid Bob 10 (checked by hand)', { state: { paid: 'Bob' } });
-   * durable.run.approve('call_1');
-   */
-  recordResult(callId: string, result: unknown, options?: RecordResultOptions): Promise<void>;
-}
-
 /**
  * The journal value of a result recorded by hand: the result itself, or,
  * with shared-state writes, both under `agentchart.recorded`.

@@ -28,10 +28,10 @@ import { verifiedStoredState } from './checkpointChain.js';
 import { createOrTakeUnstarted } from './createOrTakeUnstarted.js';
 import { DEFAULT_LEASE_MS, defaultOwner } from './leaseDefaults.js';
 import { resultOnceStored } from './resultOnceStored.js';
-import type { RecordsResults } from './recordedResult.js';
+import type { RecordResultOptions } from './recordedResult.js';
 
 /** A group chat in the store under this process's lease. */
-export interface DurableChat extends RecordsResults {
+export interface DurableChat {
   readonly chat: GroupChatRun;
   /**
    * Calls of the speaking agent's batch a crash left in doubt (started, no
@@ -40,6 +40,18 @@ export interface DurableChat extends RecordsResults {
    * decision, as in a run (see `DurableRun.inDoubt`).
    */
   readonly inDoubt: readonly ToolCallJournalEntry[];
+  /**
+   * Records the result of an in-doubt call by hand: approving it then answers
+   * the model with it; the tool does not run. The journal keeps results, not
+   * the shared-state writes of a call that was cut off: pass them as
+   * `state` and they land when the result answers the call (stored with it,
+   * so a crash before the approval keeps them too); without it, none does.
+   *
+   * @example
+   * await durable.recordResult('call_1', 'paid Bob 10 (checked by hand)', { state: { paid: 'Bob' } });
+   * durable.run.approve('call_1');
+   */
+  recordResult(callId: string, result: unknown, options?: RecordResultOptions): Promise<void>;
   /** Resolves once the chat ended, no tool of it still executes, and its end was written (or the lease was lost). */
   readonly settled: Promise<void>;
 }

@@ -13,13 +13,13 @@ import { verifiedStoredState } from './checkpointChain.js';
 import { checkOwnId, checkSeal } from './checkpointSeal.js';
 import { createOrTakeUnstarted } from './createOrTakeUnstarted.js';
 import { DEFAULT_LEASE_MS, defaultOwner } from './leaseDefaults.js';
-import type { RecordsResults } from './recordedResult.js';
+import type { RecordResultOptions } from './recordedResult.js';
 import { resultOnceStored } from './resultOnceStored.js';
 import { freezeCheckpoint, storeCheckpoints, storedCheckpoint } from './runCheckpointer.js';
 import { StoreSession } from './storeSession.js';
 
 /** A run in the store under this process's lease. */
-export interface DurableRun extends RecordsResults {
+export interface DurableRun {
   readonly run: AgentRun;
   /**
    * Calls of the current batch a crash left in doubt (started, no result).
@@ -29,6 +29,18 @@ export interface DurableRun extends RecordsResults {
    * result, nothing runs), or reject (skip it, with a message to the model).
    */
   readonly inDoubt: readonly ToolCallJournalEntry[];
+  /**
+   * Records the result of an in-doubt call by hand: approving it then answers
+   * the model with it; the tool does not run. The journal keeps results, not
+   * the shared-state writes of a call that was cut off: pass them as
+   * `state` and they land when the result answers the call (stored with it,
+   * so a crash before the approval keeps them too); without it, none does.
+   *
+   * @example
+   * await durable.recordResult('call_1', 'paid Bob 10 (checked by hand)', { state: { paid: 'Bob' } });
+   * durable.run.approve('call_1');
+   */
+  recordResult(callId: string, result: unknown, options?: RecordResultOptions): Promise<void>;
   /**
    * Resolves once the run ended, no tool it started is still executing, and
    * its end was written (or the lease was lost). Wait for it before this
