@@ -2,7 +2,7 @@ import { type AnyTool, type ToolCall, validateToolArguments } from '@agentchart/
 import { fromPromise } from 'xstate';
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './toolOutcome.js';
-import { createRunToolContext } from './executeToolCall.js';
+import { RunToolContext } from './executeToolCall.js';
 import type { LiveToolSet } from '../tools/liveTools.js';
 
 /** A call waiting for a human decision. `id` is the call's id. */
@@ -84,7 +84,7 @@ export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprova
     if (tool === undefined || tool.approval === 'never') continue;
     let validation: Awaited<ReturnType<typeof validateToolArguments>>;
     try {
-      validation = await validateToolArguments(tool, call, createRunToolContext(call, tool, env));
+      validation = await validateToolArguments(tool, call, new RunToolContext(call, tool, env));
     } catch {
       continue; // a ToolError from a refinement: the call will be answered with it
     }
