@@ -9,7 +9,7 @@
 import type { RunEvent, ToolCall, ToolMessage, ToolProgress } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, type ReplyDraft, type ToolCallRecord, emptyDraft, noBatch } from './agentContext.js';
+import { type AgentContext, type ReplyDraft, type ToolCallRecord, EMPTY_DRAFT, NO_BATCH } from './agentContext.js';
 import type { ToolOutcome } from './toolOutcome.js';
 import type { AgentMachineEvent } from './agentMachineEvent.js';
 import { type ApprovalRequest, noApprovals } from './approvals.js';
@@ -117,7 +117,7 @@ export function toolProgressEvent(
 export const agentSteps = {
   startStep: (context, _event, enqueue) => {
     const step = context.step + 1;
-    enqueue.assign({ step, draft: emptyDraft() });
+    enqueue.assign({ step, draft: EMPTY_DRAFT });
     const request = buildModelRequest(context);
     const { model } = context.runtime;
     const announce: RunEvent = {
@@ -351,7 +351,7 @@ export const agentSteps = {
     enqueue.assign({
       messages: context.messages.concat(messages),
       toolCalls: context.toolCalls.concat(records),
-      batch: noBatch(),
+      batch: NO_BATCH,
       approvals: noApprovals(),
       toolMode: afterToolIteration(context.toolMode),
       consecutiveErrorBatches: consecutiveErrorsAfterBatch(context, failed),
