@@ -25,20 +25,15 @@ export interface ApprovalState {
   decisions: Record<string, ApprovalDecision>;
 }
 
-/** No requests and no decisions: one frozen object for every batch (approvals are never changed in place). */
-const NO_APPROVALS: ApprovalState = { requests: [], decisions: {} };
+/**
+ * The approvals of a batch that asks for none: one frozen object for every
+ * batch, so that a step allocates none (approvals are never changed in place:
+ * `recordDecision` and `requestApprovals` write new ones).
+ */
+export const NO_APPROVALS: ApprovalState = { requests: [], decisions: {} };
 Object.freeze(NO_APPROVALS.requests);
 Object.freeze(NO_APPROVALS.decisions);
 Object.freeze(NO_APPROVALS);
-
-/**
- * The approvals of a batch that asks for none: one shared frozen object, so
- * that a step allocates none (`recordDecision` and `requestApprovals` write
- * new ones).
- * @example
- * enqueue.assign({ approvals: noApprovals() });
- */
-export const noApprovals = (): ApprovalState => NO_APPROVALS;
 
 /** The requests of `state` that still wait for a decision. */
 export function pendingRequests(state: ApprovalState): ApprovalRequest[] {
