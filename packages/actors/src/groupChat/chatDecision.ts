@@ -17,7 +17,11 @@ export function decisionUpdate(context: ManagerContext): Partial<ManagerContext>
   if (chatBudgetSpent(context)) return { reason: 'token-budget' as const };
   const { eligible, decision, randomState } = decideNextSpeaker(context);
   const update: Partial<ManagerContext> = { selection: { eligible, decision, rejected: [] }, randomState, resumeWaiting: undefined };
-  if (decision.kind === 'speaker') return { ...update, ...selected(decision.speaker) };
-  if (decision.kind === 'end') return { ...update, reason: decision.reason, error: decision.error };
+  // Written into the update, not spread into a new literal (a second spread takes V8's slow path).
+  if (decision.kind === 'speaker') return Object.assign(update, selected(decision.speaker));
+  if (decision.kind === 'end') {
+    update.reason = decision.reason;
+    update.error = decision.error;
+  }
   return update;
 }

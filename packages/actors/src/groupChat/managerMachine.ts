@@ -22,9 +22,11 @@ import type { ChatResume, ResumedTurnState } from './turnPersistence.js';
 import { type ManagerContext, type ManagerRun, selected, speakerOf, speakingMember, stateValues } from './managerContext.js';
 import type { DelegatedTurnInput } from './delegatedTurn.js';
 import { partialTurn } from './partialTurn.js';
-import { announceTurn, reviewTurn, turnsPassedTo } from './reviewTurn.js';
+import { turnsPassedTo } from './reviewTurn.js';
+import { type TurnEndPlan, turnEndPlan, writeTurnEnd } from './turnEnd.js';
+import { type NextState, contextConditionTarget, nextState, nextTransitions, speaksNext, turnEndTransitions } from './nextTransitions.js';
 import type { TurnOutcome } from '../participant/turnOutcome.js';
-import { countTurn, nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
+import { nestedMaxTokens, noSpend, turnRuntime } from './chatTokenBudget.js';
 import { isNonEmpty, roundRobinAfter } from './selectionMethods.js';
 import { adoptResident, agentChildId, planAgentTurn, spawnResident, speakingResident } from './residentAgents.js';
 import { type ParticipantTurnDoneEvent, participantChildId, residentParticipant } from './residentParticipants.js';
@@ -108,14 +110,14 @@ export const managerMachine = setup({
     /** The chat resumes a persisted turn in the speaking state `state` (`TurnResume.into`). */
     resumesInto: ({ context }, { state }: { state: ResumedTurnState }) => context.resumeWaiting?.into === state,
     chatEnds: ({ context }) => context.reason !== undefined,
-    decidedSpeaker: ({ context }) => context.selection.decision?.kind === 'speaker',
-    decidedManual: ({ context }) => context.selection.decision?.kind === 'manual',
+    /** The decided context leads to `to` (`nextState`). */
+    decidedNext: ({ context }, { to }: { to: NextState }) => nextState(context) === to,
+    /** The event ends the speaker's turn, and the turn's end leads to `to` (`turnEndPlan`). */
+    turnLeadsTo: ({ context, event }, { to }: { to: NextState }) => turnEnd(context, event)?.target === to,
     contextConditionHolds: ({ context }) => contextConditionTarget(context) !== undefined,
     speakerIsHuman: ({ context }) => memberKind(context) === 'human',
     speakerIsChat: ({ context }) => memberKind(context) === 'chat',
     speakerIsCustom: ({ context }) => memberKind(context) === 'custom',
-    doneBySpeaker: ({ context, event }) => event.type === 'participant.turn.done' && event.speaker === context.speaker,
-    saidByWaitingHuman: ({ context, event }) => event.type === 'human.said' && event.speaker === context.speaker,
     /** A decision names the agent whose call it decides: it reaches that agent only (another's `call_1` is not its). */
     decidedForSpeaker: ({ context, event }) => event.type === 'approval.decide' && event.speaker === context.speaker,
     choseTerminate: ({ event }) => event.type === 'speaker.chosen' && event.speaker === TERMINATE,
@@ -149,14 +151,7 @@ export const managerMachine = setup({
      * decision that names a speaker or an end in the same update.
      */
     decide: assign(({ context }) => decisionUpdate(context)),
-    announceDecision: enqueueActions(({ context, enqueue }) => {
-      const { decision } = context.selection;
-      if (decision?.kind !== 'speaker') return;
-      if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
-        enqueue.emit({ type: 'handoff', chatId: context.run.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
-      }
-      enqueue.emit(selectedEvent(context, decision.speaker, decision.by));
-    }),
+    announceDecision: enqueueActions(({ context, enqueue }) => announceDecision(context, (event) => enqueue.emit(event))),
     requestChoice: enqueueActions(({ context, enqueue }) => {
       context.run.checkpoints?.waitingForChoice(context);
       enqueue.emit({ type: 'speaker.choice.requested' as const, chatId: context.run.chatId, eligible: context.selection.eligible });
@@ -292,13 +287,13 @@ export const managerMachine = setup({
       context.run.checkpoints?.waitingForHuman(context);
       enqueue.emit({ type: 'human.waiting' as const, chatId: context.run.chatId, speaker: speakerOf(context) });
     }),
-    recordTurn: enqueueActions(({ context, enqueue }, outcome: TurnOutcome) => {
-      const speaker = speakerOf(context);
-      const review = reviewTurn(context, speaker, outcome);
-      const spend = countTurn(context.spend, outcome);
-      enqueue.assign({ ...review.update, spend });
-      context.run.checkpoints?.turnEnded({ ...context, ...review.update, spend });
-      announceTurn((event) => enqueue.emit(event), context.run.chatId, speaker, review, outcome);
+    /** A turn's end, in one action: the turn recorded and the next speaker decided (`turnEnd.ts`). */
+    endTurn: enqueueActions(({ context, event, enqueue }) => {
+      const plan = turnEnd(context, event);
+      if (plan === undefined) throw new Error('endTurn needs an event that ends the turn (the turnLeadsTo guard).');
+      writeTurnEnd(plan, context, enqueue);
+      // The decided speaker is announced here, where `selecting`'s transitions to a turn announce it (`announceDecision`).
+      if (speaksNext(plan.target)) announceDecision(plan.next, (event) => enqueue.emit(event));
     }),
     /** An abort during an agent's or a nested chat's turn keeps what the speaker produced so far, as a partial turn. */
     recordPartialTurn: enqueueActions(({ context, enqueue }) => {
@@ -387,12 +382,7 @@ export const managerMachine = setup({
     },
     selecting: {
       entry: 'decide',
-      always: [
-        { guard: 'chatEnds', target: 'terminated' },
-        { guard: 'decidedSpeaker', target: 'speaking', actions: 'announceDecision' },
-        { guard: 'decidedManual', target: 'awaitingChoice' },
-        { target: 'askingModel' },
-      ],
+      always: nextTransitions((to) => ({ type: 'decidedNext' as const, params: { to } })),
     },
     awaitingChoice: {
       entry: 'requestChoice',
@@ -461,27 +451,13 @@ export const managerMachine = setup({
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
             'approval.decide': { guard: 'decidedForSpeaker', actions: 'relayApprovalDecision' },
-            'agent.turn.done': {
-              target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ context, event }) => agentTurnOutcome(context, event.output) }],
-            },
+            'agent.turn.done': turnEndTransitions(),
           },
         },
         human: {
           entry: 'waitForHuman',
           on: {
-            'human.said': {
-              guard: 'saidByWaitingHuman',
-              target: '#groupChat.selecting',
-              actions: [
-                {
-                  type: 'recordTurn',
-                  params: ({ event }) => ({
-                    messages: event.type === 'human.said' ? [{ role: 'user' as const, name: event.speaker, content: event.text }] : [],
-                  }),
-                },
-              ],
-            },
+            'human.said': turnEndTransitions(),
           },
         },
         /** A nested chat's turn, taken by its resident participant actor (`participant:<name>`). */
@@ -490,11 +466,7 @@ export const managerMachine = setup({
           exit: 'stopDelegatedTurn',
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
-            'participant.turn.done': {
-              guard: 'doneBySpeaker',
-              target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ event }) => event.outcome }],
-            },
+            'participant.turn.done': turnEndTransitions(),
           },
         },
         /** A custom participant's turn: the same delegated turn as a nested chat's, through its own protocol. */
@@ -503,11 +475,7 @@ export const managerMachine = setup({
           exit: 'stopDelegatedTurn',
           on: {
             abort: { target: '#groupChat.terminated', actions: ['recordPartialTurn', 'endAborted'] },
-            'participant.turn.done': {
-              guard: 'doneBySpeaker',
-              target: '#groupChat.selecting',
-              actions: [{ type: 'recordTurn', params: ({ event }) => event.outcome }],
-            },
+            'participant.turn.done': turnEndTransitions(),
           },
         },
       },
@@ -604,15 +572,40 @@ function turnStart(context: ManagerContext): Pick<ManagerContext, 'turns' | 'vie
   return { turns, view: viewFor(speaker, context.messages, turns, context.runtime.views) };
 }
 
+/** A decided speaker's announcement: the `handoff` its afterWork made (if any), then `speaker.selected`. */
+function announceDecision(context: ManagerContext, emit: (event: ChatEvent) => void): void {
+  const { decision } = context.selection;
+  if (decision?.kind !== 'speaker') return;
+  if (decision.by === 'after-work' && context.lastSpeaker !== undefined) {
+    emit({ type: 'handoff', chatId: context.run.chatId, from: context.lastSpeaker, to: decision.speaker, via: 'after-work' });
+  }
+  emit(selectedEvent(context, decision.speaker, decision.by));
+}
+
 function selectedEvent(context: ManagerContext, speaker: string, by: SelectionSource): ChatEvent {
   return { type: 'speaker.selected', chatId: context.run.chatId, round: context.rounds + 1, speaker, by, eligible: context.selection.eligible };
 }
 
-/** Where the current speaker's first holding context condition leads, if any. */
-function contextConditionTarget(context: ManagerContext): string | undefined {
-  if (context.speaker === undefined || context.redirects >= context.runtime.participants.length) return undefined;
-  const member = context.runtime.members.get(context.speaker);
-  return member?.contextConditions.find(({ when }) => when(stateValues(context)))?.to;
+/**
+ * The end of the speaker's turn that `event` makes, planned (`turnEndPlan`):
+ * an agent's result, a person's words, a delegated participant's outcome,
+ * from the speaker taking the turn; none for another event.
+ */
+function turnEnd(context: ManagerContext, event: ManagerEvent): TurnEndPlan | undefined {
+  const speaker = context.speaker;
+  if (speaker === undefined) return undefined;
+  switch (event.type) {
+    case 'agent.turn.done':
+      return turnEndPlan(context, event, speaker, () => agentTurnOutcome(context, event.output));
+    case 'human.said':
+      if (event.speaker !== speaker) return undefined;
+      return turnEndPlan(context, event, speaker, () => ({ messages: [{ role: 'user' as const, name: event.speaker, content: event.text }] }));
+    case 'participant.turn.done':
+      if (event.speaker !== speaker) return undefined;
+      return turnEndPlan(context, event, speaker, () => event.outcome);
+    default:
+      return undefined;
+  }
 }
 
 function memberKind(context: ManagerContext): string | undefined {

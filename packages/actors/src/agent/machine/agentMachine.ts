@@ -139,11 +139,14 @@ export const agentMachine = setup({
     /**
      * The end of a resident agent's turn: its result to the parent, as the
      * run's output would be. The tool runner goes with the turn (the next
-     * turn's first batch spawns one, as a run's does).
+     * turn's first batch spawns one, as a run's does); a turn that ran no
+     * batch has none to stop. (A batch's runner is spawned in an event
+     * before the one that ends the turn: a batch with calls to run waits in
+     * `acting`.)
      */
-    endTurn: enqueueActions(({ context, enqueue }) => {
+    endTurn: enqueueActions(({ context, enqueue, self }) => {
       enqueue(sendParent({ type: 'agent.turn.done', output: toRunResult(context) } satisfies AgentTurnDoneEvent));
-      enqueue.stopChild('toolRunner');
+      if ((self.getSnapshot() as { children: Record<string, unknown> }).children.toolRunner !== undefined) enqueue.stopChild('toolRunner');
     }),
     answerAbortedBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerAbortedBatch)),
     relayDelta: emit(({ context, event }) => {
