@@ -2,7 +2,7 @@ import { ConfigurationError, type Message } from '@agentchart/core';
 import type { AgentConfig, ResumeOptions, RunOptions } from './agentTypes.js';
 import type { RunCheckpoints } from './machine/agentContext.js';
 import type { AgentRun } from './run/agentRun.js';
-import type { ToolSourceAgent } from './tools/toolSourceAgent.js';
+import type { ToolSourceAgent } from './tools/agentToolSources.js';
 
 /**
  * What only the layers above an agent hand its runs: never part of the

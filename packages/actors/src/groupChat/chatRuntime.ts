@@ -1,5 +1,5 @@
 import type { ChatModel, Message, PriceTable, TokenBudget } from '@agentchart/core';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
 import type { ChatMember } from './chatMember.js';
 import type { ViewMode } from './chatViews.js';
 import type { SpeakerGraph } from './compileTransitions.js';

@@ -1,6 +1,6 @@
 import type { AnyTool } from '@agentchart/core';
 import type { Actor } from 'xstate';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
 import type { agentMachine } from '../agent/machine/agentMachine.js';
 import { applySourceToolChange, diffSourceTools } from '../agent/tools/sourceToolChange.js';
 import type { ToolSource } from '../agent/tools/toolSource.js';

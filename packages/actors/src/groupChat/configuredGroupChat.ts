@@ -5,7 +5,7 @@ import { assertOptions } from '../assertOptions.js';
 import { DEFAULT_GROUP_CHAT_NAME, DEFAULT_SELECTOR_MAX_RETRIES } from '../constants.js';
 import { combineInspectors } from '../inspection/inspectOption.js';
 import { runInputMessages } from '../runInputMessages.js';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
 import { toolSourceAgentOf } from './participantOf.js';
 import { analyzeTransitions } from './analyzeTransitions.js';
 import { buildChatMembers, participantRoutes } from './chatMembers.js';

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '@agentchart/core';
 import { internalAgentOf } from '../agent/internalAgent.js';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
 import type { Participant } from './groupChatOptions.js';
 import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { customParticipantProtocol } from './customParticipantProtocol.js';

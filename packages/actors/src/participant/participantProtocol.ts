@@ -1,6 +1,6 @@
 import type { FunctionMiddleware, Message, TokenBudgetOption, ToolCallJournalEntry } from '@agentchart/core';
 import type { AgentConfig } from '../agent/agentTypes.js';
-import type { ToolSourceAgent } from '../agent/tools/toolSourceAgent.js';
+import type { ToolSourceAgent } from '../agent/tools/agentToolSources.js';
 import type { ChatEvent } from './chatEvent.js';
 import type { ChatWaiting, PersistedDelegatedWaiting, StoredParticipantProgress } from './chatWaiting.js';
 import type { TurnOutcome } from './turnOutcome.js';

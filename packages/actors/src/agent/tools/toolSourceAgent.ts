@@ -7,20 +7,8 @@ import { type ApprovalRequest, type ApprovalState, pendingRequests } from '../ma
 import type { AgentRun } from '../run/agentRun.js';
 import { deferredAgentRun } from '../run/deferredAgentRun.js';
 import { followToolSources } from './followToolSources.js';
+import type { ToolSourceAgent } from './agentToolSources.js';
 import type { LoadedSourceTools, ToolSourceSet } from './toolSourceSet.js';
-
-/**
- * What a group chat needs of an agent with tool sources (`createAgent({ toolSources })`): its
- * instructions (to describe it before its sources are loaded), its sources (to follow their list
- * changes) and `load`, which loads them, so that the agent's configuration has their tools from then on.
- */
-export interface ToolSourceAgent {
-  readonly instructions: string | undefined;
-  readonly sources: ToolSourceSet;
-  load(signal?: AbortSignal): Promise<LoadedSourceTools>;
-  /** Why the last load failed (a list the agent's rules cannot take, two sources offering one name); undefined after a good one. */
-  readonly loadError: ErrorInfo | undefined;
-}
 
 /**
  * An agent whose tools include tool sources. Each run loads the sources
