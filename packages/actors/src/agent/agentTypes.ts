@@ -124,8 +124,7 @@ export interface RunOptions {
 }
 
 /** What `agent.resume` takes beside the persisted run. */
-export interface ResumeOptions {
-  signal?: AbortSignal;
+export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'owner' | 'leaseMs'> {
   /** Run-level middleware for the rest of the run (it is code, so it is not persisted). */
   middleware?: readonly FunctionMiddleware[];
   /** Tools the run had added (`ctx.addTools`) that the agent does not have itself. */
@@ -134,10 +133,6 @@ export interface ResumeOptions {
   inspect?: InspectOption;
   /** Where the run is kept, for `agent.resume(runId, { store })`. */
   store?: RunStore;
-  /** Who takes the run's lease (default `<hostname>:<pid>`). Only with `store`. */
-  owner?: string;
-  /** How long the lease lasts unless renewed, in ms (default 30 000). Only with `store`. */
-  leaseMs?: number;
 }
 
 /** An agent: configuration plus a `run` method. Holds no actor while idle. */

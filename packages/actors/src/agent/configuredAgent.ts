@@ -7,7 +7,6 @@ import {
   type CompiledToolRules,
   type TokenBudget,
   checkPriceTable,
-  type UnnamedToolPolicy,
   tokenBudget,
   RunSnapshotError,
 } from '@agentchart/core';
@@ -220,7 +219,7 @@ function buildConfig(options: AgentOptions): AgentConfig {
     toolRules:
       options.toolRules === undefined
         ? undefined
-        : sharedToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], unnamedToolsOption(options.unnamedTools)),
+        : sharedToolRules(options.toolRules, [...tools.keys(), ...addableTools.keys()], { unnamedTools: options.unnamedTools }),
     addableTools,
     tokenBudget: tokenBudget(options.maxTokens, `createAgent({ name: "${options.name}", maxTokens })`),
     prices: checkPriceTable(options.prices, `createAgent({ name: "${options.name}", prices })`),
@@ -273,8 +272,4 @@ function toolMap(list: readonly AnyTool[], taken: ReadonlyMap<string, AnyTool> =
     tools.set(tool.name, tool);
   }
   return tools;
-}
-
-function unnamedToolsOption(policy: UnnamedToolPolicy | undefined): { unnamedTools?: UnnamedToolPolicy } {
-  return policy === undefined ? {} : { unnamedTools: policy };
 }

@@ -1,5 +1,5 @@
 import { RUN_SNAPSHOT_VERSION } from '../constants.js';
-import { type AgentContext, emptyDraft } from '../agent/machine/agentContext.js';
+import { type AgentContext, EMPTY_DRAFT } from '../agent/machine/agentContext.js';
 import type { RunCheckpoints } from '../agent/machine/agentContext.js';
 import { type PersistedRun, type PersistedTokenBudget, persistedTokenBudget } from '../agent/run/runSnapshot.js';
 import type { CheckpointState, PersistedMachine } from '../agent/run/runSnapshotSchema.js';
@@ -62,7 +62,7 @@ export function checkpointHooks(save: (context: AgentContext, value: CheckpointS
 /** Freezes what a checkpoint of `context` at `value` needs, synchronously. */
 export function freezeCheckpoint(context: AgentContext, value: CheckpointState, ownSharedState = true): FrozenCheckpoint {
   const { runtime, sharedState, ...data } = context;
-  if (value === 'stepDone') data.draft = emptyDraft(); // the next model call starts a new one
+  if (value === 'stepDone') data.draft = EMPTY_DRAFT; // the next model call starts a new one
   return {
     value,
     agent: runtime.agentName,

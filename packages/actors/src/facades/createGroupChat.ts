@@ -1,5 +1,5 @@
 import { chatStoreRuns } from '../durable/storedChats.js';
-import { type GroupChat, configuredGroupChat } from '../groupChat/configuredGroupChat.js';
+import { ConfiguredGroupChat, type GroupChat } from '../groupChat/configuredGroupChat.js';
 import type { GroupChatOptions } from '../groupChat/groupChatOptions.js';
 
 /**
@@ -20,5 +20,5 @@ import type { GroupChatOptions } from '../groupChat/groupChatOptions.js';
  * const result = await chat.run('Find three facts about octopuses.').result;
  */
 export function createGroupChat(options: GroupChatOptions): GroupChat {
-  return configuredGroupChat(options, chatStoreRuns);
+  return new ConfiguredGroupChat(options, chatStoreRuns);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Message, checkPriceTable, tokenBudget } from '@agentchart/core';
 import type { AnyStateMachine } from 'xstate';
 import { assertOptions } from '../assertOptions.js';
@@ -17,7 +18,6 @@ import type { GroupChatRunOptions, SpeakerSelection, TerminateCondition } from '
 import type { GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { GroupChatOptions, NestedChatParticipant } from './groupChatOptions.js';
 import type { GroupChatRun } from './groupChatRun.js';
-import { newChatId } from './newChatId.js';
 import { sharedSpeakerGraph } from './sharedSpeakerGraph.js';
 import { nestedChatProtocol } from './nestedChatProtocol.js';
 import { PARTICIPANT_PROTOCOL, type ProvidesParticipantProtocol } from '../participant/participantProtocol.js';
@@ -65,26 +65,18 @@ export interface GroupChat extends NestedChatParticipant {
   close(): Promise<void>;
 }
 
-/**
- * A group chat built from `createGroupChat`'s options (see the
- * `createGroupChat` facade, which hands in how runs with `{ store }` are
- * kept: `storeRuns`).
- *
- * @example
- * const chat = configuredGroupChat({ agents: [planner, critic] }, chatStoreRuns);
- */
-export function configuredGroupChat(options: GroupChatOptions, storeRuns: ChatStoreRuns): GroupChat {
-  return new ConfiguredGroupChat(options, storeRuns);
-}
-
 /** Where a run starts, and with which per-run options. */
 type StartOptions = Pick<GroupChatRunOptions, 'signal' | 'inspect' | 'maxTokens'>;
 
 /**
- * A chat made by `createGroupChat`: a class, so the thousands of idle chats a
- * server may hold share their methods instead of each holding closures.
+ * A chat made by `createGroupChat` from its options (the facade hands in how
+ * runs with `{ store }` are kept: `storeRuns`): a class, so the thousands of
+ * idle chats a server may hold share their methods instead of each holding closures.
+ *
+ * @example
+ * const chat = new ConfiguredGroupChat({ agents: [planner, critic] }, chatStoreRuns);
  */
-class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, ProvidesChatInternals {
+export class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, ProvidesChatInternals {
   readonly kind = 'group-chat';
   readonly name: string;
   readonly description: string | undefined;
@@ -191,7 +183,7 @@ class ConfiguredGroupChat implements GroupChat, ProvidesParticipantProtocol, Pro
     assertOptions(GroupChatRunOptionsSchema, runOptions, 'chat.run(input, options)');
     const messages = runInputMessages(input, 'chat.run(input)');
     checkInputSpeakers(messages, runtime.participants, runOptions.unknownSpeakers ?? 'refuse');
-    const chatId = runOptions.chatId ?? newChatId();
+    const chatId = runOptions.chatId ?? `chat_${randomUUID()}`;
     const initialState = runOptions.sharedState ?? this.options.sharedState;
     return {
       chatId,

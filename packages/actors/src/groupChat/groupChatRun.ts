@@ -4,7 +4,6 @@ import type { managerMachine } from './managerMachine.js';
 import type { ChatEvent } from '../participant/chatEvent.js';
 import type { ChatWaiting, GroupChatSnapshot } from '../participant/chatWaiting.js';
 import type { RunHandle } from '../rootRun/runHandle.js';
-import type { SharedStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { GroupChatResult } from './groupChatTypes.js';
 
 /** A running (or finished) group chat. */
@@ -12,11 +11,6 @@ export interface GroupChatRun extends RunHandle<ChatEvent, GroupChatResult> {
   readonly chatId: string;
   /** Every chat event; the chat starts on the next microtask, so subscribing right after `run()` sees all. */
   readonly events$: Observable<ChatEvent>;
-  readonly result: Promise<GroupChatResult>;
-  /** Ends the chat with reason `aborted`. */
-  abort(): void;
-  /** The chat's shared state (one actor per chat): read it, observe `changes$`, write it while the chat runs. */
-  readonly state: SharedStateHandle;
   /**
    * Gives the waiting human participant's turn. Throws `ChatNotWaitingError`
    * unless the chat waits for a person (for `as`, when given).

@@ -1,6 +1,7 @@
 import type { StateChange } from '@agentchart/core';
 import type { Observable, Subject } from 'rxjs';
 import { runOutput } from './runOutput.js';
+import type { RunHandle } from './runHandle.js';
 import { AnnouncementGate } from './announcementGate.js';
 import { type SharedStateHandle, type SharedStateHandleOptions, slotStateHandle } from '../sharedState/sharedStateHandle.js';
 import type { SharedStateSlot } from '../sharedState/sharedStateSlot.js';
@@ -66,13 +67,9 @@ export interface RootRunOptions<Event> {
 }
 
 /** A started root actor: the parts of its handle every run has (see `RunHandle`). */
-export interface RootRun<Event, Result> {
-  readonly events$: Observable<Event>;
+export interface RootRun<Event, Result> extends Pick<RunHandle<Event, Result>, 'events$' | 'result' | 'state' | 'abort'> {
   /** Puts an event on the run's stream in its order (behind a held announcement, see `announceAfter`). */
   readonly publish: (event: Event) => void;
-  readonly result: Promise<Result>;
-  readonly state: SharedStateHandle;
-  abort(): void;
 }
 
 /**

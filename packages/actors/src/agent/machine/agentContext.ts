@@ -141,30 +141,17 @@ export interface RunCheckpoints {
   written?(): Promise<void>;
 }
 
-/** The draft of a step whose reply has not come yet: one frozen object for every step (a reply writes a new draft). */
-const EMPTY_DRAFT: ReplyDraft = { text: '', reasoning: '', toolCalls: [] };
+/**
+ * The draft of a step whose reply has not come yet. Every step gets this one
+ * frozen object (nothing writes a draft in place: `takeReply` makes a new one),
+ * so a step allocates none.
+ */
+export const EMPTY_DRAFT: ReplyDraft = { text: '', reasoning: '', toolCalls: [] };
 Object.freeze(EMPTY_DRAFT.toolCalls);
 Object.freeze(EMPTY_DRAFT);
 
-/**
- * The draft of a step whose reply has not come yet. Every step gets the same
- * frozen object (nothing writes a draft in place: `takeReply` makes a new one),
- * so a step allocates none.
- * @example
- * enqueue.assign({ step: context.step + 1, draft: emptyDraft() });
- */
-export const emptyDraft = (): ReplyDraft => EMPTY_DRAFT;
-
-/** The batch of a step that has none (yet, or any more): one frozen object, as `emptyDraft`. */
-const NO_BATCH: AgentContext['batch'] = { calls: [], outcomes: [], pending: 0 };
+/** The batch of a step that has none (yet, or any more): one frozen object, as `EMPTY_DRAFT` (every step writes a new batch rather than changing one). */
+export const NO_BATCH: AgentContext['batch'] = { calls: [], outcomes: [], pending: 0 };
 Object.freeze(NO_BATCH.calls);
 Object.freeze(NO_BATCH.outcomes);
 Object.freeze(NO_BATCH);
-
-/**
- * The batch of a step that has none: one shared frozen object (every step
- * writes a new batch rather than changing one).
- * @example
- * enqueue.assign({ batch: noBatch() });
- */
-export const noBatch = (): AgentContext['batch'] => NO_BATCH;

@@ -1,13 +1,12 @@
 import { type ErrorInfo, type RunEvent, initialToolRuleState } from '@agentchart/core';
 import { buildToolRuleProgram, createToolRulesMachine, toErrorInfo, zeroUsage } from '@agentchart/core/internal';
 import { type AnyActorRef, type AnyEventObject, and, assign, emit, enqueueActions, sendParent, setup } from 'xstate';
-import { type AgentContext, emptyDraft, noBatch } from './agentContext.js';
+import { type AgentContext, EMPTY_DRAFT, NO_BATCH } from './agentContext.js';
 import { agentSteps, runSteps, toolProgressEvent } from './agentSteps.js';
 import { AFTER_STEP, type AgentTarget, stepPlan, stepTransitions, takePlan, writePlan } from './agentTransitions.js';
-import { type ApprovalRequest, noApprovals, pendingRequests, screenApprovalsActor } from './approvals.js';
+import { type ApprovalRequest, NO_APPROVALS, pendingRequests, screenApprovalsActor } from './approvals.js';
 import { offeredToolsByName } from './buildModelRequest.js';
-import type { ModelCallerEvent } from './modelCaller.js';
-import { modelCallerActor } from './modelCallerActor.js';
+import { type ModelCallerEvent, modelCallerActor } from './modelCaller.js';
 import { callsToScreen, requestsToAsk } from './needsScreening.js';
 import { toRunResult } from '../run/runResult.js';
 import type { AgentTurnDoneEvent } from './agentTurn.js';
@@ -30,8 +29,8 @@ export function initialAgentContext(input: AgentMachineInput, sharedState: Share
     runId: input.runId,
     messages: input.messages,
     step: 0,
-    draft: emptyDraft(),
-    batch: noBatch(),
+    draft: EMPTY_DRAFT,
+    batch: NO_BATCH,
     toolCalls: [],
     usage: zeroUsage(),
     rules: input.runtime.toolRules ? initialToolRuleState() : undefined,
@@ -41,7 +40,7 @@ export function initialAgentContext(input: AgentMachineInput, sharedState: Share
     toolCallCount: 0,
     consecutiveErrorBatches: 0,
     finalCall: undefined,
-    approvals: noApprovals(),
+    approvals: NO_APPROVALS,
     endedBy: undefined,
     sharedState,
   };

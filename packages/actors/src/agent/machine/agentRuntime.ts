@@ -1,6 +1,7 @@
-import type { FunctionMiddleware, TokenBudget } from '@agentchart/core';
-import type { LiveToolSet } from '../tools/liveTools.js';
-import type { AgentRuntime, RunCheckpoints } from './agentContext.js';
+import type { AgentRuntime } from './agentContext.js';
+
+/** What a run brings to its runtime beside the agent's configuration. */
+type RunParts = Pick<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'tokenBudget' | 'checkpoints' | 'livesForChat'>;
 
 /**
  * A run's runtime from the agent's configuration (`base`), as one object
@@ -11,17 +12,7 @@ import type { AgentRuntime, RunCheckpoints } from './agentContext.js';
  * @example
  * const runtime = agentRuntime(config, { liveTools: new LiveToolSet(config.tools.values()), middleware: [] });
  */
-export function agentRuntime(
-  base: Omit<AgentRuntime, 'liveTools' | 'middleware' | 'mirrorToolRules' | 'checkpoints' | 'livesForChat'>,
-  run: {
-    liveTools: LiveToolSet;
-    middleware: readonly FunctionMiddleware[];
-    mirrorToolRules?: boolean;
-    tokenBudget?: TokenBudget | undefined;
-    checkpoints?: RunCheckpoints | undefined;
-    livesForChat?: boolean;
-  },
-): AgentRuntime {
+export function agentRuntime(base: Omit<AgentRuntime, keyof RunParts> & Pick<AgentRuntime, 'tokenBudget'>, run: RunParts): AgentRuntime {
   return {
     agentName: base.agentName,
     model: base.model,

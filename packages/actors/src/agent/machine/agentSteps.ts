@@ -9,10 +9,10 @@
 import type { RunEvent, ToolCall, ToolMessage, ToolProgress } from '@agentchart/core';
 import { addUsage, applyEnd } from '@agentchart/core/internal';
 import type { AnyEventObject } from 'xstate';
-import { type AgentContext, type ReplyDraft, type ToolCallRecord, emptyDraft, noBatch } from './agentContext.js';
+import { type AgentContext, type ReplyDraft, type ToolCallRecord, EMPTY_DRAFT, NO_BATCH } from './agentContext.js';
 import type { ToolOutcome } from './toolOutcome.js';
 import type { AgentMachineEvent } from './agentMachineEvent.js';
-import { type ApprovalRequest, noApprovals } from './approvals.js';
+import { type ApprovalRequest, NO_APPROVALS } from './approvals.js';
 import { assembleAssistantMessage } from './assembleAssistantMessage.js';
 import { makeCallIdsUnique } from './uniqueCallIds.js';
 import { buildModelRequest, offeredToolsByName, offeredToolsNow } from './buildModelRequest.js';
@@ -35,9 +35,7 @@ export interface StepOutput {
 export type AgentStep = (context: AgentContext, event: AgentMachineEvent, enqueue: StepOutput) => void;
 
 /** The part of XState's `enqueue` that steps write through. */
-interface Enqueue {
-  assign(patch: Partial<AgentContext>): void;
-  emit(event: RunEvent): void;
+interface Enqueue extends Omit<StepOutput, 'sendTo'> {
   sendTo(childId: string, event: AnyEventObject): void;
 }
 
@@ -117,7 +115,7 @@ export function toolProgressEvent(
 export const agentSteps = {
   startStep: (context, _event, enqueue) => {
     const step = context.step + 1;
-    enqueue.assign({ step, draft: emptyDraft() });
+    enqueue.assign({ step, draft: EMPTY_DRAFT });
     const request = buildModelRequest(context);
     const { model } = context.runtime;
     const announce: RunEvent = {
@@ -187,7 +185,7 @@ export const agentSteps = {
       const calls = context.draft.toolCalls;
       enqueue.assign({
         batch: { calls, outcomes: calls.map(() => undefined), pending: calls.length },
-        approvals: noApprovals(),
+        approvals: NO_APPROVALS,
       });
       const { runId, step } = context;
       const agent = runtime.agentName;
@@ -201,7 +199,7 @@ export const agentSteps = {
     const pending = outcomes.filter((outcome) => outcome === undefined).length;
     enqueue.assign({
       batch: { calls: gated.calls, outcomes, pending, admitted: gated.admitted },
-      approvals: noApprovals(),
+      approvals: NO_APPROVALS,
       rules: gated.state,
     });
     mirrorRuleEvents(context, enqueue, gated.events);
@@ -351,8 +349,8 @@ export const agentSteps = {
     enqueue.assign({
       messages: context.messages.concat(messages),
       toolCalls: context.toolCalls.concat(records),
-      batch: noBatch(),
-      approvals: noApprovals(),
+      batch: NO_BATCH,
+      approvals: NO_APPROVALS,
       toolMode: afterToolIteration(context.toolMode),
       consecutiveErrorBatches: consecutiveErrorsAfterBatch(context, failed),
     });

@@ -2,7 +2,7 @@ import { type AnyTool, type ToolCall, validateToolArguments } from '@agentchart/
 import { fromPromise } from 'xstate';
 import type { SharedStateHandle } from '../../sharedState/sharedStateHandle.js';
 import type { ToolOutcome } from './toolOutcome.js';
-import { createRunToolContext } from './executeToolCall.js';
+import { RunToolContext } from './executeToolCall.js';
 import type { LiveToolSet } from '../tools/liveTools.js';
 
 /** A call waiting for a human decision. `id` is the call's id. */
@@ -25,20 +25,15 @@ export interface ApprovalState {
   decisions: Record<string, ApprovalDecision>;
 }
 
-/** No requests and no decisions: one frozen object for every batch (approvals are never changed in place). */
-const NO_APPROVALS: ApprovalState = { requests: [], decisions: {} };
+/**
+ * The approvals of a batch that asks for none: one frozen object for every
+ * batch, so that a step allocates none (approvals are never changed in place:
+ * `recordDecision` and `requestApprovals` write new ones).
+ */
+export const NO_APPROVALS: ApprovalState = { requests: [], decisions: {} };
 Object.freeze(NO_APPROVALS.requests);
 Object.freeze(NO_APPROVALS.decisions);
 Object.freeze(NO_APPROVALS);
-
-/**
- * The approvals of a batch that asks for none: one shared frozen object, so
- * that a step allocates none (`recordDecision` and `requestApprovals` write
- * new ones).
- * @example
- * enqueue.assign({ approvals: noApprovals() });
- */
-export const noApprovals = (): ApprovalState => NO_APPROVALS;
 
 /** The requests of `state` that still wait for a decision. */
 export function pendingRequests(state: ApprovalState): ApprovalRequest[] {
@@ -84,7 +79,7 @@ export const screenApprovalsActor = fromPromise<ApprovalRequest[], ScreenApprova
     if (tool === undefined || tool.approval === 'never') continue;
     let validation: Awaited<ReturnType<typeof validateToolArguments>>;
     try {
-      validation = await validateToolArguments(tool, call, createRunToolContext(call, tool, env));
+      validation = await validateToolArguments(tool, call, new RunToolContext(call, tool, env));
     } catch {
       continue; // a ToolError from a refinement: the call will be answered with it
     }

@@ -65,7 +65,7 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnvironment):
       isError: true,
     };
   }
-  const toolContext = createRunToolContext(call, tool, env);
+  const toolContext = new RunToolContext(call, tool, env);
   try {
     // Synchronous checks and no middleware take no promise of their own: each saved tick counts on every call.
     const checked = validateToolArgumentsNow(tool, call, toolContext);
@@ -108,7 +108,7 @@ type RunToolEnvironment = Pick<ToolCallEnvironment, 'liveTools' | 'agentName' | 
  * its shared-state view is made on first use (most tools never touch it).
  * A class, so a call's context costs one small object.
  */
-class RunToolContext implements ToolContext {
+export class RunToolContext implements ToolContext {
   readonly callId: string;
   readonly toolName: string;
   readonly agentName: string;
@@ -174,9 +174,4 @@ class RunToolContext implements ToolContext {
   settle(): void {
     this.#settled = true;
   }
-}
-
-/** The context a tool receives inside a run (see `RunToolContext`); `settle()` drops later progress reports. */
-export function createRunToolContext(call: ToolCall, tool: AnyTool, env: RunToolEnvironment): ToolContext & { settle(): void } {
-  return new RunToolContext(call, tool, env);
 }

@@ -1,6 +1,7 @@
 import type { ChatModel, ChatRequest, FinishReason, MalformedReplyReason, ModelEvent, Usage } from '@agentchart/core';
 import { addUsage } from '@agentchart/core/internal';
 import type { Subscription } from 'rxjs';
+import { fromCallback } from 'xstate';
 import type { ReplyDraft } from './agentContext.js';
 
 /** Asks the model caller to make one model call. */
@@ -109,3 +110,15 @@ export function modelCaller(sendBack: (event: ModelCallerEvent) => void): ModelC
     },
   };
 }
+
+/**
+ * The model caller as the agent's resident `model` child actor (see
+ * `modelCaller`): spawned with the run, it takes a `model.call` command per
+ * step and sends the agent the reply. Stopping the actor (the run ends, an
+ * abort) stops the caller.
+ */
+export const modelCallerActor = fromCallback<CallModelCommand>(({ sendBack, receive }) => {
+  const caller = modelCaller(sendBack);
+  receive((command) => caller.call(command));
+  return () => caller.stop();
+});

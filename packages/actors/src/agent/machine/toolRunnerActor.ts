@@ -1,11 +1,11 @@
-import { AbortedError, type AnyTool, type FunctionMiddleware, type StateRecord, type ToolCall, type ToolProgress } from '@agentchart/core';
+import { AbortedError, type StateRecord, type ToolCall, type ToolProgress } from '@agentchart/core';
 import { fromCallback } from 'xstate';
 import type { z } from 'zod';
 import { slotStateHandle } from '../../sharedState/sharedStateHandle.js';
 import type { SharedStateSlot } from '../../sharedState/sharedStateSlot.js';
 import type { ToolOutcome } from './toolOutcome.js';
 import { type ToolCallEnvironment, executeToolCall } from './executeToolCall.js';
-import type { LiveToolSet, ToolListChange } from '../tools/liveTools.js';
+import type { ToolListChange } from '../tools/liveTools.js';
 
 /** Sent to the agent as each call of a batch settles (in completion order). */
 export interface ToolSettledEvent {
@@ -30,19 +30,12 @@ export interface ToolProgressEvent {
 }
 
 /** Asks the tool runner to run the unanswered calls of a batch. */
-export interface RunBatchCommand {
+export interface RunBatchCommand
+  extends Pick<ToolCallEnvironment, 'tools' | 'step' | 'liveTools' | 'middleware' | 'detailedErrors' | 'agentName' | 'runId'> {
   type: 'tools.run';
-  /** The tools the batch may call (those offered for it). */
-  tools: ReadonlyMap<string, AnyTool>;
   calls: readonly ToolCall[];
   /** Calls already answered (refused, rejected, over a limit): not executed. */
   answered: readonly (ToolOutcome | undefined)[];
-  step: number;
-  liveTools: LiveToolSet;
-  middleware: readonly FunctionMiddleware[];
-  detailedErrors: boolean;
-  agentName: string;
-  runId: string;
   /** The run's shared state; a call that reads `ctx.state` gets a view of it tagged with its tool and call id. */
   sharedState: SharedStateSlot;
   /** Checked on every write to the shared state. */

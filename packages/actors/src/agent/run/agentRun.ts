@@ -36,15 +36,6 @@ export interface AgentRun extends RunHandle<RunEvent, RunResult> {
    * A resumed run reports from the resume on.
    */
   readonly events$: Observable<RunEvent>;
-  /** Resolves when the run ends, whatever the reason (see `stopReason`). */
-  readonly result: Promise<RunResult>;
-  /** Ends the run with stop reason `aborted`. */
-  abort(): void;
-  /**
-   * The run's shared state: read it, observe `changes$`, or write it while
-   * the run is going (writes before the run starts or after it ends throw).
-   */
-  readonly state: SharedStateHandle;
   /** The calls the run waits on a human decision for (empty unless it awaits approval). */
   readonly pendingApprovals: readonly ApprovalRequest[];
   /**

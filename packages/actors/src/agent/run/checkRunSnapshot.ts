@@ -7,13 +7,13 @@ import {
   type ToolRuleState,
   initialToolRuleState,
 } from '@agentchart/core';
-import { argumentsToValidate, exportedName } from '@agentchart/core/internal';
+import { exportedName } from '@agentchart/core/internal';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolOutcome } from '../machine/toolOutcome.js';
 import { rejectedOutcome } from '../machine/approvals.js';
 import type { CheckpointState, WaitingContext } from './runSnapshotSchema.js';
 import { applyBatchOutputs } from '../toolRules/toolRulesProgress.js';
-import { gateToolCalls, lastAdmittedIndex, refusalOutcome } from '../toolRules/toolRulesGate.js';
+import { argumentsLookValid, gateToolCalls, lastAdmittedIndex, refusalOutcome } from '../toolRules/toolRulesGate.js';
 import { settleRuleApproval } from '../toolRules/toolRulesApprovals.js';
 
 /** What a waiting run is checked against: the resuming agent's code. */
@@ -273,23 +273,10 @@ function checkApprovals(
     fail(path('approvals', 'requests'), `leave "${open[0]!.id}" undecided: a batch about to run has every request decided`);
 }
 
-/** Whether the arguments pass the tool's schema (a schema built per call counts as passing). */
-function argumentsLookValid(tool: AnyTool, call: ToolCall): boolean {
-  if (call.malformedArguments !== undefined) return false;
-  if (tool.parametersFor !== undefined) return true;
-  try {
-    return tool.parameters.safeParse(argumentsToValidate(tool, call)).success;
-  } catch {
-    return true;
-  }
-}
-
 function fail(path: string, problem: string): never {
   throw new RunSnapshotError(
     'RUN_SNAPSHOT_INVALID',
     `The persisted run is not valid at ${path}: ${problem}. Resume only what run.persist() wrote, unchanged.`,
-    {
-      path,
-    },
+    { path },
   );
 }

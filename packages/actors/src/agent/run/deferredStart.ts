@@ -1,11 +1,8 @@
 import { type Observable, ReplaySubject, Subject } from 'rxjs';
+import type { RunHandle } from '../../rootRun/runHandle.js';
 
 /** What a deferred handle needs of the real run it stands for. */
-interface StartedRun<Event, Result> {
-  readonly events$: Observable<Event>;
-  readonly result: Promise<Result>;
-  abort(): void;
-}
+type StartedRun<Event, Result> = Pick<RunHandle<Event, Result>, 'events$' | 'result' | 'abort'>;
 
 /** The parts every deferred handle (a run or a chat not started yet) is made of. */
 export interface DeferredStart<Run, Event, Result> {

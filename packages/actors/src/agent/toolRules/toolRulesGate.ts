@@ -123,7 +123,7 @@ function withPrefilledArgs(call: ToolCall, args: Readonly<Record<string, unknown
  * refinements (or built from the call's context) cannot be checked here and
  * count as valid.
  */
-function argumentsLookValid(tool: AnyTool | undefined, call: ToolCall): boolean {
+export function argumentsLookValid(tool: AnyTool | undefined, call: ToolCall): boolean {
   if (tool === undefined || call.malformedArguments !== undefined) return false;
   // A schema built from the call's context can only be checked with it, when the call runs.
   if (tool.parametersFor !== undefined) return true;
