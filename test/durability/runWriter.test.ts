@@ -12,6 +12,15 @@ import { RunWriter } from '../../packages/actors/src/durable/runWriter.js';
 const lease: RunLease = { runId: 'run_1', owner: 'w1', token: 1, expiresAt: Number.MAX_SAFE_INTEGER };
 
 /** What a fake store was asked to write, in order: each batch as its checkpoint's status and its journal writes. */
+/** A writer on `store` under the test's lease that ignores failures. */
+function writerOn(store: RunStore): RunWriter {
+  return new RunWriter(
+    store,
+    () => lease,
+    () => {},
+  );
+}
+
 function fakeStore(options: { slow?: () => Promise<void>; fail?: unknown; releaseInBatch?: boolean } = {}) {
   const batches: string[][] = [];
   const entry = (callId: string): ToolCallJournalEntry => ({
@@ -60,11 +69,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe('RunWriter: group commit', () => {
   it('writes the newest checkpoint and the journal start after it in one transaction; older checkpoints are never built', async () => {
     const { store, batches } = fakeStore();
-    const writer = new RunWriter(
-      store,
-      () => lease,
-      () => {},
-    );
+    const writer = writerOn(store);
     const built: string[] = [];
     const build = (name: string) => () => {
       built.push(name);
@@ -80,11 +85,7 @@ describe('RunWriter: group commit', () => {
 
   it('keeps a deferred result for the next transaction, before the start that follows it', async () => {
     const { store, batches } = fakeStore();
-    const writer = new RunWriter(
-      store,
-      () => lease,
-      () => {},
-    );
+    const writer = writerOn(store);
     await writer.journal(start('call_1'), true);
     void writer.journal({ kind: 'result', callId: 'call_1', result: 'paid' }, false);
     writer.checkpoint('running', () => 'batch end');
@@ -95,11 +96,7 @@ describe('RunWriter: group commit', () => {
 
   it('writes what nobody awaits soon, without being asked', async () => {
     const { store, batches } = fakeStore();
-    const writer = new RunWriter(
-      store,
-      () => lease,
-      () => {},
-    );
+    const writer = writerOn(store);
     writer.checkpoint('waiting', () => 'waiting');
     expect(batches).toEqual([]);
     await nextTurn();
@@ -111,11 +108,7 @@ describe('RunWriter: group commit', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { store, batches } = fakeStore({ slow: () => gate });
-    const writer = new RunWriter(
-      store,
-      () => lease,
-      () => {},
-    );
+    const writer = writerOn(store);
     const first = writer.journal(start('call_1'), true);
     await nextTurn();
     const second = writer.journal(start('call_2'), true);
@@ -129,11 +122,7 @@ describe('RunWriter: group commit', () => {
 
   it('an arbitrary write goes after what was queued before it, and before what comes after', async () => {
     const { store, batches } = fakeStore();
-    const writer = new RunWriter(
-      store,
-      () => lease,
-      () => {},
-    );
+    const writer = writerOn(store);
     writer.checkpoint('running', () => 'before');
     await writer.write(async () => batches.push(['the end']));
     writer.checkpoint('running', () => 'after');
@@ -162,11 +151,7 @@ describe('RunWriter: group commit', () => {
 
   it('writes the end after the writes queued before it, and gives the lease up in its own transaction', async () => {
     const { store, batches } = fakeStore({ releaseInBatch: true });
-    const writer = new RunWriter(
-      store,
-      () => lease,
-      () => {},
-    );
+    const writer = writerOn(store);
     await writer.journal(start('call_1'), true);
     void writer.journal({ kind: 'result', callId: 'call_1', result: 'paid' }, false);
     writer.checkpoint('running', () => 'batch end');
@@ -176,11 +161,7 @@ describe('RunWriter: group commit', () => {
 
   it('gives the lease up right after the end on a store that cannot in the same transaction', async () => {
     const { store, batches } = fakeStore();
-    const writer = new RunWriter(
-      store,
-      () => lease,
-      () => {},
-    );
+    const writer = writerOn(store);
     await writer.end({ status: 'finished', state: 'the end' });
     expect(batches).toEqual([['checkpoint "the end"'], ['releaseLease']]);
   });
