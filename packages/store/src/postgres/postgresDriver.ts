@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type pg from 'pg';
 import type { SqlDriver, SqlRows, SqlStatement } from '../shared/sqlDriver.js';
 
@@ -85,7 +85,7 @@ const names = new Map<string, string>();
 const prepared: ToConfig = (sql, params) => {
   let name = names.get(sql);
   if (name === undefined) {
-    name = `agentchart_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    name = `agentchart_${hash('sha256', sql, 'hex').slice(0, 32)}`;
     names.set(sql, name);
   }
   return { name, text: sql, values: params as unknown[] };

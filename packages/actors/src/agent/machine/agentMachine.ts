@@ -46,6 +46,11 @@ export function initialAgentContext(input: AgentMachineInput, sharedState: Share
   };
 }
 
+/** Whether the run has its tool runner child now (spawned with its first batch, or restored). */
+function hasToolRunner(self: AnyActorRef): boolean {
+  return (self.getSnapshot() as { children: Record<string, unknown> }).children.toolRunner !== undefined;
+}
+
 /** What `withToolRunner` needs of XState's `enqueue`, and what it gives `runSteps`. */
 interface BatchEnqueue {
   assign(patch: Partial<AgentContext> | (() => Partial<AgentContext>)): void;
@@ -61,7 +66,7 @@ interface BatchEnqueue {
  * (a restored run has one from its snapshot, see `rebuildChildren`).
  */
 function withToolRunner(enqueue: BatchEnqueue, self: AnyActorRef): BatchEnqueue {
-  if ((self.getSnapshot() as { children: Record<string, unknown> }).children.toolRunner !== undefined) return enqueue;
+  if (hasToolRunner(self)) return enqueue;
   return {
     assign: (patch) => enqueue.assign(patch),
     emit: (event) => enqueue.emit(event),
@@ -146,7 +151,7 @@ export const agentMachine = setup({
      */
     endTurn: enqueueActions(({ context, enqueue, self }) => {
       enqueue(sendParent({ type: 'agent.turn.done', output: toRunResult(context) } satisfies AgentTurnDoneEvent));
-      if ((self.getSnapshot() as { children: Record<string, unknown> }).children.toolRunner !== undefined) enqueue.stopChild('toolRunner');
+      if (hasToolRunner(self)) enqueue.stopChild('toolRunner');
     }),
     answerAbortedBatch: enqueueActions(({ context, event, enqueue }) => runSteps(context, event, enqueue, agentSteps.answerAbortedBatch)),
     relayDelta: emit(({ context, event }) => {
