@@ -28,10 +28,7 @@ function wrappedToolContext(scope: WrappedToolScope, call: ToolCall, signal: Abo
   return directToolContext({ callId: call.id, toolName: tool.name, agentName, runId, signal, state });
 }
 
-export interface RunnerTurnInput extends WrappedToolScope {
-  model: ChatModel;
-  request: ChatRequest;
-}
+export interface RunnerTurnInput extends WrappedToolScope, ValidatorTurnInput {}
 
 export interface RunnerTurnOutput {
   reply: ModelReply;
