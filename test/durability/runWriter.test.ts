@@ -11,7 +11,6 @@ import { RunWriter } from '../../packages/actors/src/durable/runWriter.js';
 
 const lease: RunLease = { runId: 'run_1', owner: 'w1', token: 1, expiresAt: Number.MAX_SAFE_INTEGER };
 
-/** What a fake store was asked to write, in order: each batch as its checkpoint's status and its journal writes. */
 /** A writer on `store` under the test's lease that ignores failures. */
 function writerOn(store: RunStore): RunWriter {
   return new RunWriter(
@@ -21,6 +20,7 @@ function writerOn(store: RunStore): RunWriter {
   );
 }
 
+/** What a fake store was asked to write, in order: each batch as its checkpoint's status and its journal writes. */
 function fakeStore(options: { slow?: () => Promise<void>; fail?: unknown; releaseInBatch?: boolean } = {}) {
   const batches: string[][] = [];
   const entry = (callId: string): ToolCallJournalEntry => ({
